@@ -1,0 +1,199 @@
+#include "baselines/lmdb_backend.h"
+
+#include <lmdb.h>
+
+#include <filesystem>
+
+namespace flatbench::baselines {
+namespace {
+
+Status FromMdb(int rc, const std::string& what) {
+  if (rc == MDB_SUCCESS) return Status::Ok();
+  std::string msg = what + ": " + mdb_strerror(rc);
+  if (rc == MDB_CORRUPTED || rc == MDB_INVALID || rc == MDB_VERSION_MISMATCH ||
+      rc == MDB_PAGE_NOTFOUND) {
+    return Status::Corruption(msg);
+  }
+  if (rc == ENOENT || rc == MDB_NOTFOUND) return Status::MissingInput(msg);
+  return Status::IOError(msg);
+}
+
+constexpr const char* kDbNames[kNumTables] = {"account", "storage"};
+
+class Env {
+ public:
+  Env() = default;
+  ~Env() {
+    if (env_ != nullptr) mdb_env_close(env_);
+  }
+  Env(const Env&) = delete;
+  Env& operator=(const Env&) = delete;
+  Status Create(const std::string& dir, unsigned flags, size_t map_size) {
+    FLATBENCH_RETURN_IF_ERROR(FromMdb(mdb_env_create(&env_), dir));
+    FLATBENCH_RETURN_IF_ERROR(FromMdb(mdb_env_set_maxdbs(env_, 2), dir));
+    FLATBENCH_RETURN_IF_ERROR(FromMdb(mdb_env_set_maxreaders(env_, 512), dir));
+    if (map_size != 0) {
+      FLATBENCH_RETURN_IF_ERROR(
+          FromMdb(mdb_env_set_mapsize(env_, map_size), dir));
+    }
+    return FromMdb(mdb_env_open(env_, dir.c_str(), flags, 0644), dir);
+  }
+  MDB_env* get() const { return env_; }
+
+ private:
+  MDB_env* env_ = nullptr;
+};
+
+class LmdbSession : public ReadSession {
+ public:
+  LmdbSession(MDB_txn* txn, const MDB_dbi* dbis) : txn_(txn), dbis_(dbis) {}
+  ~LmdbSession() override { mdb_txn_abort(txn_); }
+  Status Get(Table table, std::string_view key, bool* found,
+             std::string_view* value) override {
+    MDB_val k{key.size(), const_cast<char*>(key.data())};
+    MDB_val v;
+    int rc = mdb_get(txn_, dbis_[static_cast<int>(table)], &k, &v);
+    if (rc == MDB_NOTFOUND) {
+      *found = false;
+      return Status::Ok();
+    }
+    if (rc != MDB_SUCCESS) return FromMdb(rc, "lmdb get");
+    *found = true;
+    *value = std::string_view(static_cast<const char*>(v.mv_data), v.mv_size);
+    return Status::Ok();
+  }
+
+ private:
+  MDB_txn* txn_;
+  const MDB_dbi* dbis_;
+};
+
+class LmdbBackend : public Backend {
+ public:
+  std::string Name() const override { return "lmdb"; }
+  Result<std::unique_ptr<ReadSession>> NewSession() override {
+    MDB_txn* txn = nullptr;
+    FLATBENCH_RETURN_IF_ERROR(FromMdb(
+        mdb_txn_begin(env_.get(), nullptr, MDB_RDONLY, &txn), "lmdb txn"));
+    return std::unique_ptr<ReadSession>(new LmdbSession(txn, dbis_));
+  }
+  uint64_t ResidentMetadataBytes() const override { return 0; }
+  Result<uint64_t> CountPairs(Table table) const override {
+    MDB_txn* txn = nullptr;
+    FLATBENCH_RETURN_IF_ERROR(FromMdb(
+        mdb_txn_begin(env_.get(), nullptr, MDB_RDONLY, &txn), "lmdb txn"));
+    MDB_stat st;
+    int rc = mdb_stat(txn, dbis_[static_cast<int>(table)], &st);
+    mdb_txn_abort(txn);
+    FLATBENCH_RETURN_IF_ERROR(FromMdb(rc, "lmdb stat"));
+    return static_cast<uint64_t>(st.ms_entries);
+  }
+  Settings Describe() const override {
+    return {{"environment", "one, two named databases"},
+            {"open_flags", "MDB_RDONLY | MDB_NORDAHEAD | MDB_NOTLS"},
+            {"read_txn", "one long-lived read-only transaction per thread"},
+            {"load", "MDB_APPEND, ascending keys, commit every 1M pairs"},
+            {"map_size", std::to_string(map_size_)}};
+  }
+
+  Env env_;
+  MDB_dbi dbis_[kNumTables] = {0, 0};
+  size_t map_size_ = 0;
+};
+
+class LmdbLoader : public BulkLoader {
+ public:
+  Status Init(const std::string& dir, size_t map_size) {
+    dir_ = dir;
+    FLATBENCH_RETURN_IF_ERROR(env_.Create(dir, MDB_NOSYNC, map_size));
+    return Begin();
+  }
+  ~LmdbLoader() override {
+    if (txn_ != nullptr) mdb_txn_abort(txn_);
+  }
+  Status Add(Table table, std::string_view key,
+             std::string_view value) override {
+    MDB_val k{key.size(), const_cast<char*>(key.data())};
+    MDB_val v{value.size(), const_cast<char*>(value.data())};
+    int rc = mdb_put(txn_, dbis_[static_cast<int>(table)], &k, &v, MDB_APPEND);
+    if (rc == MDB_KEYEXIST) {
+      return Status::Corruption(std::string("lmdb load ") + TableName(table) +
+                                ": key not ascending");
+    }
+    FLATBENCH_RETURN_IF_ERROR(FromMdb(rc, dir_ + ": put"));
+    if (++in_txn_ >= kPairsPerTxn) {
+      int c = mdb_txn_commit(txn_);
+      txn_ = nullptr;
+      FLATBENCH_RETURN_IF_ERROR(FromMdb(c, dir_ + ": commit"));
+      return Begin();
+    }
+    return Status::Ok();
+  }
+  Status Finish() override {
+    int c = mdb_txn_commit(txn_);
+    txn_ = nullptr;
+    FLATBENCH_RETURN_IF_ERROR(FromMdb(c, dir_ + ": commit"));
+    return FromMdb(mdb_env_sync(env_.get(), 1), dir_ + ": sync");
+  }
+
+ private:
+  static constexpr uint64_t kPairsPerTxn = 1'000'000;
+  Status Begin() {
+    in_txn_ = 0;
+    FLATBENCH_RETURN_IF_ERROR(
+        FromMdb(mdb_txn_begin(env_.get(), nullptr, 0, &txn_), dir_));
+    for (int t = 0; t < kNumTables; ++t) {
+      FLATBENCH_RETURN_IF_ERROR(
+          FromMdb(mdb_dbi_open(txn_, kDbNames[t], MDB_CREATE, &dbis_[t]),
+                  dir_ + ": open " + kDbNames[t]));
+    }
+    return Status::Ok();
+  }
+  std::string dir_;
+  Env env_;
+  MDB_txn* txn_ = nullptr;
+  MDB_dbi dbis_[kNumTables] = {0, 0};
+  uint64_t in_txn_ = 0;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Backend>> OpenLmdb(const std::string& dir,
+                                          const OpenOptions& /*options*/) {
+  std::error_code ec;
+  if (!std::filesystem::exists(dir + "/data.mdb", ec)) {
+    return Status::MissingInput(dir + ": no LMDB environment (no data.mdb)");
+  }
+  auto b = std::make_unique<LmdbBackend>();
+  FLATBENCH_RETURN_IF_ERROR(b->env_.Create(
+      dir, MDB_RDONLY | MDB_NORDAHEAD | MDB_NOTLS, /*map_size=*/0));
+  MDB_envinfo info;
+  mdb_env_info(b->env_.get(), &info);
+  b->map_size_ = info.me_mapsize;
+  MDB_txn* txn = nullptr;
+  FLATBENCH_RETURN_IF_ERROR(
+      FromMdb(mdb_txn_begin(b->env_.get(), nullptr, MDB_RDONLY, &txn), dir));
+  for (int t = 0; t < kNumTables; ++t) {
+    int rc = mdb_dbi_open(txn, kDbNames[t], 0, &b->dbis_[t]);
+    if (rc != MDB_SUCCESS) {
+      mdb_txn_abort(txn);
+      return FromMdb(rc, dir + ": open database " + kDbNames[t]);
+    }
+  }
+  FLATBENCH_RETURN_IF_ERROR(FromMdb(mdb_txn_commit(txn), dir));
+  return std::unique_ptr<Backend>(std::move(b));
+}
+
+Result<std::unique_ptr<BulkLoader>> NewLmdbLoader(const std::string& dir,
+                                                  uint64_t expected_pairs,
+                                                  uint64_t expected_bytes) {
+  // Appending fills leaf pages nearly full; twice the raw bytes plus the
+  // per-node headers and a fixed reserve leaves room for branch pages.
+  uint64_t map = 2 * (expected_bytes + 16 * expected_pairs) + (64ULL << 20);
+  map = (map + 4095) / 4096 * 4096;
+  auto loader = std::make_unique<LmdbLoader>();
+  FLATBENCH_RETURN_IF_ERROR(loader->Init(dir, map));
+  return std::unique_ptr<BulkLoader>(std::move(loader));
+}
+
+}  // namespace flatbench::baselines

@@ -1,0 +1,240 @@
+#include "baselines/rocksdb_backend.h"
+
+#include <rocksdb/db.h>
+#include <rocksdb/sst_file_writer.h>
+#include <rocksdb/table.h>
+#include <rocksdb/table_properties.h>
+
+#include <filesystem>
+#include <vector>
+
+#include "baselines/rocksdb_options.h"
+
+namespace flatbench::baselines {
+namespace {
+
+Status FromRocks(const rocksdb::Status& s, const std::string& what) {
+  if (s.ok()) return Status::Ok();
+  if (s.IsCorruption()) return Status::Corruption(what + ": " + s.ToString());
+  if (s.IsInvalidArgument() || s.IsPathNotFound()) {
+    return Status::MissingInput(what + ": " + s.ToString());
+  }
+  return Status::IOError(what + ": " + s.ToString());
+}
+
+class RocksSession : public ReadSession {
+ public:
+  RocksSession(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* const* cfs)
+      : db_(db), cfs_(cfs), snapshot_(db->GetSnapshot()) {
+    read_.snapshot = snapshot_;
+  }
+  ~RocksSession() override {
+    if (snapshot_ != nullptr) db_->ReleaseSnapshot(snapshot_);
+  }
+  Status Get(Table table, std::string_view key, bool* found,
+             std::string_view* value) override {
+    pinned_.Reset();
+    rocksdb::Status s =
+        db_->Get(read_, cfs_[static_cast<int>(table)],
+                 rocksdb::Slice(key.data(), key.size()), &pinned_);
+    if (s.IsNotFound()) {
+      *found = false;
+      return Status::Ok();
+    }
+    if (!s.ok()) return FromRocks(s, "rocksdb get");
+    *found = true;
+    *value = std::string_view(pinned_.data(), pinned_.size());
+    return Status::Ok();
+  }
+
+ private:
+  rocksdb::DB* db_;
+  rocksdb::ColumnFamilyHandle* const* cfs_;
+  const rocksdb::Snapshot* snapshot_;
+  rocksdb::ReadOptions read_;
+  rocksdb::PinnableSlice pinned_;
+};
+
+class RocksBackend : public Backend {
+ public:
+  RocksBackend(std::unique_ptr<rocksdb::DB> db,
+               std::vector<rocksdb::ColumnFamilyHandle*> handles, bool lazy,
+               std::vector<std::shared_ptr<rocksdb::Cache>> caches)
+      : db_(std::move(db)),
+        handles_(std::move(handles)),
+        lazy_(lazy),
+        caches_(std::move(caches)) {
+    tables_[0] = handles_[1];
+    tables_[1] = handles_[2];
+  }
+  ~RocksBackend() override {
+    for (auto* h : handles_) db_->DestroyColumnFamilyHandle(h);
+    db_->Close().PermitUncheckedError();
+  }
+  std::string Name() const override { return "rocksdb"; }
+  Result<std::unique_ptr<ReadSession>> NewSession() override {
+    return std::unique_ptr<ReadSession>(new RocksSession(db_.get(), tables_));
+  }
+  uint64_t ResidentMetadataBytes() const override {
+    uint64_t total = 0;
+    for (auto* h : tables_) {
+      uint64_t v = 0;
+      if (db_->GetIntProperty(
+              h, rocksdb::DB::Properties::kEstimateTableReadersMem, &v)) {
+        total += v;
+      }
+    }
+    for (const auto& c : caches_) total += c->GetUsage();
+    return total;
+  }
+  Settings Describe() const override { return RocksSettings(lazy_); }
+  Result<uint64_t> CountPairs(Table table) const override {
+    // Exact for a bulk load: ingested files hold no deletions or overwrites.
+    rocksdb::TablePropertiesCollection props;
+    FLATBENCH_RETURN_IF_ERROR(FromRocks(
+        db_->GetPropertiesOfAllTables(tables_[static_cast<int>(table)], &props),
+        "rocksdb table properties"));
+    uint64_t n = 0;
+    for (const auto& [file, p] : props) {
+      if (p->num_deletions != 0 || p->num_merge_operands != 0) {
+        return Status::Corruption(file + ": holds deletions or merges");
+      }
+      n += p->num_entries;
+    }
+    return n;
+  }
+
+ private:
+  std::unique_ptr<rocksdb::DB> db_;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles_;
+  rocksdb::ColumnFamilyHandle* tables_[kNumTables];
+  bool lazy_;
+  std::vector<std::shared_ptr<rocksdb::Cache>> caches_;
+};
+
+std::shared_ptr<rocksdb::Cache> CacheOf(
+    const rocksdb::ColumnFamilyOptions& cf) {
+  auto* t = cf.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>();
+  return t ? t->block_cache : nullptr;
+}
+
+class RocksLoader : public BulkLoader {
+ public:
+  explicit RocksLoader(std::string dir) : dir_(std::move(dir)) {}
+  ~RocksLoader() override {
+    // An unfinished load leaves no CURRENT file, so nothing opens; the
+    // dataset logic removes the whole folder before a retry.
+    std::error_code ec;
+    if (!finished_) std::filesystem::remove_all(StagingDir(), ec);
+  }
+
+  Status Add(Table table, std::string_view key,
+             std::string_view value) override {
+    int t = static_cast<int>(table);
+    if (t < current_) {
+      return Status::Usage("rocksdb load: account pair after storage pairs");
+    }
+    if (t != current_ || writer_ == nullptr ||
+        writer_->FileSize() >= kSstTargetBytes) {
+      FLATBENCH_RETURN_IF_ERROR(CloseFile());
+      current_ = t;
+      FLATBENCH_RETURN_IF_ERROR(OpenFile());
+    }
+    return FromRocks(writer_->Put(rocksdb::Slice(key.data(), key.size()),
+                                  rocksdb::Slice(value.data(), value.size())),
+                     "rocksdb load " + std::string(TableName(table)));
+  }
+
+  Status Finish() override {
+    FLATBENCH_RETURN_IF_ERROR(CloseFile());
+    rocksdb::DBOptions dbo = RocksDbOptions();
+    dbo.create_if_missing = true;
+    dbo.create_missing_column_families = true;
+    auto families = RocksFamilies(/*lazy_metadata=*/false);
+    std::vector<rocksdb::ColumnFamilyHandle*> handles;
+    rocksdb::DB* raw = nullptr;
+    FLATBENCH_RETURN_IF_ERROR(FromRocks(
+        rocksdb::DB::Open(dbo, dir_, families, &handles, &raw), dir_));
+    std::unique_ptr<rocksdb::DB> db(raw);
+    Status st;
+    for (int t = 0; t < kNumTables && st.ok(); ++t) {
+      if (files_[t].empty()) continue;
+      rocksdb::IngestExternalFileOptions ingest;
+      ingest.move_files = true;
+      st = FromRocks(db->IngestExternalFile(handles[t + 1], files_[t], ingest),
+                     dir_ + ": ingest " + TableName(static_cast<Table>(t)));
+    }
+    if (st.ok()) st = FromRocks(db->SyncWAL(), dir_ + ": sync");
+    for (auto* h : handles) db->DestroyColumnFamilyHandle(h);
+    if (st.ok()) st = FromRocks(db->Close(), dir_ + ": close");
+    std::error_code ec;
+    std::filesystem::remove_all(StagingDir(), ec);
+    finished_ = st.ok();
+    return st;
+  }
+
+ private:
+  static constexpr uint64_t kSstTargetBytes = 256ULL << 20;
+
+  std::string StagingDir() const { return dir_ + "/ingest-staging"; }
+
+  Status OpenFile() {
+    std::error_code ec;
+    std::filesystem::create_directories(StagingDir(), ec);
+    if (ec) return Status::IOError(StagingDir() + ": " + ec.message());
+    rocksdb::Options opts(RocksDbOptions(),
+                          RocksTableOptions(static_cast<Table>(current_),
+                                            /*lazy_metadata=*/false));
+    writer_ =
+        std::make_unique<rocksdb::SstFileWriter>(rocksdb::EnvOptions(), opts);
+    std::string path = StagingDir() + "/" +
+                       TableName(static_cast<Table>(current_)) + "-" +
+                       std::to_string(files_[current_].size()) + ".sst";
+    files_[current_].push_back(path);
+    return FromRocks(writer_->Open(path), path);
+  }
+
+  Status CloseFile() {
+    if (writer_ == nullptr) return Status::Ok();
+    auto writer = std::move(writer_);
+    if (writer->FileSize() == 0) {
+      files_[current_].pop_back();
+      return Status::Ok();
+    }
+    return FromRocks(writer->Finish(), files_[current_].back());
+  }
+
+  std::string dir_;
+  int current_ = 0;
+  std::unique_ptr<rocksdb::SstFileWriter> writer_;
+  std::vector<std::string> files_[kNumTables];
+  bool finished_ = false;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Backend>> OpenRocksDb(const std::string& dir,
+                                             const OpenOptions& options) {
+  std::error_code ec;
+  if (!std::filesystem::exists(dir + "/CURRENT", ec)) {
+    return Status::MissingInput(dir + ": no RocksDB database (no CURRENT)");
+  }
+  auto families = RocksFamilies(options.lazy_metadata);
+  std::vector<std::shared_ptr<rocksdb::Cache>> caches = {
+      CacheOf(families[1].options), CacheOf(families[2].options)};
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* raw = nullptr;
+  FLATBENCH_RETURN_IF_ERROR(
+      FromRocks(rocksdb::DB::OpenForReadOnly(RocksDbOptions(), dir, families,
+                                             &handles, &raw),
+                dir));
+  return std::unique_ptr<Backend>(
+      new RocksBackend(std::unique_ptr<rocksdb::DB>(raw), std::move(handles),
+                       options.lazy_metadata, std::move(caches)));
+}
+
+Result<std::unique_ptr<BulkLoader>> NewRocksDbLoader(const std::string& dir) {
+  return std::unique_ptr<BulkLoader>(new RocksLoader(dir));
+}
+
+}  // namespace flatbench::baselines

@@ -1,0 +1,21 @@
+#pragma once
+// RocksDB baseline: two column families (account, storage) under the
+// production flat-state options of rocksdb_options.h.
+
+#include <memory>
+#include <string>
+
+#include "common/backend.h"
+
+namespace flatbench::baselines {
+
+// Opens the database in `dir` read-only. kMissingInput if there is none,
+// kCorruption or kIOError for what RocksDB reports.
+Result<std::unique_ptr<Backend>> OpenRocksDb(const std::string& dir,
+                                             const OpenOptions& options);
+
+// A loader that writes each table as ascending SST files and ingests them
+// into the bottommost level of a new database in `dir` at Finish.
+Result<std::unique_ptr<BulkLoader>> NewRocksDbLoader(const std::string& dir);
+
+}  // namespace flatbench::baselines

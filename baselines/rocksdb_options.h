@@ -1,0 +1,29 @@
+#pragma once
+// The production flat-state RocksDB configuration (see RESEARCH.md,
+// "RocksDB"), shared by the loader and the reader so both use the same
+// table format.
+
+#include <rocksdb/db.h>
+#include <rocksdb/options.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/backend.h"
+
+namespace flatbench::baselines {
+
+inline constexpr size_t kRocksAccountCacheBytes = 300ULL << 20;
+inline constexpr size_t kRocksStorageCacheBytes = 700ULL << 20;
+
+// Column family options for `table`. `lazy_metadata` selects
+// cache_index_and_filter_blocks=true (the cold-lazy mode).
+rocksdb::ColumnFamilyOptions RocksTableOptions(Table table, bool lazy_metadata);
+rocksdb::DBOptions RocksDbOptions();
+// {default, account, storage}: RocksDB requires the default family.
+std::vector<rocksdb::ColumnFamilyDescriptor> RocksFamilies(bool lazy_metadata);
+// The options in force, for the report.
+Settings RocksSettings(bool lazy_metadata);
+
+}  // namespace flatbench::baselines

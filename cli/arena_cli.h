@@ -1,0 +1,20 @@
+#pragma once
+// The arena-specific parts of verify, info and get (single files).
+
+#include <string>
+
+#include "common/status.h"
+
+namespace flatbench::cli {
+
+// Full walk of one arena file; prints a summary line when `print`.
+Status VerifyArenaFile(const std::string& path, bool print);
+// Full walk of both table files of an arena backend directory.
+Status VerifyArenaDir(const std::string& dir);
+// Layout, sizes, settings and a measured filter false-positive rate.
+Status PrintArenaInfo(const std::string& path, bool per_shard);
+// Looks `key` up in one arena file; returns the exit code.
+int RunGetFile(const std::string& path, const std::string& key,
+               const std::string& key_hex);
+
+}  // namespace flatbench::cli

@@ -1,0 +1,98 @@
+#include "cli/backends.h"
+
+#include <sstream>
+
+#include "arena/backend.h"
+#include "arena/loader.h"
+#include "flatbench_config.h"
+#if FLATBENCH_HAVE_ROCKSDB
+#include "baselines/rocksdb_backend.h"
+#endif
+#if FLATBENCH_HAVE_LMDB
+#include "baselines/lmdb_backend.h"
+#endif
+
+namespace flatbench::cli {
+
+std::vector<std::string> AvailableBackends() {
+  std::vector<std::string> out = {"arena"};
+#if FLATBENCH_HAVE_ROCKSDB
+  out.push_back("rocksdb");
+#endif
+#if FLATBENCH_HAVE_LMDB
+  out.push_back("lmdb");
+#endif
+  return out;
+}
+
+Result<std::vector<std::string>> ParseBackendList(const std::string& csv) {
+  std::vector<std::string> out;
+  std::vector<std::string> known = AvailableBackends();
+  std::stringstream ss(csv);
+  std::string name;
+  while (std::getline(ss, name, ',')) {
+    if (name.empty()) continue;
+    bool ok = false;
+    for (const auto& k : known) ok = ok || k == name;
+    if (!ok) {
+      std::string list;
+      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+      return Status::Usage("--backends: unknown or not built backend '" + name +
+                           "' (this build has: " + list + ")");
+    }
+    for (const auto& o : out) {
+      if (o == name) return Status::Usage("--backends: '" + name + "' twice");
+    }
+    out.push_back(name);
+  }
+  if (out.empty()) return Status::Usage("--backends: no backend named");
+  return out;
+}
+
+Result<std::unique_ptr<Backend>> OpenBackend(const std::string& name,
+                                             const std::string& dir,
+                                             const OpenOptions& options) {
+  if (name == "arena") {
+    auto b = arena::ArenaBackend::Open(dir, options);
+    if (!b.ok()) return b.status();
+    return std::unique_ptr<Backend>(std::move(b).value());
+  }
+#if FLATBENCH_HAVE_ROCKSDB
+  if (name == "rocksdb") return baselines::OpenRocksDb(dir, options);
+#endif
+#if FLATBENCH_HAVE_LMDB
+  if (name == "lmdb") return baselines::OpenLmdb(dir, options);
+#endif
+  (void)dir;
+  (void)options;
+  return Status::Usage("--backend: unknown or not built backend '" + name +
+                       "'");
+}
+
+Result<std::unique_ptr<BulkLoader>> NewLoader(const std::string& name,
+                                              const std::string& dir,
+                                              const datagen::Spec& spec) {
+  if (name == "arena") {
+    auto l = arena::ArenaLoader::Create(dir);
+    if (!l.ok()) return l.status();
+    return std::unique_ptr<BulkLoader>(std::move(l).value());
+  }
+#if FLATBENCH_HAVE_ROCKSDB
+  if (name == "rocksdb") return baselines::NewRocksDbLoader(dir);
+#endif
+#if FLATBENCH_HAVE_LMDB
+  if (name == "lmdb") {
+    // Account values are at most 81 bytes, slot values 32.
+    uint64_t pairs = spec.accounts + spec.storage_slots();
+    uint64_t bytes = spec.accounts * (kAccountKeySize + 81) +
+                     spec.storage_slots() * (kStorageKeySize + 32);
+    return baselines::NewLmdbLoader(dir, pairs, bytes);
+  }
+#endif
+  (void)dir;
+  (void)spec;
+  return Status::Usage("--backends: unknown or not built backend '" + name +
+                       "'");
+}
+
+}  // namespace flatbench::cli

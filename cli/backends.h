@@ -1,0 +1,26 @@
+#pragma once
+// The backends this build holds, by name, and how to open or load each.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/backend.h"
+#include "datagen/spec.h"
+
+namespace flatbench::cli {
+
+// Every backend compiled into this build, in canonical order.
+std::vector<std::string> AvailableBackends();
+// Splits "arena,rocksdb" and checks each name; kUsage names a bad one.
+Result<std::vector<std::string>> ParseBackendList(const std::string& csv);
+// Opens backend `name` whose files live in `dir`.
+Result<std::unique_ptr<Backend>> OpenBackend(const std::string& name,
+                                             const std::string& dir,
+                                             const OpenOptions& options);
+// A loader that builds backend `name` for `spec` in the (empty) `dir`.
+Result<std::unique_ptr<BulkLoader>> NewLoader(const std::string& name,
+                                              const std::string& dir,
+                                              const datagen::Spec& spec);
+
+}  // namespace flatbench::cli

@@ -1,0 +1,89 @@
+#pragma once
+// The read and bulk-load interfaces every storage backend implements.
+//
+// A backend holds two tables (account and storage) of fixed-width keys and
+// variable-length values. Readers open one ReadSession per thread; a session
+// does no heap allocation per Get.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "common/status.h"
+
+namespace flatbench {
+
+enum class Table : int { kAccount = 0, kStorage = 1 };
+inline constexpr int kNumTables = 2;
+inline constexpr size_t kAccountKeySize = 20;
+inline constexpr size_t kStorageKeySize = 52;
+
+inline const char* TableName(Table t) {
+  return t == Table::kAccount ? "account" : "storage";
+}
+inline size_t KeySize(Table t) {
+  return t == Table::kAccount ? kAccountKeySize : kStorageKeySize;
+}
+// Parses "account" or "storage"; returns false for anything else.
+bool ParseTable(std::string_view name, Table* out);
+
+// Options that shape how a backend is opened for reading.
+struct OpenOptions {
+  // Cold-lazy mode: preload no metadata (arena: index and filter stay in the
+  // map; RocksDB: index and filter blocks go through a fresh block cache).
+  bool lazy_metadata = false;
+  // Verify a block checksum on every read where the backend supports it.
+  bool verify_checksums = false;
+};
+
+// Settings as ordered name/value pairs, for reports.
+using Settings = std::vector<std::pair<std::string, std::string>>;
+
+// One reader thread's handle. Not thread-safe: use one per thread.
+class ReadSession {
+ public:
+  virtual ~ReadSession() = default;
+  // Looks up `key` in `table`. On success sets *found; when found, *value
+  // views the value bytes. The view stays valid until the next Get on this
+  // session or until the session is destroyed, whichever comes first
+  // (backends may document a longer lifetime). Returns a non-ok status only
+  // for I/O errors or corruption. Performs no heap allocation on success.
+  virtual Status Get(Table table, std::string_view key, bool* found,
+                     std::string_view* value) = 0;
+};
+
+// An open, read-only backend. Thread-safe: sessions may be used concurrently.
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string Name() const = 0;
+  // A new per-thread read session.
+  virtual Result<std::unique_ptr<ReadSession>> NewSession() = 0;
+  // Bytes of metadata this backend holds resident in memory outside the
+  // page cache after open (index, filter, table readers, block cache).
+  virtual uint64_t ResidentMetadataBytes() const = 0;
+  // Options in force, for the report.
+  virtual Settings Describe() const = 0;
+  // Exact number of pairs in `table`, from the backend's own metadata
+  // (arena header, RocksDB table properties, LMDB mdb_stat).
+  virtual Result<uint64_t> CountPairs(Table table) const = 0;
+};
+
+// Streams ascending key/value pairs into a new backend. Tables are written
+// one after the other: every account pair, then every storage pair.
+class BulkLoader {
+ public:
+  virtual ~BulkLoader() = default;
+  // REQUIRES: keys of one table arrive in strictly ascending order, and the
+  // account table is complete before the first storage key.
+  virtual Status Add(Table table, std::string_view key,
+                     std::string_view value) = 0;
+  // Makes the data durable. Only after Finish returns ok is the backend
+  // complete; a loader destroyed without Finish leaves no valid backend.
+  virtual Status Finish() = 0;
+};
+
+}  // namespace flatbench

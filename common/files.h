@@ -1,0 +1,23 @@
+#pragma once
+// Small filesystem helpers shared by the loaders and the CLI.
+
+#include <cstdint>
+#include <string>
+
+#include "common/status.h"
+
+namespace flatbench {
+
+// Writes `contents` to `path` through "<path>.tmp", fsync and rename, so a
+// crash leaves either the old file or the whole new one.
+Status WriteFileAtomic(const std::string& path, const std::string& contents);
+// Reads a whole (small) file.
+Result<std::string> ReadSmallFile(const std::string& path);
+// fsyncs a directory, making renames and creations in it durable.
+Status SyncDir(const std::string& dir);
+// Total bytes of regular files under `path` (a file or a directory).
+uint64_t DiskBytes(const std::string& path);
+// "12.3 MiB" style.
+std::string HumanBytes(uint64_t bytes);
+
+}  // namespace flatbench

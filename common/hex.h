@@ -1,0 +1,14 @@
+#pragma once
+// Hex encoding for keys and values on the command line and in TSV dumps.
+
+#include <string>
+#include <string_view>
+
+namespace flatbench {
+
+std::string ToHex(std::string_view bytes);
+// Decodes lowercase or uppercase hex with an optional "0x" prefix. Returns
+// false on an odd length or a non-hex character.
+bool FromHex(std::string_view hex, std::string* out);
+
+}  // namespace flatbench

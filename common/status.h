@@ -1,0 +1,107 @@
+#pragma once
+// Status and Result<T>: errors cross module boundaries as values.
+//
+// Each Code maps to one sysexits-style process exit code (ExitCode), so a
+// command-line front end can turn any error into the documented exit status.
+
+#include <cassert>
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace flatbench {
+
+enum class Code {
+  kOk = 0,           // Success.
+  kNotFound,         // A lookup found no key (exit 1).
+  kUsage,            // A wrong flag, argument or caller-supplied value (64).
+  kCorruption,       // Bad or corrupt data: checksums, ordering, format (65).
+  kMissingInput,     // A file or directory that must exist does not (66).
+  kRefuseOverwrite,  // Existing data does not match and was left alone (73).
+  kIOError,          // The operating system refused a read or write (74).
+};
+
+// Process exit code for a Code, per the CLI contract in README.md.
+int ExitCodeFor(Code code);
+
+class [[nodiscard]] Status {
+ public:
+  Status() = default;
+  static Status Ok() { return Status(); }
+  static Status NotFound(std::string msg) {
+    return Status(Code::kNotFound, std::move(msg));
+  }
+  static Status Usage(std::string msg) {
+    return Status(Code::kUsage, std::move(msg));
+  }
+  static Status Corruption(std::string msg) {
+    return Status(Code::kCorruption, std::move(msg));
+  }
+  static Status MissingInput(std::string msg) {
+    return Status(Code::kMissingInput, std::move(msg));
+  }
+  static Status RefuseOverwrite(std::string msg) {
+    return Status(Code::kRefuseOverwrite, std::move(msg));
+  }
+  static Status IOError(std::string msg) {
+    return Status(Code::kIOError, std::move(msg));
+  }
+  // An I/O error naming `what` and the current errno's description.
+  static Status FromErrno(const std::string& what);
+
+  bool ok() const { return code_ == Code::kOk; }
+  Code code() const { return code_; }
+  const std::string& message() const { return msg_; }
+  int ExitCode() const { return ExitCodeFor(code_); }
+
+  // Returns a copy whose message is "prefix: message".
+  Status WithContext(const std::string& prefix) const {
+    if (ok()) return *this;
+    return Status(code_, prefix + ": " + msg_);
+  }
+
+ private:
+  Status(Code code, std::string msg) : code_(code), msg_(std::move(msg)) {}
+  Code code_ = Code::kOk;
+  std::string msg_;
+};
+
+// A value or the error that prevented it (g++ 12 has no std::expected).
+template <typename T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(Status status) : status_(std::move(status)) {  // NOLINT
+    assert(!status_.ok());
+  }
+  bool ok() const { return status_.ok(); }
+  const Status& status() const { return status_; }
+  // REQUIRES: ok().
+  T& value() & {
+    assert(ok());
+    return *value_;
+  }
+  const T& value() const& {
+    assert(ok());
+    return *value_;
+  }
+  T&& value() && {
+    assert(ok());
+    return std::move(*value_);
+  }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+
+ private:
+  Status status_;
+  std::optional<T> value_;
+};
+
+}  // namespace flatbench
+
+// Returns early from the enclosing function when `expr` is an error status.
+#define FLATBENCH_RETURN_IF_ERROR(expr) \
+  do {                                  \
+    ::flatbench::Status _st = (expr);   \
+    if (!_st.ok()) return _st;          \
+  } while (0)

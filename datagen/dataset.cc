@@ -1,0 +1,295 @@
+#include "datagen/dataset.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "common/files.h"
+#include "common/progress.h"
+
+namespace flatbench::datagen {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr char kIdentityFile[] = "dataset.json";
+constexpr char kIdentityFormat[] = "flatbench-dataset/1";
+
+json SpecJson(const Spec& spec) {
+  return {{"scale", spec.scale},
+          {"accounts", spec.accounts},
+          {"slots_per_account", spec.slots_per_account},
+          {"seed", spec.seed},
+          {"generator_version", kGeneratorVersion}};
+}
+
+Status WriteIdentity(const std::string& dir, const Spec& spec,
+                     const std::string& fingerprint) {
+  json j = {{"format", kIdentityFormat},
+            {"spec", SpecJson(spec)},
+            {"canonical", spec.Canonical()},
+            {"fingerprint", fingerprint}};
+  return WriteFileAtomic(dir + "/" + kIdentityFile, j.dump(2) + "\n");
+}
+
+std::string DescribeSpec(const Spec& s) {
+  return s.scale + " (" + std::to_string(s.accounts) + " accounts x " +
+         std::to_string(s.slots_per_account) + " slots, seed " +
+         std::to_string(s.seed) + ")";
+}
+
+// Every name a dataset of ours may hold directly under its directory.
+bool IsOurs(const std::string& name) {
+  static const char* kBackends[] = {"arena", "rocksdb", "lmdb"};
+  if (name == kIdentityFile || name == std::string(kIdentityFile) + ".tmp") {
+    return true;
+  }
+  for (const char* b : kBackends) {
+    std::string s = b;
+    if (name == s || name == s + ".complete" || name == s + ".complete.tmp") {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Removes the dataset's own files; leaves anything else alone.
+Status RemoveDataset(const std::string& dir) {
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    if (!IsOurs(e.path().filename().string())) continue;
+    fs::remove_all(e.path(), ec);
+    if (ec) return Status::IOError(e.path().string() + ": " + ec.message());
+  }
+  if (ec) return Status::IOError(dir + ": " + ec.message());
+  return Status::Ok();
+}
+
+std::string RebuildHint(const GenOptions& o) {
+  std::string cmd = "flatbench gen --dir " + o.dir + " --scale " + o.spec.scale;
+  if (o.spec.scale == "custom") {
+    cmd += " --accounts " + std::to_string(o.spec.accounts) +
+           " --slots-per-account " + std::to_string(o.spec.slots_per_account);
+  }
+  if (o.spec.seed != kDefaultSeed)
+    cmd += " --seed " + std::to_string(o.spec.seed);
+  return cmd + " --rebuild";
+}
+
+// Checks the target directory: creates it, accepts our own matching
+// dataset, and refuses anything else unless rebuild is set.
+Status PrepareDirectory(const GenOptions& o) {
+  std::error_code ec;
+  if (!fs::exists(o.dir, ec)) {
+    fs::create_directories(o.dir, ec);
+    if (ec) return Status::IOError(o.dir + ": cannot create: " + ec.message());
+    return WriteIdentity(o.dir, o.spec, "");
+  }
+  if (!fs::is_directory(o.dir, ec)) {
+    return Status::RefuseOverwrite(o.dir + ": exists and is not a directory");
+  }
+  Result<Dataset> existing = Dataset::Open(o.dir);
+  if (!existing.ok()) {
+    bool empty = fs::is_empty(o.dir, ec);
+    if (existing.status().code() == Code::kMissingInput && empty) {
+      return WriteIdentity(o.dir, o.spec, "");
+    }
+    if (existing.status().code() == Code::kMissingInput) {
+      return Status::RefuseOverwrite(
+          o.dir + ": not empty and holds no flatbench dataset (no " +
+          kIdentityFile + "); choose an empty or new --dir");
+    }
+    if (!o.rebuild) {
+      return Status::RefuseOverwrite(existing.status().message() +
+                                     "; to replace it run: " + RebuildHint(o));
+    }
+  } else if (existing->spec() == o.spec && !o.rebuild) {
+    return Status::Ok();
+  } else if (!o.rebuild) {
+    return Status::RefuseOverwrite(
+        o.dir + " holds dataset " + DescribeSpec(existing->spec()) + ", " +
+        HumanBytes(DiskBytes(o.dir)) + ", not the requested " +
+        DescribeSpec(o.spec) + "; to replace it run: " + RebuildHint(o));
+  }
+  std::fprintf(stderr, "gen: --rebuild: removing the dataset in %s (%s)\n",
+               o.dir.c_str(), HumanBytes(DiskBytes(o.dir)).c_str());
+  FLATBENCH_RETURN_IF_ERROR(RemoveDataset(o.dir));
+  return WriteIdentity(o.dir, o.spec, "");
+}
+
+Status WriteMarker(const Dataset& ds, const BackendBuild& b) {
+  json j = {{"backend", b.backend},
+            {"fingerprint", b.fingerprint},
+            {"build_seconds", b.build_seconds},
+            {"disk_bytes", b.disk_bytes},
+            {"account_pairs", b.pairs[0]},
+            {"storage_pairs", b.pairs[1]}};
+  return WriteFileAtomic(ds.MarkerPath(b.backend), j.dump(2) + "\n");
+}
+
+Result<BackendBuild> BuildOne(const GenOptions& o, Dataset* ds,
+                              const std::string& backend,
+                              const LoaderFactory& factory) {
+  std::string bdir = ds->BackendDir(backend);
+  std::error_code ec;
+  if (fs::exists(bdir, ec)) {
+    std::fprintf(stderr, "gen %s: removing %s left by an interrupted build\n",
+                 backend.c_str(), bdir.c_str());
+    fs::remove_all(bdir, ec);
+    if (ec) return Status::IOError(bdir + ": " + ec.message());
+  }
+  fs::create_directories(bdir, ec);
+  if (ec) return Status::IOError(bdir + ": cannot create: " + ec.message());
+
+  auto start = std::chrono::steady_clock::now();
+  Result<std::unique_ptr<BulkLoader>> loader = factory(backend, bdir, o.spec);
+  if (!loader.ok()) return loader.status();
+  Progress progress("gen " + backend, "keys", o.progress);
+  Result<StreamDigest> digest = GenerateSorted(
+      o.spec, loader->get(),
+      [&](uint64_t done, uint64_t total) { progress.Update(done, total); });
+  if (!digest.ok()) return digest.status().WithContext("gen " + backend);
+  FLATBENCH_RETURN_IF_ERROR(
+      loader.value()->Finish().WithContext("gen " + backend));
+  loader.value().reset();
+  progress.Finish(digest->pairs[0] + digest->pairs[1]);
+
+  BackendBuild b;
+  b.backend = backend;
+  b.fingerprint = FingerprintHex(digest->fingerprint);
+  b.build_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  b.disk_bytes = DiskBytes(bdir);
+  b.pairs[0] = digest->pairs[0];
+  b.pairs[1] = digest->pairs[1];
+  if (!ds->fingerprint().empty() && ds->fingerprint() != b.fingerprint) {
+    return Status::Corruption("gen " + backend + ": stream fingerprint " +
+                              b.fingerprint + " differs from the dataset's " +
+                              ds->fingerprint() +
+                              " (non-deterministic generator?)");
+  }
+  if (ds->fingerprint().empty()) {
+    FLATBENCH_RETURN_IF_ERROR(WriteIdentity(o.dir, o.spec, b.fingerprint));
+  }
+  FLATBENCH_RETURN_IF_ERROR(WriteMarker(*ds, b));
+  Result<Dataset> reopened = Dataset::Open(o.dir);
+  if (!reopened.ok()) return reopened.status();
+  *ds = std::move(reopened).value();
+  return b;
+}
+
+}  // namespace
+
+std::string Dataset::BackendDir(const std::string& backend) const {
+  return dir_ + "/" + backend;
+}
+std::string Dataset::MarkerPath(const std::string& backend) const {
+  return dir_ + "/" + backend + ".complete";
+}
+
+Result<Dataset> Dataset::Open(const std::string& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    return Status::MissingInput(dir + ": no such dataset directory");
+  }
+  std::string path = dir + "/" + kIdentityFile;
+  if (!fs::exists(path, ec)) {
+    return Status::MissingInput(path + ": no dataset identity file");
+  }
+  Result<std::string> text = ReadSmallFile(path);
+  if (!text.ok()) return text.status();
+  Dataset ds;
+  ds.dir_ = dir;
+  try {
+    json j = json::parse(text.value());
+    if (j.at("format") != kIdentityFormat) {
+      return Status::Corruption(path + ": unknown identity format");
+    }
+    const json& s = j.at("spec");
+    ds.spec_.scale = s.at("scale").get<std::string>();
+    ds.spec_.accounts = s.at("accounts").get<uint64_t>();
+    ds.spec_.slots_per_account = s.at("slots_per_account").get<uint32_t>();
+    ds.spec_.seed = s.at("seed").get<uint64_t>();
+    if (s.at("generator_version").get<int>() != kGeneratorVersion) {
+      return Status::Corruption(
+          path + ": made by generator version " +
+          std::to_string(s.at("generator_version").get<int>()) +
+          ", this build is version " + std::to_string(kGeneratorVersion));
+    }
+    ds.fingerprint_ = j.at("fingerprint").get<std::string>();
+  } catch (const json::exception& e) {
+    return Status::Corruption(path + ": malformed identity file: " + e.what());
+  }
+  return ds;
+}
+
+Result<BackendBuild> Dataset::Build(const std::string& backend) const {
+  std::string path = MarkerPath(backend);
+  std::error_code ec;
+  if (!fs::exists(path, ec)) {
+    return Status::MissingInput(dir_ + ": backend '" + backend +
+                                "' is not built (no " + path + ")");
+  }
+  Result<std::string> text = ReadSmallFile(path);
+  if (!text.ok()) return text.status();
+  BackendBuild b;
+  try {
+    json j = json::parse(text.value());
+    b.backend = j.at("backend").get<std::string>();
+    b.fingerprint = j.at("fingerprint").get<std::string>();
+    b.build_seconds = j.at("build_seconds").get<double>();
+    b.disk_bytes = j.at("disk_bytes").get<uint64_t>();
+    b.pairs[0] = j.at("account_pairs").get<uint64_t>();
+    b.pairs[1] = j.at("storage_pairs").get<uint64_t>();
+  } catch (const json::exception& e) {
+    return Status::Corruption(path + ": malformed marker: " + e.what());
+  }
+  if (b.fingerprint != fingerprint_) {
+    return Status::Corruption(path + ": fingerprint " + b.fingerprint +
+                              " differs from the dataset's " + fingerprint_);
+  }
+  return b;
+}
+
+std::vector<std::string> Dataset::CompleteBackends() const {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir_, ec)) {
+    std::string name = e.path().filename().string();
+    const std::string suffix = ".complete";
+    if (name.size() > suffix.size() &&
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      out.push_back(name.substr(0, name.size() - suffix.size()));
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+Result<std::vector<BackendBuild>> Generate(const GenOptions& o,
+                                           const LoaderFactory& factory) {
+  FLATBENCH_RETURN_IF_ERROR(PrepareDirectory(o));
+  Result<Dataset> ds = Dataset::Open(o.dir);
+  if (!ds.ok()) return ds.status();
+  std::vector<BackendBuild> builds;
+  for (const std::string& backend : o.backends) {
+    Result<BackendBuild> done = ds->Build(backend);
+    if (done.ok()) {
+      std::fprintf(stderr, "gen %s: already complete, skipping\n",
+                   backend.c_str());
+      builds.push_back(done.value());
+      continue;
+    }
+    if (done.status().code() != Code::kMissingInput) return done.status();
+    Result<BackendBuild> built = BuildOne(o, &ds.value(), backend, factory);
+    if (!built.ok()) return built.status();
+    builds.push_back(built.value());
+  }
+  return builds;
+}
+
+}  // namespace flatbench::datagen

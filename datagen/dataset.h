@@ -1,0 +1,75 @@
+#pragma once
+// A dataset directory: its identity, and one folder plus one completion
+// marker per backend.
+//
+//   DIR/dataset.json        spec and (once a backend is complete) fingerprint
+//   DIR/<backend>/          that backend's files
+//   DIR/<backend>.complete  written atomically after the backend's loader
+//                           finished; holds the fingerprint and build figures
+//
+// A backend folder without its marker is the remains of an interrupted
+// build of this same dataset, and `gen` rebuilds it.
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/backend.h"
+#include "common/status.h"
+#include "datagen/spec.h"
+#include "datagen/stream.h"
+
+namespace flatbench::datagen {
+
+struct BackendBuild {
+  std::string backend;
+  std::string fingerprint;  // 16 hex digits.
+  double build_seconds = 0;
+  uint64_t disk_bytes = 0;
+  uint64_t pairs[kNumTables] = {0, 0};
+};
+
+class Dataset {
+ public:
+  // Reads DIR/dataset.json. kMissingInput when DIR or the identity file is
+  // missing; kCorruption when the identity file is malformed.
+  static Result<Dataset> Open(const std::string& dir);
+
+  const std::string& dir() const { return dir_; }
+  const Spec& spec() const { return spec_; }
+  // Empty until some backend completed.
+  const std::string& fingerprint() const { return fingerprint_; }
+  std::string BackendDir(const std::string& backend) const;
+  std::string MarkerPath(const std::string& backend) const;
+  // The completion record, or kMissingInput if the backend is not complete.
+  Result<BackendBuild> Build(const std::string& backend) const;
+  // Backends with a completion marker, in name order.
+  std::vector<std::string> CompleteBackends() const;
+
+ private:
+  std::string dir_;
+  Spec spec_;
+  std::string fingerprint_;
+};
+
+using LoaderFactory = std::function<Result<std::unique_ptr<BulkLoader>>(
+    const std::string& backend, const std::string& backend_dir,
+    const Spec& spec)>;
+
+struct GenOptions {
+  std::string dir;
+  Spec spec;
+  std::vector<std::string> backends;
+  bool rebuild = false;  // Replace a dataset whose identity differs.
+  bool progress = true;  // Progress lines on stderr.
+};
+
+// Builds every requested backend that is not already complete, resuming an
+// interrupted build. Refuses (kRefuseOverwrite) to touch a directory that
+// holds another dataset or foreign files unless `rebuild` is set, and then
+// deletes only the dataset's own files.
+Result<std::vector<BackendBuild>> Generate(const GenOptions& options,
+                                           const LoaderFactory& factory);
+
+}  // namespace flatbench::datagen

@@ -1,0 +1,140 @@
+#include "datagen/sampler.h"
+
+#include <xxhash.h>
+
+#include <cassert>
+#include <cstring>
+
+#include "datagen/rng.h"
+
+namespace flatbench::datagen {
+
+const char* KeyKindName(KeyKind kind) {
+  switch (kind) {
+    case KeyKind::kHit:
+      return "hit";
+    case KeyKind::kMissAbsent:
+      return "miss-absent";
+    case KeyKind::kMissLiveAccount:
+      return "miss-live";
+  }
+  return "?";
+}
+
+bool ParseKeyKind(std::string_view name, KeyKind* out) {
+  for (KeyKind k :
+       {KeyKind::kHit, KeyKind::kMissAbsent, KeyKind::kMissLiveAccount}) {
+    if (name == KeyKindName(k)) {
+      *out = k;
+      return true;
+    }
+  }
+  return false;
+}
+
+Permutation::Permutation(uint64_t n, uint64_t seed) : n_(n) {
+  int bits = 2;
+  while (bits < 64 && (1ULL << bits) < n) bits += 2;
+  half_bits_ = bits / 2;
+  half_mask_ = (1ULL << half_bits_) - 1;
+  SplitMix64 rng(seed);
+  for (auto& k : round_keys_) k = rng.Next();
+}
+
+uint64_t Permutation::Encrypt(uint64_t x) const {
+  uint64_t left = x >> half_bits_, right = x & half_mask_;
+  for (uint64_t key : round_keys_) {
+    uint64_t f = XXH3_64bits_withSeed(&right, sizeof(right), key) & half_mask_;
+    uint64_t next = left ^ f;
+    left = right;
+    right = next;
+  }
+  return (left << half_bits_) | right;
+}
+
+uint64_t Permutation::operator()(uint64_t i) const {
+  assert(i < n_);
+  // The domain is at most 4x larger than n, so the expected walk is short.
+  uint64_t x = Encrypt(i);
+  while (x >= n_) x = Encrypt(x);
+  return x;
+}
+
+namespace {
+
+uint64_t SpaceFor(const Spec& spec, Table table, KeyKind kind) {
+  switch (kind) {
+    case KeyKind::kHit:
+      return table == Table::kAccount ? spec.accounts : spec.storage_slots();
+    case KeyKind::kMissAbsent:
+      return kMissSpan;
+    case KeyKind::kMissLiveAccount:
+      return spec.accounts * kMissSlotSpan;
+  }
+  return 0;
+}
+
+}  // namespace
+
+Sampler::Sampler(const Spec& spec, Table table, KeyKind kind,
+                 uint64_t draw_seed)
+    : spec_(spec),
+      table_(table),
+      kind_(kind),
+      perm_(SpaceFor(spec, table, kind), draw_seed) {
+  assert(!(table == Table::kAccount && kind == KeyKind::kMissLiveAccount));
+  assert(table == Table::kAccount || spec.slots_per_account > 0);
+}
+
+void Sampler::Locate(uint64_t i, uint64_t* counter, uint64_t* slot) const {
+  uint64_t x = perm_(i % perm_.size());
+  const uint64_t k = spec_.slots_per_account;
+  switch (kind_) {
+    case KeyKind::kHit:
+      *counter = table_ == Table::kAccount ? x : x / k;
+      *slot = table_ == Table::kAccount ? 0 : x % k;
+      return;
+    case KeyKind::kMissAbsent:
+      *counter = spec_.accounts + x;
+      *slot = k == 0 ? 0 : x % k;
+      return;
+    case KeyKind::kMissLiveAccount:
+      *counter = x / kMissSlotSpan;
+      *slot = k + x % kMissSlotSpan;
+      return;
+  }
+}
+
+void Sampler::DrawKey(uint64_t i, uint8_t* out) const {
+  uint64_t counter, slot;
+  Locate(i, &counter, &slot);
+  AccountKey ak = MakeAccountKey(counter);
+  if (table_ == Table::kAccount) {
+    std::memcpy(out, ak.data(), ak.size());
+  } else {
+    StorageKey sk = MakeStorageKey(ak, counter, slot);
+    std::memcpy(out, sk.data(), sk.size());
+  }
+}
+
+SampledKey Sampler::Draw(uint64_t i) const {
+  uint64_t counter, slot;
+  Locate(i, &counter, &slot);
+  SampledKey out;
+  AccountKey ak = MakeAccountKey(counter);
+  out.expect_found = kind_ == KeyKind::kHit;
+  if (table_ == Table::kAccount) {
+    out.key.assign(View(ak));
+    if (out.expect_found) {
+      out.expected_value.assign(MakeAccountValue(spec_.seed, counter).view());
+    }
+  } else {
+    out.key.assign(View(MakeStorageKey(ak, counter, slot)));
+    if (out.expect_found) {
+      out.expected_value.assign(View(MakeSlotValue(spec_.seed, counter, slot)));
+    }
+  }
+  return out;
+}
+
+}  // namespace flatbench::datagen

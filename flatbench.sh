@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# flatbench.sh: the two commands of README.md.
+#
+#   ./flatbench.sh gonogo [flatbench gonogo flags]   build, benchmark, report
+#   ./flatbench.sh test                               build and run the tests
+#
+# Both install the Debian packages that are missing (as root, or via sudo),
+# then configure build/ with Meson (release, -Dwerror=true) and compile.
+# `test` also builds build-asan/ (AddressSanitizer + UndefinedBehaviorSanitizer)
+# and runs its tests; its last step is `meson test -C build`.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+PACKAGES=(
+  meson ninja-build pkg-config g++
+  librocksdb-dev liblmdb-dev lmdb-utils rocksdb-tools
+  libxxhash-dev libzstd-dev libbenchmark-dev catch2 libcli11-dev
+  nlohmann-json3-dev libcrypto++-dev
+)
+
+install_packages() {
+  local missing=()
+  for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+      missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "flatbench.sh: installing ${missing[*]}" >&2
+  local sudo=()
+  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+# setup DIR [meson options...]: configure once; later runs reuse it.
+setup() {
+  local dir=$1
+  shift
+  if [ -f "$dir/build.ninja" ]; then
+    meson setup --reconfigure "$dir" "$@" >/dev/null
+  else
+    meson setup "$dir" "$@"
+  fi
+}
+
+build_release() {
+  setup build --buildtype=release -Dwerror=true
+  meson compile -C build
+}
+
+jobs() { nproc 2>/dev/null || echo 2; }
+
+cmd=${1:-}
+[ $# -gt 0 ] && shift
+case "$cmd" in
+  test)
+    install_packages
+    build_release
+    setup build-asan --buildtype=debug -Dwerror=true \
+      -Db_sanitize=address,undefined -Db_lundef=false
+    meson compile -C build-asan
+    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+      ASAN_OPTIONS=detect_leaks=1 \
+      meson test -C build-asan --print-errorlogs --num-processes "$(jobs)" \
+      --timeout-multiplier 3
+    meson test -C build --print-errorlogs --num-processes "$(jobs)"
+    ;;
+  gonogo)
+    install_packages
+    build_release
+    exec ./build/cli/flatbench gonogo "$@"
+    ;;
+  *)
+    echo "usage: $0 test | gonogo [--scale S] [--dir D] [--out DIR]" >&2
+    exit 64
+    ;;
+esac

@@ -1,0 +1,147 @@
+// Every backend of this build round-trips every key of a tiny dataset, and
+// every sampled miss key is absent.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "cli/backends.h"
+#include "datagen/check.h"
+#include "datagen/dataset.h"
+#include "datagen/sampler.h"
+#include "test/datagen/collect_sink.h"
+#include "test/temp_dir.h"
+
+using namespace flatbench;
+using namespace flatbench::datagen;
+
+namespace {
+
+Spec SmallSpec() { return MakeSpec("custom", 3000, 3, 5).value(); }
+
+}  // namespace
+
+TEST_CASE("every backend round-trips a tiny dataset") {
+  testing::TempDir tmp;
+  Spec spec = MakeSpec("tiny", 0, 0, kDefaultSeed).value();
+  testing::CollectSink model;
+  REQUIRE(GenerateSorted(spec, &model).ok());
+
+  auto backends = cli::AvailableBackends();
+  REQUIRE_FALSE(backends.empty());
+  GenOptions o;
+  o.dir = tmp / "ds";
+  o.spec = spec;
+  o.backends = backends;
+  o.progress = false;
+  auto builds = Generate(o, cli::NewLoader);
+  REQUIRE(builds.ok());
+  REQUIRE(builds->size() == backends.size());
+
+  for (const auto& name : backends) {
+    CAPTURE(name);
+    auto ds = Dataset::Open(o.dir);
+    REQUIRE(ds.ok());
+    for (bool lazy : {false, true}) {
+      CAPTURE(lazy);
+      OpenOptions opts;
+      opts.lazy_metadata = lazy;
+      auto backend = cli::OpenBackend(name, ds->BackendDir(name), opts);
+      REQUIRE(backend.ok());
+      auto session = backend.value()->NewSession();
+      REQUIRE(session.ok());
+      for (int t = 0; t < kNumTables; ++t) {
+        Table table = static_cast<Table>(t);
+        auto count = backend.value()->CountPairs(table);
+        REQUIRE(count.ok());
+        CHECK(count.value() == model.pairs[t].size());
+        for (const auto& [key, value] : model.pairs[t]) {
+          bool found = false;
+          std::string_view got;
+          REQUIRE(session.value()->Get(table, key, &found, &got).ok());
+          REQUIRE(found);
+          REQUIRE(got == value);
+        }
+      }
+      CheckOptions check;
+      check.samples = 3000;
+      CheckReport report;
+      REQUIRE(CheckSample(*backend.value(), spec, check, &report).ok());
+      CHECK(report.misses_verified == 3 * 3000);
+    }
+  }
+}
+
+TEST_CASE("CheckSample fails loudly on a wrong expected value") {
+  testing::TempDir tmp;
+  GenOptions o;
+  o.dir = tmp / "ds";
+  o.spec = SmallSpec();
+  o.backends = {cli::AvailableBackends().front()};
+  o.progress = false;
+  REQUIRE(Generate(o, cli::NewLoader).ok());
+  auto ds = Dataset::Open(o.dir);
+  REQUIRE(ds.ok());
+  auto backend =
+      cli::OpenBackend(o.backends[0], ds->BackendDir(o.backends[0]), {});
+  REQUIRE(backend.ok());
+  CheckOptions check;
+  check.samples = 50;
+  check.corrupt_expectations = true;
+  CheckReport report;
+  Status st = CheckSample(*backend.value(), o.spec, check, &report);
+  CHECK(st.code() == Code::kCorruption);
+  CHECK(st.message().find("expected") != std::string::npos);
+}
+
+TEST_CASE("gen refuses another dataset, resumes, and rebuilds on request") {
+  testing::TempDir tmp;
+  GenOptions o;
+  o.dir = tmp / "ds";
+  o.spec = SmallSpec();
+  o.backends = {cli::AvailableBackends().front()};
+  o.progress = false;
+  auto first = Generate(o, cli::NewLoader);
+  REQUIRE(first.ok());
+  const std::string fp = first->front().fingerprint;
+
+  SECTION("a finished backend is skipped, same fingerprint") {
+    auto again = Generate(o, cli::NewLoader);
+    REQUIRE(again.ok());
+    CHECK(again->front().fingerprint == fp);
+  }
+  SECTION("another spec is refused with exit 73 and data kept") {
+    GenOptions other = o;
+    other.spec = MakeSpec("custom", 2000, 3, 5).value();
+    auto r = Generate(other, cli::NewLoader);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.status().code() == Code::kRefuseOverwrite);
+    CHECK(r.status().ExitCode() == 73);
+    CHECK(r.status().message().find("--rebuild") != std::string::npos);
+    auto ds = Dataset::Open(o.dir);
+    REQUIRE(ds.ok());
+    CHECK(ds->spec() == o.spec);
+    CHECK(ds->Build(o.backends[0]).ok());
+
+    other.rebuild = true;
+    auto rebuilt = Generate(other, cli::NewLoader);
+    REQUIRE(rebuilt.ok());
+    CHECK(rebuilt->front().pairs[0] == 2000);
+  }
+  SECTION("an interrupted backend (no marker) is rebuilt") {
+    std::filesystem::remove(o.dir + "/" + o.backends[0] + ".complete");
+    auto resumed = Generate(o, cli::NewLoader);
+    REQUIRE(resumed.ok());
+    CHECK(resumed->front().fingerprint == fp);
+  }
+  SECTION("a non-empty foreign directory is refused even with rebuild") {
+    std::string foreign = tmp / "foreign";
+    std::filesystem::create_directories(foreign);
+    { std::ofstream(foreign + "/precious.txt") << "keep me"; }
+    GenOptions f = o;
+    f.dir = foreign;
+    f.rebuild = true;
+    auto r = Generate(f, cli::NewLoader);
+    CHECK(r.status().code() == Code::kRefuseOverwrite);
+    CHECK(std::filesystem::exists(foreign + "/precious.txt"));
+  }
+}

@@ -1,0 +1,107 @@
+// The command-line contract: exit codes and one-line errors.
+#include <catch2/catch.hpp>
+
+#include "common/hex.h"
+#include "datagen/keys.h"
+#include "test/run_command.h"
+
+using flatbench::testing::RunFlatbench;
+using flatbench::testing::TempDir;
+
+namespace {
+
+int Lines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("--help explains and exits 0") {
+  auto r = RunFlatbench("--help");
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("gen") != std::string::npos);
+  CHECK(r.out.find("Exit codes") != std::string::npos);
+  CHECK(RunFlatbench("gen --help").exit_code == 0);
+}
+
+TEST_CASE("usage errors exit 64 with one line naming the argument") {
+  TempDir tmp;
+  auto r = RunFlatbench("gen --dir " + (tmp / "d") + " --backends nosuchdb");
+  CHECK(r.exit_code == 64);
+  CHECK(r.err.find("nosuchdb") != std::string::npos);
+  CHECK(Lines(r.err) == 1);
+
+  r = RunFlatbench("gen --dir " + (tmp / "d") + " --scale enormous");
+  CHECK(r.exit_code == 64);
+  CHECK(r.err.find("enormous") != std::string::npos);
+
+  r = RunFlatbench("frobnicate");
+  CHECK(r.exit_code == 64);
+
+  r = RunFlatbench("gen --scale tiny");  // --dir missing
+  CHECK(r.exit_code == 64);
+  CHECK(r.err.find("--dir") != std::string::npos);
+}
+
+TEST_CASE("a missing dataset directory exits 66 naming it") {
+  auto r = RunFlatbench("verify --dir /nonexistent/flatbench-ds");
+  CHECK(r.exit_code == 66);
+  CHECK(r.err.find("/nonexistent/flatbench-ds") != std::string::npos);
+  CHECK(Lines(r.err) == 1);
+  r = RunFlatbench("info --dir /nonexistent/flatbench-ds");
+  CHECK(r.exit_code == 66);
+}
+
+TEST_CASE("gen, get, verify and info on a small dataset") {
+  TempDir tmp;
+  const std::string dir = tmp / "ds";
+  auto r = RunFlatbench(
+      "gen --scale custom --accounts 2000 "
+      "--slots-per-account 2 --quiet --dir " +
+      dir);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("fingerprint") != std::string::npos);
+
+  r = RunFlatbench("verify --samples 500 --dir " + dir);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("verify: ok") != std::string::npos);
+
+  r = RunFlatbench("info --dir " + dir);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("accounts     2000") != std::string::npos);
+
+  SECTION("a present key prints its value as hex") {
+    using namespace flatbench::datagen;
+    std::string key = flatbench::ToHex(View(MakeAccountKey(17)));
+    std::string value =
+        flatbench::ToHex(MakeAccountValue(kDefaultSeed, 17).view());
+    r = RunFlatbench("get --dir " + dir + " --backend lmdb --key " + key);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out == value + "\n");
+  }
+  SECTION("malformed hex key exits 64") {
+    r = RunFlatbench("get --dir " + dir + " --backend lmdb --key zz");
+    CHECK(r.exit_code == 64);
+    CHECK(r.err.find("zz") != std::string::npos);
+  }
+  SECTION("a key of the wrong width exits 64") {
+    r = RunFlatbench("get --dir " + dir + " --backend lmdb --key 00ff");
+    CHECK(r.exit_code == 64);
+  }
+  SECTION("an absent key exits 1") {
+    r = RunFlatbench("get --dir " + dir + " --backend lmdb --key " +
+                     std::string(40, '0'));
+    CHECK(r.exit_code == 1);
+    CHECK(r.err.find("not found") != std::string::npos);
+  }
+  SECTION("a dataset of another scale is refused with 73 and kept") {
+    r = RunFlatbench("gen --scale tiny --quiet --dir " + dir);
+    CHECK(r.exit_code == 73);
+    CHECK(r.err.find(dir) != std::string::npos);
+    CHECK(r.err.find("--rebuild") != std::string::npos);
+    CHECK(Lines(r.err) == 1);
+    CHECK(RunFlatbench("verify --samples 100 --dir " + dir).exit_code == 0);
+  }
+}

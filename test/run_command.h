@@ -1,0 +1,45 @@
+#pragma once
+// Runs the flatbench binary (path from $FLATBENCH_BIN) through the shell and
+// captures its exit code, stdout and stderr, for end-to-end CLI tests.
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "test/temp_dir.h"
+
+namespace flatbench::testing {
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+inline std::string FlatbenchBin() {
+  const char* bin = std::getenv("FLATBENCH_BIN");
+  return bin != nullptr ? bin : "flatbench";
+}
+
+// `args` is appended to the binary's path as shell words.
+inline CommandResult RunFlatbench(const std::string& args) {
+  TempDir tmp;
+  std::string cmd = FlatbenchBin() + " " + args + " >" + (tmp / "out") + " 2>" +
+                    (tmp / "err") + " </dev/null";
+  int status = std::system(cmd.c_str());
+  CommandResult r;
+  r.exit_code =
+      WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  std::stringstream out, err;
+  out << std::ifstream(tmp / "out").rdbuf();
+  err << std::ifstream(tmp / "err").rdbuf();
+  r.out = out.str();
+  r.err = err.str();
+  return r;
+}
+
+}  // namespace flatbench::testing
