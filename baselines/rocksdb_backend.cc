@@ -135,7 +135,7 @@ class RocksLoader : public BulkLoader {
       return Status::Usage("rocksdb load: account pair after storage pairs");
     }
     if (t != current_ || writer_ == nullptr ||
-        writer_->FileSize() >= kSstTargetBytes) {
+        writer_->FileSize() >= SstTargetBytes(table)) {
       FLATBENCH_RETURN_IF_ERROR(CloseFile());
       current_ = t;
       FLATBENCH_RETURN_IF_ERROR(OpenFile());
@@ -174,8 +174,6 @@ class RocksLoader : public BulkLoader {
   }
 
  private:
-  static constexpr uint64_t kSstTargetBytes = 256ULL << 20;
-
   std::string StagingDir() const { return dir_ + "/ingest-staging"; }
 
   Status OpenFile() {

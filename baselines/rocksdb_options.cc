@@ -9,10 +9,20 @@ namespace flatbench::baselines {
 rocksdb::ColumnFamilyOptions RocksTableOptions(Table table,
                                                bool lazy_metadata) {
   rocksdb::BlockBasedTableOptions t;
-  t.filter_policy.reset(rocksdb::NewRibbonFilterPolicy(10));
+  // Table options from the production FlatDbRocksDbOptions string:
+  // ribbonfilter:10:3, kBinarySearch index, binary-and-hash data blocks at
+  // util ratio 0.7, restart interval 4, L0 metadata pinned, whole keys.
+  t.filter_policy.reset(rocksdb::NewRibbonFilterPolicy(10, 3));
+  t.whole_key_filtering = true;
+  t.partition_filters = false;
   t.index_type = rocksdb::BlockBasedTableOptions::kBinarySearch;
   t.data_block_index_type =
       rocksdb::BlockBasedTableOptions::kDataBlockBinaryAndHash;
+  t.data_block_hash_table_util_ratio = 0.7;
+  t.block_restart_interval = 4;
+  t.pin_l0_filter_and_index_blocks_in_cache = true;
+  t.prepopulate_block_cache =
+      rocksdb::BlockBasedTableOptions::PrepopulateBlockCache::kFlushOnly;
   t.cache_index_and_filter_blocks = lazy_metadata;
   rocksdb::ColumnFamilyOptions cf;
   size_t cache_bytes;
@@ -31,7 +41,13 @@ rocksdb::ColumnFamilyOptions RocksTableOptions(Table table,
                       .MakeSharedCache();
   cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
   cf.bottommost_compression = cf.compression;
+  cf.optimize_filters_for_hits = false;
+  cf.target_file_size_base = SstTargetBytes(table);
   return cf;
+}
+
+uint64_t SstTargetBytes(Table table) {
+  return table == Table::kAccount ? 32'000'000 : 64'000'000;
 }
 
 rocksdb::DBOptions RocksDbOptions() {
@@ -57,9 +73,13 @@ std::vector<rocksdb::ColumnFamilyDescriptor> RocksFamilies(bool lazy_metadata) {
 Settings RocksSettings(bool lazy_metadata) {
   std::string lazy = lazy_metadata ? "true" : "false";
   return {
-      {"filter", "ribbon, 10 bits/key"},
+      {"filter_policy", "ribbonfilter:10:3 (whole keys, not partitioned)"},
       {"index_type", "kBinarySearch"},
-      {"data_block_index_type", "kDataBlockBinaryAndHash"},
+      {"data_block_index_type", "kDataBlockBinaryAndHash (util ratio 0.7)"},
+      {"block_restart_interval", "4"},
+      {"pin_l0_filter_and_index_blocks_in_cache", "true"},
+      {"optimize_filters_for_hits", "false"},
+      {"sst_files", "account 32 MB, storage 64 MB (target_file_size_base)"},
       {"account.block_size", "4096"},
       {"account.compression", "none"},
       {"account.block_cache", "HyperClockCache 300 MiB"},

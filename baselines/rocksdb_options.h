@@ -21,6 +21,8 @@ inline constexpr size_t kRocksStorageCacheBytes = 700ULL << 20;
 // cache_index_and_filter_blocks=true (the cold-lazy mode).
 rocksdb::ColumnFamilyOptions RocksTableOptions(Table table, bool lazy_metadata);
 rocksdb::DBOptions RocksDbOptions();
+// SST file size the loader aims for (the families' target_file_size_base).
+uint64_t SstTargetBytes(Table table);
 // {default, account, storage}: RocksDB requires the default family.
 std::vector<rocksdb::ColumnFamilyDescriptor> RocksFamilies(bool lazy_metadata);
 // The options in force, for the report.

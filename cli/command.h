@@ -16,7 +16,9 @@ RunFn AddGen(CLI::App& app);
 RunFn AddGet(CLI::App& app);
 RunFn AddVerify(CLI::App& app);
 RunFn AddInfo(CLI::App& app);
+RunFn AddImport(CLI::App& app);
 RunFn AddBench(CLI::App& app);
+RunFn AddReport(CLI::App& app);
 
 // Prints "flatbench: <message>" on stderr; returns the status's exit code.
 int Fail(const Status& status);

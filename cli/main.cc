@@ -38,7 +38,9 @@ int main(int argc, char** argv) {
   add(AddGet);
   add(AddVerify);
   add(AddInfo);
+  add(AddImport);
   add(AddBench);
+  add(AddReport);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

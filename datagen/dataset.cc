@@ -147,7 +147,8 @@ Result<BackendBuild> BuildOne(const GenOptions& o, Dataset* ds,
   auto start = std::chrono::steady_clock::now();
   Result<std::unique_ptr<BulkLoader>> loader = factory(backend, bdir, o.spec);
   if (!loader.ok()) return loader.status();
-  Progress progress("gen " + backend, "keys", o.progress);
+  // Steps: one per account to bucket it, then one per pair loaded.
+  Progress progress("gen " + backend, "steps", o.progress);
   Result<StreamDigest> digest = GenerateSorted(
       o.spec, loader->get(),
       [&](uint64_t done, uint64_t total) { progress.Update(done, total); });
@@ -155,7 +156,7 @@ Result<BackendBuild> BuildOne(const GenOptions& o, Dataset* ds,
   FLATBENCH_RETURN_IF_ERROR(
       loader.value()->Finish().WithContext("gen " + backend));
   loader.value().reset();
-  progress.Finish(digest->pairs[0] + digest->pairs[1]);
+  progress.Finish(2 * digest->pairs[0] + digest->pairs[1]);
 
   BackendBuild b;
   b.backend = backend;

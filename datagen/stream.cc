@@ -25,7 +25,7 @@ Buckets BucketCounters(uint64_t accounts, const ProgressFn& progress,
   for (auto& b : buckets) b.reserve(accounts / 256 + accounts / 2048 + 16);
   for (uint64_t c = 0; c < accounts; ++c) {
     buckets[MakeAccountKey(c)[0]].push_back(static_cast<uint32_t>(c));
-    if (progress && (c & 0xfffff) == 0) progress(0, total);
+    if (progress && (c & 0xffff) == 0) progress(c, total);
   }
   return buckets;
 }
@@ -79,10 +79,12 @@ Result<StreamDigest> GenerateSorted(const Spec& spec, BulkLoader* sink,
   if (spec.accounts > kMaxAccounts) {
     return Status::Usage("accounts: at most " + std::to_string(kMaxAccounts));
   }
-  const uint64_t total = spec.accounts + spec.storage_slots();
+  // Progress counts the bucketing pass as one unit per account, then one
+  // unit per pair emitted.
+  const uint64_t total = 2 * spec.accounts + spec.storage_slots();
   Buckets buckets = BucketCounters(spec.accounts, progress, total);
   StreamDigest d;
-  uint64_t done = 0;
+  uint64_t done = spec.accounts;
   auto report = [&] {
     if (progress) progress(done, total);
   };

@@ -1,0 +1,96 @@
+#include "arena/backend.h"
+
+namespace flatbench::arena {
+namespace {
+
+class ArenaSession final : public ReadSession {
+ public:
+  explicit ArenaSession(const ArenaBackend& backend) : backend_(backend) {
+    for (int t = 0; t < kNumTables; ++t) {
+      if (backend.reader(static_cast<Table>(t)).compressed()) {
+        buffers_[t] = std::make_unique<ReadBuffer>();
+      }
+    }
+  }
+
+  Status Get(Table table, std::string_view key, bool* found,
+             std::string_view* value) override {
+    const int t = static_cast<int>(table);
+    return backend_.reader(table).Get(key, found, value, buffers_[t].get());
+  }
+
+ private:
+  const ArenaBackend& backend_;
+  std::array<std::unique_ptr<ReadBuffer>, kNumTables> buffers_;
+};
+
+}  // namespace
+
+std::string ArenaPath(const std::string& dir, Table table) {
+  return dir + "/" + TableName(table) + ".arena";
+}
+
+Result<std::unique_ptr<ArenaBackend>> ArenaBackend::Open(
+    const std::string& dir, const OpenOptions& options) {
+  std::unique_ptr<ArenaBackend> backend(new ArenaBackend());
+  backend->dir_ = dir;
+  backend->options_ = options;
+  ReaderOptions ro;
+  ro.lazy = options.lazy_metadata;
+  ro.verify_checksums = options.verify_checksums;
+  for (int t = 0; t < kNumTables; ++t) {
+    const Table table = static_cast<Table>(t);
+    auto reader = Reader::Open(ArenaPath(dir, table), ro);
+    if (!reader.ok()) return reader.status();
+    if (reader.value()->key_width() != KeySize(table)) {
+      return Status::Corruption(ArenaPath(dir, table) + ": key width " +
+                                std::to_string(reader.value()->key_width()) +
+                                ", expected " + std::to_string(KeySize(table)));
+    }
+    backend->readers_[t] = std::move(reader.value());
+  }
+  return backend;
+}
+
+Result<std::unique_ptr<ReadSession>> ArenaBackend::NewSession() {
+  return std::unique_ptr<ReadSession>(new ArenaSession(*this));
+}
+
+uint64_t ArenaBackend::ResidentMetadataBytes() const {
+  uint64_t bytes = 0;
+  for (const auto& r : readers_) bytes += r->info().resident_bytes;
+  return bytes;
+}
+
+Result<uint64_t> ArenaBackend::CountPairs(Table table) const {
+  return reader(table).info().key_count;
+}
+
+Settings ArenaBackend::Describe() const {
+  Settings s;
+  s.emplace_back("dir", dir_);
+  s.emplace_back("shards", std::to_string(kNumShards));
+  s.emplace_back("block_size", std::to_string(kBlockSize));
+  s.emplace_back("lazy_metadata", options_.lazy_metadata ? "true" : "false");
+  s.emplace_back("verify_checksums",
+                 options_.verify_checksums ? "true" : "false");
+  s.emplace_back("madvise", "MADV_RANDOM");
+  for (int t = 0; t < kNumTables; ++t) {
+    const ArenaInfo& i = readers_[t]->info();
+    const std::string p = std::string(TableName(static_cast<Table>(t))) + ".";
+    s.emplace_back(p + "format_version", std::to_string(i.format_version));
+    s.emplace_back(p + "key_width", std::to_string(i.key_width));
+    s.emplace_back(p + "compression", i.compressed ? "zstd" : "none");
+    s.emplace_back(p + "bloom_bits_per_key",
+                   std::to_string(i.bloom_bits_per_key));
+    s.emplace_back(p + "bloom_probes", std::to_string(i.bloom_probes));
+    s.emplace_back(p + "keys", std::to_string(i.key_count));
+    s.emplace_back(p + "blocks", std::to_string(i.block_count));
+    s.emplace_back(p + "file_bytes", std::to_string(i.file_bytes));
+    s.emplace_back(p + "index_bytes", std::to_string(i.index_bytes));
+    s.emplace_back(p + "filter_bytes", std::to_string(i.filter_bytes));
+  }
+  return s;
+}
+
+}  // namespace flatbench::arena

@@ -1,0 +1,49 @@
+#pragma once
+// The arena behind the shared read interface: DIR/account.arena and
+// DIR/storage.arena, one Reader each.
+
+#include <array>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "arena/reader.h"
+#include "common/backend.h"
+#include "common/status.h"
+
+namespace flatbench::arena {
+
+// File of `table` inside a dataset directory: DIR/account.arena or
+// DIR/storage.arena.
+std::string ArenaPath(const std::string& dir, Table table);
+
+class ArenaBackend final : public Backend {
+ public:
+  // Opens both table files of `dir`. OpenOptions::lazy_metadata maps to
+  // ReaderOptions::lazy and verify_checksums to verify_checksums. Errors as
+  // Reader::Open, prefixed by the file's path.
+  static Result<std::unique_ptr<ArenaBackend>> Open(const std::string& dir,
+                                                    const OpenOptions& options);
+
+  std::string Name() const override { return "arena"; }
+  // Sessions are cheap; values they return from uncompressed files stay
+  // valid while this backend lives (longer than the interface promises).
+  Result<std::unique_ptr<ReadSession>> NewSession() override;
+  // Index and filter bytes copied into memory (0 with lazy_metadata).
+  uint64_t ResidentMetadataBytes() const override;
+  Settings Describe() const override;
+  // From the file header; never fails once open.
+  Result<uint64_t> CountPairs(Table table) const override;
+
+  const Reader& reader(Table table) const {
+    return *readers_[static_cast<int>(table)];
+  }
+
+ private:
+  ArenaBackend() = default;
+  std::string dir_;
+  OpenOptions options_;
+  std::array<std::unique_ptr<Reader>, kNumTables> readers_;
+};
+
+}  // namespace flatbench::arena

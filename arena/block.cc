@@ -1,0 +1,98 @@
+#include "arena/block.h"
+
+namespace flatbench::arena {
+
+// Keys are compared first on their 8-byte big-endian prefix (one load and
+// one compare, which settles almost every step for hash keys) and only on a
+// tie with memcmp of the rest. Hash keys are uniform inside a block too, so
+// the search starts at an interpolated guess and gallops outward: about two
+// or three key probes (cache lines) instead of log2(count).
+uint32_t BlockContents::LowerBound(std::string_view target) const {
+  const uint64_t tp = KeyPrefix(target.data(), key_width);
+  const size_t rest = key_width > 8 ? key_width - 8 : 0;
+  auto less = [&](uint32_t i) {
+    const char* k = key_ptr(i);
+    const uint64_t kp = KeyPrefix(k, key_width);
+    if (kp != tp) return kp < tp;
+    return rest > 0 && std::memcmp(k + 8, target.data() + 8, rest) < 0;
+  };
+  // Invariant: keys before lo are < target; keys from hi on are >= target.
+  uint32_t lo = 0;
+  uint32_t hi = count;
+  if (count > 4) {
+    const uint64_t first = KeyPrefix(key_ptr(0), key_width);
+    const uint64_t last = KeyPrefix(key_ptr(count - 1), key_width);
+    if (tp < first) return 0;
+    if (tp > last) return count;
+    if (last > first) {
+      uint32_t g = static_cast<uint32_t>(static_cast<double>(tp - first) /
+                                         static_cast<double>(last - first) *
+                                         (count - 1));
+      if (g >= count) g = count - 1;
+      uint32_t step = 1;
+      if (less(g)) {
+        lo = g + 1;
+        while (g + step < count && less(g + step)) {
+          lo = g + step + 1;
+          step *= 2;
+        }
+        hi = g + step < count ? g + step : count;
+      } else {
+        hi = g;
+        while (g >= step && !less(g - step)) {
+          hi = g - step;
+          step *= 2;
+        }
+        lo = g >= step ? g - step + 1 : 0;
+      }
+    }
+  }
+  while (lo < hi) {
+    const uint32_t mid = lo + (hi - lo) / 2;
+    if (less(mid)) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+const char* DecodeBlock(const char* p, uint64_t avail, uint64_t offset,
+                        uint32_t key_width, bool verify, char* scratch,
+                        ZSTD_DCtx* dctx, BlockContents* out) {
+  if (avail < kBlockHeaderSize) return "block truncated";
+  const BlockHeader h = ReadBlockHeader(p);
+  if (h.stored_len < kBlockHeaderSize || h.stored_len > avail ||
+      h.stored_len > kBlockSize) {
+    return "bad block length";
+  }
+  if (verify && Checksum(p + 8, h.stored_len - 8, offset) != h.checksum) {
+    return "block checksum mismatch";
+  }
+  const char* body = p + kBlockHeaderSize;
+  const uint32_t body_len = h.stored_len - kBlockHeaderSize;
+  if (h.kind == kBlockRaw) {
+    if (h.raw_len != body_len) return "bad block length";
+  } else if (h.kind == kBlockZstd) {
+    if (h.raw_len > kBlockPayload) return "bad block length";
+    if (scratch == nullptr || dctx == nullptr) return "no decompression buffer";
+    const size_t n =
+        ZSTD_decompressDCtx(dctx, scratch, kBlockPayload, body, body_len);
+    if (ZSTD_isError(n) || n != h.raw_len) return "block decompression failed";
+    body = scratch;
+  } else {
+    return "unknown block kind";
+  }
+  const uint64_t fixed = uint64_t{h.count} * (key_width + kValueEndSize);
+  if (h.count == 0 || fixed > h.raw_len) return "bad block entry count";
+  out->keys = body;
+  out->ends = body + size_t{h.count} * key_width;
+  out->values = body + fixed;
+  out->count = h.count;
+  out->values_len = static_cast<uint32_t>(h.raw_len - fixed);
+  out->key_width = key_width;
+  return nullptr;
+}
+
+}  // namespace flatbench::arena

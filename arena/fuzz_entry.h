@@ -1,0 +1,16 @@
+#pragma once
+// The fuzz target's body, shared by the libFuzzer binary (arena_fuzz) and
+// the corpus replay test, so every build exercises it.
+
+#include <cstddef>
+#include <cstdint>
+
+namespace flatbench::arena {
+
+// Treats `data` as an arena file: opens it (eager and lazy, with and without
+// block checksums), looks up keys taken from the input and from a scan, and
+// runs Verify. Any outcome but a crash or a sanitizer report is a pass.
+// Returns the number of successful opens (0..4), for tests.
+int FuzzArenaBytes(const uint8_t* data, size_t size);
+
+}  // namespace flatbench::arena

@@ -1,0 +1,28 @@
+#pragma once
+// Builds an arena file from a user's hex TSV dump.
+
+#include <string>
+
+#include "arena/builder.h"
+#include "common/status.h"
+
+namespace flatbench::arena {
+
+// Reads `input_path`, one `KEYHEX<TAB>VALUEHEX` pair per line (LF or CRLF
+// line ends; "0x" prefixes allowed, as common/hex.h decodes), and builds
+// `output_path`. The key width is fixed by the first line's key
+// (options.key_width is ignored). Empty lines are rejected, like any other
+// malformed line. Errors:
+//   kMissingInput     input does not exist;
+//   kRefuseOverwrite  output already exists (it is left untouched);
+//   kCorruption       "IN:LINE: what" for a line without a tab, odd-length
+//                     or non-hex hex, a key of another width, a key not
+//                     ascending or a duplicate, a value too large, or an
+//                     input with no lines;
+//   kIOError          reading or writing failed.
+// On any error no output file (and no temporary file) is left behind.
+// `stats`, if non-null, receives the build statistics.
+Status ImportTsv(const std::string& input_path, const std::string& output_path,
+                 const BuilderOptions& options, BuildStats* stats = nullptr);
+
+}  // namespace flatbench::arena

@@ -1,0 +1,64 @@
+#include "arena/loader.h"
+
+#include "arena/backend.h"
+
+namespace flatbench::arena {
+
+Result<std::unique_ptr<ArenaLoader>> ArenaLoader::Create(
+    const std::string& dir, const BuilderOptions& options) {
+  std::unique_ptr<ArenaLoader> loader(new ArenaLoader(dir, options));
+  Status st = loader->Start(Table::kAccount);
+  if (!st.ok()) return st;
+  return loader;
+}
+
+Status ArenaLoader::Start(Table table) {
+  BuilderOptions o = options_;
+  o.key_width = static_cast<uint32_t>(KeySize(table));
+  auto b = Builder::Create(ArenaPath(dir_, table), o);
+  if (!b.ok()) return b.status();
+  builder_ = std::move(b.value());
+  table_ = static_cast<int>(table);
+  return Status::Ok();
+}
+
+Status ArenaLoader::FinishCurrent() {
+  Status st = builder_->Finish();
+  if (!st.ok()) return st.WithContext(ArenaPath(dir_, Table(table_)));
+  stats_[table_] = builder_->stats();
+  builder_.reset();
+  return Status::Ok();
+}
+
+Status ArenaLoader::Add(Table table, std::string_view key,
+                        std::string_view value) {
+  if (!status_.ok()) return status_;
+  const int t = static_cast<int>(table);
+  if (t < table_ || builder_ == nullptr) {
+    status_ = Status::Usage("account key after storage keys or after Finish");
+    return status_;
+  }
+  if (t > table_) {
+    status_ = FinishCurrent();
+    if (status_.ok()) status_ = Start(table);
+    if (!status_.ok()) return status_;
+  }
+  Status st = builder_->Add(key, value);
+  if (!st.ok()) status_ = st.WithContext(ArenaPath(dir_, table));
+  return status_;
+}
+
+Status ArenaLoader::Finish() {
+  if (!status_.ok()) return status_;
+  if (builder_ == nullptr) return Status::Ok();  // already finished
+  while (table_ < kNumTables) {
+    status_ = FinishCurrent();
+    if (!status_.ok()) return status_;
+    if (table_ + 1 == kNumTables) break;
+    status_ = Start(static_cast<Table>(table_ + 1));
+    if (!status_.ok()) return status_;
+  }
+  return Status::Ok();
+}
+
+}  // namespace flatbench::arena

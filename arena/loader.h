@@ -1,0 +1,51 @@
+#pragma once
+// Bulk-loads a dataset into DIR/account.arena and DIR/storage.arena.
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "arena/builder.h"
+#include "common/backend.h"
+#include "common/status.h"
+
+namespace flatbench::arena {
+
+class ArenaLoader final : public BulkLoader {
+ public:
+  // Prepares to build the two files of `dir` (which must exist).
+  // options.key_width is ignored: each table uses KeySize(table).
+  // Errors: as Builder::Create for the account file.
+  static Result<std::unique_ptr<ArenaLoader>> Create(
+      const std::string& dir, const BuilderOptions& options = {});
+
+  // REQUIRES (checked; violations return kUsage or kCorruption and are
+  // kept): every account key before the first storage key, keys of a table
+  // strictly ascending. The account file is finished and durable before
+  // the storage file is started.
+  Status Add(Table table, std::string_view key,
+             std::string_view value) override;
+  // Finishes whichever files are not yet finished (an empty table makes an
+  // empty, valid file). Only after it returns ok do both files exist.
+  Status Finish() override;
+
+  // Build statistics per table, valid after Finish.
+  const BuildStats& stats(Table table) const {
+    return stats_[static_cast<int>(table)];
+  }
+
+ private:
+  ArenaLoader(std::string dir, const BuilderOptions& options)
+      : dir_(std::move(dir)), options_(options) {}
+  Status Start(Table table);
+  Status FinishCurrent();
+
+  std::string dir_;
+  BuilderOptions options_;
+  int table_ = -1;  // table being built
+  std::unique_ptr<Builder> builder_;
+  Status status_;
+  BuildStats stats_[kNumTables];
+};
+
+}  // namespace flatbench::arena

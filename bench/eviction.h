@@ -1,0 +1,58 @@
+#pragma once
+// Page-cache control for a backend's files: evict them (cold modes), make
+// them resident (warm mode), and measure what fraction is resident.
+//
+// Residency is measured with mincore(2) over a fresh PROT_READ shared mapping
+// of each file. For a file mapping mincore reports whether each page is in
+// the page cache, whether or not any process has it mapped, and measuring
+// faults nothing in.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+
+namespace flatbench::bench {
+
+struct Residency {
+  uint64_t resident_pages = 0;
+  uint64_t total_pages = 0;  // Over all non-empty regular files.
+  // resident / total; 0 when there are no pages.
+  double fraction() const {
+    return total_pages ? static_cast<double>(resident_pages) /
+                             static_cast<double>(total_pages)
+                       : 0.0;
+  }
+};
+
+enum class EvictMethod {
+  kDropCaches,  // sync + "1" > /proc/sys/vm/drop_caches (whole page cache)
+  kFadvise,     // posix_fadvise(POSIX_FADV_DONTNEED) on every file
+};
+const char* EvictMethodName(EvictMethod m);
+
+// Every regular file under `dir` (recursively), in name order; `dir` may
+// also be a single file.
+Result<std::vector<std::string>> ListFiles(const std::string& dir);
+
+// Summed residency of `files`; empty files are skipped.
+Result<Residency> MeasureResidency(const std::vector<std::string>& files);
+
+// True when this process may write /proc/sys/vm/drop_caches (checked with
+// access(W_OK); the first Evict also proves it with a real write).
+bool DropCachesWritable();
+
+// Evicts `files` from the page cache. Uses drop_caches when writable,
+// otherwise fadvise; when a drop_caches write fails, falls back to fadvise.
+// REQUIRES: no mapping of the files is held by this process (close the
+// backend first), or the pages stay resident.
+// On success *method says what was used. `allow_drop_caches` = false forces
+// fadvise (tests of the unprivileged path).
+Status Evict(const std::vector<std::string>& files, EvictMethod* method,
+             bool allow_drop_caches = true);
+
+// Reads every file through once, so that its pages enter the page cache.
+Status MakeResident(const std::vector<std::string>& files);
+
+}  // namespace flatbench::bench

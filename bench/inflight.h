@@ -1,0 +1,32 @@
+#pragma once
+// Peak number of reads in flight at once, computed after a pass from the
+// [start, end] timestamps each reader thread already takes to time its reads.
+//
+// Why not a shared atomic counter: on warm reads (a few hundred ns) two
+// contended read-modify-writes per read on one cache line would cost about as
+// much as the read itself. Recording two timestamps into a thread-private,
+// preallocated array costs two stores per read and shares nothing; the sweep
+// below runs after the timed loop. Memory: 16 bytes per read in the pass.
+//
+// A read is in flight from just before the backend call to just after it
+// returns (including time the thread is preempted or blocked on I/O), which is
+// exactly what a per-read atomic increment/decrement would observe.
+
+#include <cstdint>
+#include <vector>
+
+namespace flatbench::bench {
+
+struct ReadInterval {
+  uint64_t start_ns = 0;  // CLOCK_MONOTONIC, before the read.
+  uint64_t end_ns = 0;    // After the read returned.
+};
+
+// The largest number of intervals that overlap at one instant. An interval
+// ending at the same nanosecond another starts does not overlap it.
+// `per_thread[t]` holds thread t's intervals; each is used only up to
+// `used[t]` entries.
+uint64_t PeakInFlight(const std::vector<std::vector<ReadInterval>>& per_thread,
+                      const std::vector<uint64_t>& used);
+
+}  // namespace flatbench::bench

@@ -1,0 +1,61 @@
+#pragma once
+// One measured pass through google-benchmark: `threads` OS threads, released
+// together by google-benchmark's start barrier, each doing exactly
+// `reads_per_thread` reads (->Iterations, ->UseRealTime, one repetition, so
+// there is no probe or warm-up run). Every read is timed into a per-thread
+// histogram and its [start, end] interval kept for the in-flight sweep.
+//
+// Everything a pass needs (keys, open backend, eviction) is prepared by the
+// caller before RunPass; readers are created on their own thread before the
+// timed loop and destroyed on it afterwards (LMDB read transactions belong
+// to the thread that began them).
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "bench/histogram.h"
+#include "bench/io_stats.h"
+#include "common/status.h"
+
+namespace flatbench::bench {
+
+// One thread's reads. Not thread-safe; used only on the thread that made it.
+class PassReader {
+ public:
+  virtual ~PassReader() = default;
+  // Performs this thread's i-th read (i < reads_per_thread); sets *found.
+  // Must not allocate: it runs inside the timed loop.
+  virtual Status Read(uint64_t i, bool* found) = 0;
+};
+
+struct PassSpec {
+  std::string name;  // The google-benchmark entry name.
+  int threads = 1;
+  uint64_t reads_per_thread = 0;  // REQUIRES: > 0.
+  // Runs on worker thread `thread` before the timed loop.
+  std::function<Result<std::unique_ptr<PassReader>>(int thread)> make_reader;
+};
+
+struct PassResult {
+  nlohmann::json entry;    // google-benchmark's JSON entry, renamed to name.
+  nlohmann::json context;  // google-benchmark's JSON context.
+  uint64_t reads = 0;      // Completed reads, all threads.
+  uint64_t found = 0;      // Reads that found their key.
+  double wall_seconds = 0;  // First read start to last read end.
+  Histogram latency;        // Merged over threads; every read is timed.
+  uint64_t peak_inflight = 0;
+  IoSnapshot before, after;  // Process-wide, around the timed loop only.
+  uint64_t rss_after_pass = 0;
+};
+
+// Runs the pass. Returns the first reader-creation or read error.
+Result<PassResult> RunPass(const PassSpec& spec);
+
+// CLOCK_MONOTONIC in nanoseconds.
+uint64_t NowNs();
+
+}  // namespace flatbench::bench

@@ -1,0 +1,51 @@
+#pragma once
+// Per-cell summaries: the median, minimum and maximum of each counter over
+// the repetitions of one cell. The verdict works on medians; the report
+// shows the min-max spread beside them.
+
+#include <cstddef>
+#include <map>
+#include <vector>
+
+#include "bench/report/results.h"
+
+namespace flatbench::report {
+
+// Median and spread of one counter over a cell's passes. With no finite
+// sample, every figure is NaN and `n` is 0.
+struct Spread {
+  double median = 0;
+  double min = 0;
+  double max = 0;
+  size_t n = 0;
+};
+
+// Median of `values` (the mean of the middle two for an even count), NaN if
+// empty. NaN inputs are skipped.
+Spread Summarize(std::vector<double> values);
+
+struct CellStats {
+  CellKey cell;
+  int repetitions = 0;  // Distinct passes without an error.
+  int errors = 0;       // Passes that reported error_occurred.
+  Spread reads_per_s;
+  // threads / reads_per_s per pass, in seconds: the mean time one reader
+  // thread spends per read (the miss-cost metric; lower is better).
+  Spread cost_per_read_s;
+  Spread lat_p50_ns;
+  Spread lat_p99_ns;
+  Spread lat_p999_ns;
+  Spread major_faults_per_read;
+  Spread bytes_read_per_read;
+  Spread resident_fraction_before;
+  Spread peak_inflight;
+  Spread rss_after_open_bytes;
+  Spread rss_after_pass_bytes;
+  Spread open_seconds;
+  Spread metadata_bytes;
+};
+
+// Groups passes by cell and summarizes each.
+std::map<CellKey, CellStats> SummarizeCells(const std::vector<Pass>& passes);
+
+}  // namespace flatbench::report

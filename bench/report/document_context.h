@@ -1,0 +1,20 @@
+#pragma once
+// The report's sections after the charts: memory, build cost, environment,
+// backend settings, dataset identity, caveats and the thresholds used.
+
+#include <string>
+#include <vector>
+
+#include "bench/report/document.h"
+
+namespace flatbench::report {
+
+// The candidate, then the baselines, then any other backend in the results
+// (never the device row).
+std::vector<std::string> BackendOrder(const Verdict& verdict);
+
+// Appends the context sections to `doc`.
+void AddContextSections(const Verdict& verdict, const ResultSet& results,
+                        Document* doc);
+
+}  // namespace flatbench::report

@@ -1,0 +1,119 @@
+#include "bench/report/format.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace flatbench::report {
+namespace {
+
+const char kDash[] = "–";
+
+std::string Printf(const char* fmt, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+
+}  // namespace
+
+std::string Count(double v) {
+  if (!std::isfinite(v)) return kDash;
+  std::string digits = Printf("%.0f", std::fabs(v));
+  std::string out;
+  int n = static_cast<int>(digits.size());
+  for (int i = 0; i < n; ++i) {
+    if (i > 0 && (n - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return (v < 0 && digits != "0" ? "-" : "") + out;
+}
+
+std::string Ratio(double v) {
+  if (!std::isfinite(v)) return kDash;
+  return Printf("%.3f", v);
+}
+
+std::string Sig(double v, int digits) {
+  if (!std::isfinite(v)) return kDash;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+  return buf;
+}
+
+std::string Micros(double ns) {
+  if (!std::isfinite(ns)) return kDash;
+  if (std::fabs(ns) >= 1e6) return Sig(ns / 1e6) + " ms";
+  return Sig(ns / 1000.0) + " µs";
+}
+
+std::string Bytes(double bytes) {
+  if (!std::isfinite(bytes)) return kDash;
+  static const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  double v = bytes;
+  while (std::fabs(v) >= 1024 && u < 4) {
+    v /= 1024;
+    ++u;
+  }
+  return (u == 0 ? Sig(v, 4) : Sig(v, 3)) + " " + kUnits[u];
+}
+
+std::string Percent(double fraction) {
+  if (!std::isfinite(fraction)) return kDash;
+  return Sig(fraction * 100, 3) + "%";
+}
+
+std::string Seconds(double s) {
+  if (!std::isfinite(s)) return kDash;
+  if (std::fabs(s) >= 100) return Count(s) + " s";
+  return Sig(s, 3) + " s";
+}
+
+std::string Short(double v) {
+  if (!std::isfinite(v)) return kDash;
+  double a = std::fabs(v);
+  if (a >= 1e9) return Sig(v / 1e9, 3) + "G";
+  if (a >= 1e6) return Sig(v / 1e6, 3) + "M";
+  if (a >= 1e4) return Sig(v / 1e3, 3) + "k";
+  return Sig(v, 3);
+}
+
+std::string HtmlEscape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      // Input text renders the same but can never read as a reference
+      // ("http://", "src=", "@import") to a scan of the page.
+      case ':':
+        out += "&#58;";
+        break;
+      case '=':
+        out += "&#61;";
+        break;
+      case '@':
+        out += "&#64;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace flatbench::report

@@ -1,0 +1,74 @@
+#include "bench/report/report.h"
+
+#include <filesystem>
+
+#include "bench/report/document.h"
+#include "bench/report/html.h"
+#include "bench/report/markdown.h"
+#include "bench/report/svg.h"
+#include "bench/report/thresholds.h"
+#include "common/files.h"
+
+namespace flatbench::report {
+
+RenderedReport RenderReport(const Verdict& verdict, const ResultSet& results) {
+  Document doc = BuildDocument(verdict, results);
+  RenderedReport out;
+  out.markdown = RenderMarkdown(doc);
+  out.html = RenderHtml(doc);
+  for (const auto& section : doc.sections) {
+    for (const auto& b : section.blocks) {
+      if (b.kind == Block::Kind::kChart) {
+        out.charts[b.chart_file] = RenderSvg(b.chart, /*standalone=*/true);
+      }
+    }
+  }
+  return out;
+}
+
+Result<ReportSummary> WriteReport(const ReportOptions& options) {
+  namespace fs = std::filesystem;
+  if (options.inputs.empty()) {
+    return Status::Usage("report: no results file given");
+  }
+  Result<Thresholds> thresholds =
+      options.thresholds_path.empty()
+          ? BuiltInThresholds()
+          : LoadThresholdsFile(options.thresholds_path);
+  if (!thresholds.ok()) return thresholds.status();
+  Result<ResultSet> results = LoadResults(options.inputs);
+  if (!results.ok()) return results.status();
+
+  const fs::path dir(options.out_dir);
+  const fs::path md = dir / "report.md";
+  const fs::path html = dir / "report.html";
+  std::error_code ec;
+  if (fs::exists(md, ec) && !options.force) {
+    return Status::RefuseOverwrite(md.string() +
+                                   " exists; pass --force to overwrite it");
+  }
+  fs::create_directories(dir, ec);
+  if (ec) {
+    return Status::IOError(dir.string() + ": cannot create: " + ec.message());
+  }
+
+  Verdict verdict = ComputeVerdict(results.value(), thresholds.value());
+  RenderedReport rendered = RenderReport(verdict, results.value());
+  for (const auto& [name, svg] : rendered.charts) {
+    FLATBENCH_RETURN_IF_ERROR(WriteFileAtomic((dir / name).string(), svg));
+  }
+  FLATBENCH_RETURN_IF_ERROR(WriteFileAtomic(html.string(), rendered.html));
+  // report.md last: its presence means the report is complete.
+  FLATBENCH_RETURN_IF_ERROR(WriteFileAtomic(md.string(), rendered.markdown));
+
+  ReportSummary s;
+  s.outcome = verdict.outcome;
+  s.reason = verdict.reason;
+  s.thresholds_source = verdict.thresholds.source;
+  s.thresholds_digest = verdict.thresholds.digest;
+  s.markdown_path = md.string();
+  s.html_path = html.string();
+  return s;
+}
+
+}  // namespace flatbench::report

@@ -1,0 +1,42 @@
+// flatbench report: bench results JSON -> go/no-go verdict report.
+#include <cstdio>
+#include <memory>
+
+#include "bench/report/report.h"
+#include "cli/command.h"
+
+namespace flatbench::cli {
+namespace {
+
+int RunReport(const report::ReportOptions& o) {
+  Result<report::ReportSummary> s = report::WriteReport(o);
+  if (!s.ok()) return Fail(s.status());
+  std::printf("verdict: %s\n", report::OutcomeName(s->outcome));
+  std::printf("thresholds: %s (XXH3-64 %s)\n", s->thresholds_source.c_str(),
+              s->thresholds_digest.c_str());
+  std::printf("report: %s\n", s->markdown_path.c_str());
+  std::printf("report: %s\n", s->html_path.c_str());
+  return report::OutcomeExitCode(s->outcome);
+}
+
+}  // namespace
+
+RunFn AddReport(CLI::App& app) {
+  auto o = std::make_shared<report::ReportOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "report",
+      "Turn bench results JSON into the verdict report: DIR/report.md and a "
+      "self-contained DIR/report.html. Exit 0 GO, 1 NO-GO, 2 INCONCLUSIVE, "
+      "65 malformed or mixed results, 66 missing input, 73 if report.md "
+      "exists (use --force).");
+  sub->add_option("results", o->inputs,
+                  "bench results JSON files (one per backend process)")
+      ->required();
+  sub->add_option("--out", o->out_dir, "Report directory")->required();
+  sub->add_option("--thresholds", o->thresholds_path,
+                  "Thresholds JSON (default: the built-in thresholds.json)");
+  sub->add_flag("--force", o->force, "Overwrite an existing report");
+  return [o] { return RunReport(*o); };
+}
+
+}  // namespace flatbench::cli

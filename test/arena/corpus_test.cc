@@ -1,0 +1,56 @@
+// Replays the fuzz seed corpus through the fuzz entry function, so every
+// build runs it (the libFuzzer binary itself needs -Dfuzz=true and clang).
+
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "arena/fuzz_entry.h"
+#include "test/arena/test_util.h"
+
+namespace flatbench::arena {
+namespace {
+
+TEST_CASE("fuzz corpus replays without crashing", "[arena][fuzz]") {
+  const char* dir = std::getenv("ARENA_CORPUS");
+  REQUIRE(dir != nullptr);
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    CAPTURE(name);
+    const std::string bytes = testing::ReadAll(entry.path().string());
+    REQUIRE(bytes.size() < 32 * 1024);
+    const int opened = FuzzArenaBytes(
+        reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+    if (name.rfind("valid_", 0) == 0) {
+      REQUIRE(opened == 4);
+    } else if (name != "flip_block.bin") {
+      REQUIRE(opened == 0);
+    }
+    ++files;
+  }
+  REQUIRE(files >= 8);
+}
+
+TEST_CASE("fuzz entry survives mutations of a valid file", "[arena][fuzz]") {
+  const char* dir = std::getenv("ARENA_CORPUS");
+  REQUIRE(dir != nullptr);
+  const std::string base =
+      testing::ReadAll(std::string(dir) + "/valid_zstd_w52.bin");
+  REQUIRE(!base.empty());
+  testing::Rng rng(77);
+  for (int i = 0; i < 300; ++i) {
+    std::string bytes = base;
+    const int edits = 1 + static_cast<int>(rng.Below(4));
+    for (int e = 0; e < edits; ++e) {
+      bytes[rng.Below(bytes.size())] = static_cast<char>(rng.Next());
+    }
+    if (i % 10 == 0) bytes.resize(rng.Below(bytes.size()));
+    FuzzArenaBytes(reinterpret_cast<const uint8_t*>(bytes.data()),
+                   bytes.size());
+  }
+}
+
+}  // namespace
+}  // namespace flatbench::arena

@@ -1,0 +1,50 @@
+#pragma once
+// Test helpers: parse a constructed results document and judge it against
+// the built-in (checked-in) thresholds.
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "bench/report/results.h"
+#include "bench/report/thresholds.h"
+#include "bench/report/verdict.h"
+
+namespace flatbench::report::testing {
+
+inline ResultSet Parse(const nlohmann::json& doc,
+                       const std::string& file = "results.json") {
+  Result<ResultSet> rs = ParseResults(doc.dump(), file);
+  INFO(rs.status().message());
+  REQUIRE(rs.ok());
+  return std::move(rs).value();
+}
+
+inline Thresholds Defaults() {
+  Result<Thresholds> t = BuiltInThresholds();
+  INFO(t.status().message());
+  REQUIRE(t.ok());
+  return std::move(t).value();
+}
+
+inline Verdict Judge(const nlohmann::json& doc) {
+  return ComputeVerdict(Parse(doc), Defaults());
+}
+
+// The gate with this name; fails the test if there is none.
+inline const Gate& GateNamed(const Verdict& v, const std::string& name) {
+  for (const auto& g : v.gates) {
+    if (g.name == name) return g;
+  }
+  FAIL("no gate named " << name);
+  return v.gates.front();
+}
+
+// Names of the failed gates, for messages and exact-set checks.
+inline std::vector<std::string> FailedGateNames(const Verdict& v) {
+  std::vector<std::string> out;
+  for (const Gate* g : v.FailedGates()) out.push_back(g->name);
+  return out;
+}
+
+}  // namespace flatbench::report::testing

@@ -1,0 +1,149 @@
+// `flatbench report` end to end: exit codes, files written, stdout.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "test/report/results_builder.h"
+#include "test/run_command.h"
+#include "test/temp_dir.h"
+
+namespace flatbench::report {
+namespace {
+
+using flatbench::testing::RunFlatbench;
+using flatbench::testing::TempDir;
+using testing::ResultsBuilder;
+
+void Write(const std::string& path, const std::string& text) {
+  std::ofstream(path) << text;
+}
+
+std::string Read(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+bool Exists(const std::string& path) { return std::filesystem::exists(path); }
+
+TEST_CASE("report writes md and html and exits with the verdict",
+          "[report][cli]") {
+  TempDir tmp;
+  ResultsBuilder b;
+  int want = 0;
+  std::string verdict = "GO";
+  SECTION("GO") {}
+  SECTION("NO-GO") {
+    b.hit_reads_per_s["arena"] = 15000;  // 1.5 x RocksDB < 1.8.
+    want = 1;
+    verdict = "NO-GO";
+  }
+  SECTION("INCONCLUSIVE") {
+    b.scale = "smoke";
+    want = 2;
+    verdict = "INCONCLUSIVE";
+  }
+  Write(tmp / "r.json", b.Text());
+  auto r = RunFlatbench("report " + (tmp / "r.json") + " --out " +
+                        (tmp / "out"));
+  CAPTURE(r.out, r.err);
+  CHECK(r.exit_code == want);
+  CHECK(r.out.find("verdict: " + verdict + "\n") != std::string::npos);
+  CHECK(r.out.find(tmp / "out/report.md") != std::string::npos);
+  CHECK(r.out.find(tmp / "out/report.html") != std::string::npos);
+  CHECK(r.out.find("XXH3-64") != std::string::npos);
+  CHECK(Read(tmp / "out/report.md").find("## Verdict: " + verdict + "\n") !=
+        std::string::npos);
+  CHECK(Exists(tmp / "out/report.html"));
+  CHECK(Exists(tmp / "out/reads_per_s_8t.svg"));
+}
+
+TEST_CASE("report refuses to overwrite without --force", "[report][cli]") {
+  TempDir tmp;
+  Write(tmp / "r.json", ResultsBuilder().Text());
+  std::string args = "report " + (tmp / "r.json") + " --out " + (tmp / "out");
+  REQUIRE(RunFlatbench(args).exit_code == 0);
+  auto again = RunFlatbench(args);
+  CHECK(again.exit_code == 73);
+  CHECK(again.err.find("report.md") != std::string::npos);
+  CHECK(again.err.find("--force") != std::string::npos);
+  CHECK(RunFlatbench(args + " --force").exit_code == 0);
+}
+
+TEST_CASE("report exit codes for bad input", "[report][cli]") {
+  TempDir tmp;
+  Write(tmp / "r.json", ResultsBuilder().Text());
+  const std::string out = " --out " + (tmp / "out");
+  std::string args;
+  int want = 0;
+  std::string named;
+  SECTION("missing results file") {
+    args = "report " + (tmp / "nope.json") + out;
+    want = 66;
+    named = "nope.json";
+  }
+  SECTION("malformed results file") {
+    Write(tmp / "bad.json", "{\"context\": ");
+    args = "report " + (tmp / "bad.json") + out;
+    want = 65;
+    named = "bad.json";
+  }
+  SECTION("two datasets mixed") {
+    ResultsBuilder a, b;
+    a.backends = {"arena"};
+    b.backends = {"rocksdb", "lmdb"};
+    b.device_row = false;
+    b.fingerprint = "ffffffffffffffff";
+    Write(tmp / "a.json", a.Text());
+    Write(tmp / "b.json", b.Text());
+    args = "report " + (tmp / "a.json") + " " + (tmp / "b.json") + out;
+    want = 65;
+    named = "two datasets";
+  }
+  SECTION("missing thresholds file") {
+    args = "report " + (tmp / "r.json") + out + " --thresholds " +
+           (tmp / "t.json");
+    want = 66;
+    named = "t.json";
+  }
+  SECTION("malformed thresholds file") {
+    Write(tmp / "t.json", "{\"flatbench_thresholds\": 1}");
+    args = "report " + (tmp / "r.json") + out + " --thresholds " +
+           (tmp / "t.json");
+    want = 65;
+    named = "'gate'";
+  }
+  SECTION("no --out") {
+    args = "report " + (tmp / "r.json");
+    want = 64;
+    named = "--out";
+  }
+  SECTION("no results") {
+    args = "report" + out;
+    want = 64;
+    named = "results";
+  }
+  auto r = RunFlatbench(args);
+  CAPTURE(r.out, r.err);
+  CHECK(r.exit_code == want);
+  CHECK(r.err.find(named) != std::string::npos);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  CHECK_FALSE(Exists(tmp / "out/report.md"));
+}
+
+TEST_CASE("--thresholds uses the given file and prints its digest",
+          "[report][cli]") {
+  TempDir tmp;
+  Write(tmp / "r.json", ResultsBuilder().Text());
+  auto t = nlohmann::json::parse(Read(FLATBENCH_SOURCE_ROOT "/thresholds.json"));
+  t["checks"][0]["min_ratio"] = 2.5;  // The builder's arena is 2.0 x RocksDB.
+  Write(tmp / "t.json", t.dump(2));
+  auto r = RunFlatbench("report " + (tmp / "r.json") + " --out " +
+                        (tmp / "out") + " --thresholds " + (tmp / "t.json"));
+  CAPTURE(r.out, r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(r.out.find(tmp / "t.json") != std::string::npos);
+  CHECK(Read(tmp / "out/report.md").find(tmp / "t.json") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace flatbench::report

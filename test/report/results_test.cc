@@ -1,0 +1,161 @@
+// Reading and merging bench results: what is malformed (65), missing (66)
+// or inconsistent (65, e.g. two datasets mixed).
+#include <catch2/catch.hpp>
+#include <fstream>
+
+#include "bench/report/results.h"
+#include "test/report/results_builder.h"
+#include "test/temp_dir.h"
+
+namespace flatbench::report {
+namespace {
+
+using testing::ResultsBuilder;
+using nlohmann::json;
+
+void Write(const std::string& path, const std::string& text) {
+  std::ofstream(path) << text;
+}
+
+TEST_CASE("a built results document parses into every pass",
+          "[report][results]") {
+  ResultsBuilder b;
+  Result<ResultSet> rs = ParseResults(b.Text(), "r.json");
+  REQUIRE(rs.ok());
+  // 3 backends x 3 modes x 5 (table, kind) x 3 threads x 5 reps + device.
+  CHECK(rs->passes.size() == 3 * 3 * 5 * 3 * 5 + 3 * 5);
+  CHECK(rs->scale == "full");
+  CHECK(rs->fingerprint == "0123456789abcdef");
+  CHECK(rs->Context("flatbench.env.kernel") == "6.1.0-test");
+  CHECK(rs->Context("num_cpus") == "32");
+}
+
+TEST_CASE("google-benchmark aggregate rows are ignored", "[report][results]") {
+  json doc = ResultsBuilder().Build();
+  json agg = doc["benchmarks"][0];
+  agg["run_type"] = "aggregate";
+  agg["name"] = "arena/account/hit/cold/threads:1/rep:0_median";
+  doc["benchmarks"].push_back(agg);
+  Result<ResultSet> rs = ParseResults(doc.dump(), "r.json");
+  REQUIRE(rs.ok());
+  CHECK(rs->passes.size() == 3 * 3 * 5 * 3 * 5 + 3 * 5);
+}
+
+TEST_CASE("names google-benchmark decorates still parse", "[report][results]") {
+  json doc = ResultsBuilder().Build();
+  doc["benchmarks"][0]["name"] =
+      "arena/account/hit/cold/iterations:10000/real_time/threads:1/rep:0";
+  Result<ResultSet> rs = ParseResults(doc.dump(), "r.json");
+  REQUIRE(rs.ok());
+  CHECK(rs->passes[0].cell.Name() == "arena/account/hit/cold/threads:1");
+}
+
+TEST_CASE("malformed results are kCorruption naming the file",
+          "[report][results]") {
+  json doc = ResultsBuilder().Build();
+  std::string text;
+  std::string expect;
+  SECTION("not JSON") {
+    text = doc.dump().substr(0, 100);
+    expect = "not valid JSON";
+  }
+  SECTION("no context") {
+    doc.erase("context");
+    text = doc.dump();
+    expect = "context";
+  }
+  SECTION("no fingerprint") {
+    doc["context"].erase("flatbench.fingerprint");
+    text = doc.dump();
+    expect = "flatbench.fingerprint";
+  }
+  SECTION("a bad benchmark name") {
+    doc["benchmarks"][3]["name"] = "BM_Something/8";
+    text = doc.dump();
+    expect = "BM_Something/8";
+  }
+  SECTION("a missing counter") {
+    doc["benchmarks"][3].erase("reads_per_s");
+    text = doc.dump();
+    expect = "reads_per_s";
+  }
+  SECTION("a counter that is not a number") {
+    doc["benchmarks"][3]["lat_p99_ns"] = "fast";
+    text = doc.dump();
+    expect = "lat_p99_ns";
+  }
+  Result<ResultSet> rs = ParseResults(text, "bad.json");
+  REQUIRE_FALSE(rs.ok());
+  CHECK(rs.status().code() == Code::kCorruption);
+  CHECK(rs.status().ExitCode() == 65);
+  CHECK(rs.status().message().find("bad.json") != std::string::npos);
+  CHECK(rs.status().message().find(expect) != std::string::npos);
+}
+
+TEST_CASE("results of one dataset split across files merge",
+          "[report][results]") {
+  flatbench::testing::TempDir tmp;
+  json doc = ResultsBuilder().Build();
+  json arena = doc, rest = doc;
+  arena["benchmarks"] = json::array();
+  rest["benchmarks"] = json::array();
+  for (const auto& e : doc["benchmarks"]) {
+    bool is_arena = e["name"].get<std::string>().rfind("arena/", 0) == 0;
+    (is_arena ? arena : rest)["benchmarks"].push_back(e);
+  }
+  Write(tmp / "arena.json", arena.dump());
+  Write(tmp / "rest.json", rest.dump());
+  Result<ResultSet> rs = LoadResults({tmp / "arena.json", tmp / "rest.json"});
+  REQUIRE(rs.ok());
+  CHECK(rs->passes.size() == doc["benchmarks"].size());
+  CHECK(rs->files.size() == 2);
+}
+
+TEST_CASE("results from two datasets are refused with exit 65",
+          "[report][results]") {
+  flatbench::testing::TempDir tmp;
+  ResultsBuilder a;
+  ResultsBuilder b;
+  a.backends = {"arena"};
+  b.backends = {"rocksdb", "lmdb"};
+  b.device_row = false;
+  std::string what;
+  SECTION("fingerprint differs") {
+    b.fingerprint = "fedcba9876543210";
+    what = "fingerprint";
+  }
+  SECTION("spec differs") {
+    b.spec = "accounts=300000000 slots_per_account=4 seed=7";
+    what = "spec";
+  }
+  Write(tmp / "a.json", a.Text());
+  Write(tmp / "b.json", b.Text());
+  Result<ResultSet> rs = LoadResults({tmp / "a.json", tmp / "b.json"});
+  REQUIRE_FALSE(rs.ok());
+  CHECK(rs.status().ExitCode() == 65);
+  CHECK(rs.status().message().find("two datasets") != std::string::npos);
+  CHECK(rs.status().message().find(what) != std::string::npos);
+  CHECK(rs.status().message().find("b.json") != std::string::npos);
+}
+
+TEST_CASE("the same pass in two files is refused", "[report][results]") {
+  flatbench::testing::TempDir tmp;
+  Write(tmp / "a.json", ResultsBuilder().Text());
+  Write(tmp / "b.json", ResultsBuilder().Text());
+  Result<ResultSet> rs = LoadResults({tmp / "a.json", tmp / "b.json"});
+  REQUIRE_FALSE(rs.ok());
+  CHECK(rs.status().ExitCode() == 65);
+  CHECK(rs.status().message().find("appears twice") != std::string::npos);
+}
+
+TEST_CASE("a missing results file is kMissingInput (66)",
+          "[report][results]") {
+  flatbench::testing::TempDir tmp;
+  Result<ResultSet> rs = LoadResults({tmp / "absent.json"});
+  REQUIRE_FALSE(rs.ok());
+  CHECK(rs.status().ExitCode() == 66);
+  CHECK(rs.status().message().find("absent.json") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace flatbench::report
