@@ -8,6 +8,13 @@ namespace flatbench::arena {
 // the search starts at an interpolated guess and gallops outward: about two
 // or three key probes (cache lines) instead of log2(count).
 uint32_t BlockContents::LowerBound(std::string_view target) const {
+  if (count == 0) return 0;
+  return LowerBoundBetween(target, KeyPrefix(key_ptr(0), key_width),
+                           KeyPrefix(key_ptr(count - 1), key_width));
+}
+
+uint32_t BlockContents::LowerBoundBetween(std::string_view target, uint64_t low,
+                                          uint64_t high) const {
   const uint64_t tp = KeyPrefix(target.data(), key_width);
   const size_t rest = key_width > 8 ? key_width - 8 : 0;
   auto less = [&](uint32_t i) {
@@ -20,31 +27,32 @@ uint32_t BlockContents::LowerBound(std::string_view target) const {
   uint32_t lo = 0;
   uint32_t hi = count;
   if (count > 4) {
-    const uint64_t first = KeyPrefix(key_ptr(0), key_width);
-    const uint64_t last = KeyPrefix(key_ptr(count - 1), key_width);
-    if (tp < first) return 0;
-    if (tp > last) return count;
-    if (last > first) {
-      uint32_t g = static_cast<uint32_t>(static_cast<double>(tp - first) /
-                                         static_cast<double>(last - first) *
-                                         (count - 1));
+    uint32_t g = 0;
+    if (tp >= high) {
+      g = count - 1;
+    } else if (tp > low) {
+      g = static_cast<uint32_t>(static_cast<double>(tp - low) /
+                                static_cast<double>(high - low) * count);
       if (g >= count) g = count - 1;
-      uint32_t step = 1;
-      if (less(g)) {
-        lo = g + 1;
-        while (g + step < count && less(g + step)) {
-          lo = g + step + 1;
-          step *= 2;
-        }
-        hi = g + step < count ? g + step : count;
-      } else {
-        hi = g;
-        while (g >= step && !less(g - step)) {
-          hi = g - step;
-          step *= 2;
-        }
-        lo = g >= step ? g - step + 1 : 0;
+    }
+    // The guess's key and its value end are both needed on a hit; fetch
+    // them together rather than one after the other.
+    __builtin_prefetch(ends + 2 * size_t{g});
+    uint32_t step = 1;
+    if (less(g)) {
+      lo = g + 1;
+      while (g + step < count && less(g + step)) {
+        lo = g + step + 1;
+        step *= 2;
       }
+      hi = g + step < count ? g + step : count;
+    } else {
+      hi = g;
+      while (g >= step && !less(g - step)) {
+        hi = g - step;
+        step *= 2;
+      }
+      lo = g >= step ? g - step + 1 : 0;
     }
   }
   while (lo < hi) {

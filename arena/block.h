@@ -37,6 +37,12 @@ struct BlockContents {
   // Index of the first key >= `target` (count if none).
   // REQUIRES: target.size() == key_width.
   uint32_t LowerBound(std::string_view target) const;
+  // As LowerBound, starting from a guess interpolated between `low` and
+  // `high`, prefix bounds of the block's keys known without reading it (the
+  // block's and the next block's index entries). Wrong bounds cost probes,
+  // never correctness.
+  uint32_t LowerBoundBetween(std::string_view target, uint64_t low,
+                             uint64_t high) const;
 };
 
 // Header fields of a block (its first kBlockHeaderSize bytes).

@@ -29,12 +29,17 @@ uint64_t BloomLines(uint64_t keys, uint32_t bits_per_key);
 // Sets the bits of `hash` in `lines` (num_lines * 64 bytes).
 void BloomAdd(uint64_t hash, uint32_t probes, char* lines, uint64_t num_lines);
 
-// False only when the key is certainly absent. REQUIRES: num_lines > 0.
-inline bool BloomMayMatch(uint64_t hash, uint32_t probes, const char* lines,
-                          uint64_t num_lines) {
-  const uint64_t line = ((hash >> 32) * num_lines) >> 32;
-  const unsigned char* p =
-      reinterpret_cast<const unsigned char*>(lines) + line * kFilterLineBytes;
+// The line of `hash` in a filter of `num_lines` lines.
+inline const char* BloomLine(uint64_t hash, const char* lines,
+                             uint64_t num_lines) {
+  return lines + (((hash >> 32) * num_lines) >> 32) * kFilterLineBytes;
+}
+
+// False only when the key of `hash` is certainly absent; `line` is
+// BloomLine(hash, ...).
+inline bool BloomLineMayMatch(uint64_t hash, uint32_t probes,
+                              const char* line) {
+  const unsigned char* p = reinterpret_cast<const unsigned char*>(line);
   uint32_t h = static_cast<uint32_t>(hash);
   for (uint32_t i = 0; i < probes; ++i) {
     const uint32_t bit = h >> 23;  // top 9 bits: 0..511
@@ -42,6 +47,12 @@ inline bool BloomMayMatch(uint64_t hash, uint32_t probes, const char* lines,
     h *= 0x9e3779b9u;
   }
   return true;
+}
+
+// False only when the key is certainly absent. REQUIRES: num_lines > 0.
+inline bool BloomMayMatch(uint64_t hash, uint32_t probes, const char* lines,
+                          uint64_t num_lines) {
+  return BloomLineMayMatch(hash, probes, BloomLine(hash, lines, num_lines));
 }
 
 // Expected false-positive rate of a filter of `num_lines` lines holding

@@ -9,8 +9,10 @@ namespace flatbench::arena {
 
 // Treats `data` as an arena file: opens it (eager and lazy, with and without
 // block checksums), looks up keys taken from the input and from a scan, and
-// runs Verify. Any outcome but a crash or a sanitizer report is a pass.
-// Returns the number of successful opens (0..4), for tests.
+// runs Verify; then does the same with a copy whose checksums are
+// recomputed, so mutations reach the structural checks and decoders behind
+// them. Any outcome but a crash or a sanitizer report is a pass. Returns the
+// number of successful opens of the unmodified bytes (0..4), for tests.
 int FuzzArenaBytes(const uint8_t* data, size_t size);
 
 }  // namespace flatbench::arena

@@ -6,16 +6,26 @@ namespace flatbench::bench {
 namespace {
 
 constexpr const char* kCounterNames[] = {
-    "reads_per_s",          "lat_mean_ns",
-    "lat_p50_ns",           "lat_p99_ns",
-    "lat_p999_ns",          "lat_sample_every",
-    "major_faults_per_read", "bytes_read_per_read",
-    "resident_fraction_before", "eviction_verified",
-    "threads",              "peak_inflight",
-    "concurrency_short",    "distinct_keys",
-    "rss_after_open_bytes", "rss_after_pass_bytes",
-    "open_seconds",         "metadata_bytes",
-    "repetition",           "found_fraction",
+    "reads_per_s",
+    "lat_mean_ns",
+    "lat_p50_ns",
+    "lat_p99_ns",
+    "lat_p999_ns",
+    "lat_sample_every",
+    "major_faults_per_read",
+    "bytes_read_per_read",
+    "resident_fraction_before",
+    "eviction_verified",
+    "threads",
+    "peak_inflight",
+    "concurrency_short",
+    "distinct_keys",
+    "rss_after_open_bytes",
+    "rss_after_pass_bytes",
+    "open_seconds",
+    "metadata_bytes",
+    "repetition",
+    "found_fraction",
     "file_pages",
 };
 
@@ -34,7 +44,8 @@ void AddCounters(const PassResult& pass, const CellFacts& facts,
                  nlohmann::json* entry) {
   nlohmann::json& e = *entry;
   const auto d = [](auto v) { return static_cast<double>(v); };
-  e["reads_per_s"] = pass.wall_seconds > 0 ? d(pass.reads) / pass.wall_seconds : 0.0;
+  e["reads_per_s"] =
+      pass.wall_seconds > 0 ? d(pass.reads) / pass.wall_seconds : 0.0;
   e["lat_mean_ns"] = pass.latency.Mean();
   e["lat_p50_ns"] = pass.latency.Percentile(0.50);
   e["lat_p99_ns"] = pass.latency.Percentile(0.99);
@@ -68,19 +79,18 @@ void AddCounters(const PassResult& pass, const CellFacts& facts,
 std::string SummaryLine(const nlohmann::json& e) {
   char buf[320];
   const auto num = [&](const char* k) { return e.value(k, 0.0); };
-  std::snprintf(
-      buf, sizeof(buf),
-      "%s: %.0f reads/s, p50 %.1f us, p99 %.1f us, %.2f faults/read, "
-      "%.0f B/read, resident %.1f%%%s, peak in flight %.0f/%.0f%s",
-      e.value("name", std::string("?")).c_str(), num("reads_per_s"),
-      num("lat_p50_ns") / 1e3, num("lat_p99_ns") / 1e3,
-      num("major_faults_per_read"), num("bytes_read_per_read"),
-      100 * (e.contains("resident_fraction_after_eviction")
-                 ? num("resident_fraction_after_eviction")
-                 : num("resident_fraction_before")),
-      num("eviction_verified") > 0 ? "" : " (NOT VERIFIED)",
-      num("peak_inflight"), num("threads"),
-      num("concurrency_short") > 0 ? " (SHORT)" : "");
+  std::snprintf(buf, sizeof(buf),
+                "%s: %.0f reads/s, p50 %.1f us, p99 %.1f us, %.2f faults/read, "
+                "%.0f B/read, resident %.1f%%%s, peak in flight %.0f/%.0f%s",
+                e.value("name", std::string("?")).c_str(), num("reads_per_s"),
+                num("lat_p50_ns") / 1e3, num("lat_p99_ns") / 1e3,
+                num("major_faults_per_read"), num("bytes_read_per_read"),
+                100 * (e.contains("resident_fraction_after_eviction")
+                           ? num("resident_fraction_after_eviction")
+                           : num("resident_fraction_before")),
+                num("eviction_verified") > 0 ? "" : " (NOT VERIFIED)",
+                num("peak_inflight"), num("threads"),
+                num("concurrency_short") > 0 ? " (SHORT)" : "");
   return buf;
 }
 

@@ -26,7 +26,8 @@ struct FreeDeleter {
 using AlignedBuffer = std::unique_ptr<char, FreeDeleter>;
 
 AlignedBuffer NewAligned(size_t bytes) {
-  return AlignedBuffer(static_cast<char*>(std::aligned_alloc(kDeviceBlock, bytes)));
+  return AlignedBuffer(
+      static_cast<char*>(std::aligned_alloc(kDeviceBlock, bytes)));
 }
 
 // Removes the scratch file however MeasureDevice leaves.
@@ -96,7 +97,8 @@ Result<DeviceRun> MeasureDevice(const DeviceOptions& options) {
   const uint64_t bytes = blocks * kDeviceBlock;
   struct statvfs vfs {};
   if (statvfs(options.dir.c_str(), &vfs) == 0 &&
-      static_cast<uint64_t>(vfs.f_bavail) * vfs.f_frsize < bytes + (1ULL << 30)) {
+      static_cast<uint64_t>(vfs.f_bavail) * vfs.f_frsize <
+          bytes + (1ULL << 30)) {
     run.status = "skipped: not enough free space in " + options.dir +
                  " for a " + std::to_string(bytes) + "-byte scratch file";
     return run;
@@ -154,7 +156,8 @@ Result<DeviceRun> MeasureDevice(const DeviceOptions& options) {
                   "/rep:" + std::to_string(rep);
       spec.threads = threads;
       spec.reads_per_thread = rpt;
-      spec.make_reader = [fd, &offsets](int t) -> Result<std::unique_ptr<PassReader>> {
+      spec.make_reader =
+          [fd, &offsets](int t) -> Result<std::unique_ptr<PassReader>> {
         return std::unique_ptr<PassReader>(std::make_unique<DirectReader>(
             fd, offsets[static_cast<size_t>(t)].data()));
       };

@@ -64,9 +64,9 @@ Mount MountOf(const std::string& path) {
     m.mount_point = mp;
     m.dev = dev;
     ss >> m.fstype >> m.source;
-    bool prefix = real.rfind(mp, 0) == 0 &&
-                  (mp == "/" || real.size() == mp.size() ||
-                   real[mp.size()] == '/');
+    bool prefix =
+        real.rfind(mp, 0) == 0 &&
+        (mp == "/" || real.size() == mp.size() || real[mp.size()] == '/');
     if (prefix && mp.size() >= best.mount_point.size()) best = m;
   }
   return best;
@@ -105,12 +105,13 @@ std::vector<std::pair<std::string, std::string>> DescribeEnvironment(
   utsname u{};
   std::string kernel = kUnknown;
   if (uname(&u) == 0) {
-    kernel = std::string(u.sysname) + " " + u.release + " " + u.version +
-             " " + u.machine;
+    kernel = std::string(u.sysname) + " " + u.release + " " + u.version + " " +
+             u.machine;
   }
   out.emplace_back("kernel", kernel);
   out.emplace_back("cpu", CpuModel());
-  out.emplace_back("cores", std::to_string(std::thread::hardware_concurrency()));
+  out.emplace_back("cores",
+                   std::to_string(std::thread::hardware_concurrency()));
   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   out.emplace_back("ram_bytes",
                    pages > 0 && page > 0
@@ -119,15 +120,16 @@ std::vector<std::pair<std::string, std::string>> DescribeEnvironment(
                        : kUnknown);
   Mount m = MountOf(data_dir);
   out.emplace_back("filesystem", m.fstype.empty() ? kUnknown : m.fstype);
-  out.emplace_back("device", m.source.empty()
-                                 ? kUnknown
-                                 : m.source + " (" + m.dev + ")");
+  out.emplace_back("device",
+                   m.source.empty() ? kUnknown : m.source + " (" + m.dev + ")");
   std::string queue = m.dev.empty() ? "" : QueueDir(m.dev);
-  out.emplace_back("read_ahead_kb",
-                   queue.empty() ? kUnknown : FirstLine(queue + "/read_ahead_kb"));
+  out.emplace_back("read_ahead_kb", queue.empty()
+                                        ? kUnknown
+                                        : FirstLine(queue + "/read_ahead_kb"));
   out.emplace_back("scheduler",
-                   queue.empty() ? kUnknown
-                                 : ActiveScheduler(FirstLine(queue + "/scheduler")));
+                   queue.empty()
+                       ? kUnknown
+                       : ActiveScheduler(FirstLine(queue + "/scheduler")));
   out.emplace_back("drop_caches",
                    DropCachesWritable() ? "writable" : "not writable");
   return out;

@@ -92,8 +92,8 @@ Status SanityCheck(const datagen::Dataset& ds, const std::string& name,
     if (!be.ok()) return be.status();
     if (!lazy) *settings = be.value()->Describe();
     datagen::CheckReport report;
-    Status st = datagen::CheckSample(*be.value(), ds.spec(), options.check,
-                                     &report);
+    Status st =
+        datagen::CheckSample(*be.value(), ds.spec(), options.check, &report);
     if (!st.ok()) {
       return st.WithContext(std::string("sanity check") +
                             (lazy ? " (lazy metadata)" : ""));
@@ -223,7 +223,8 @@ Result<BackendRun> RunBackend(const datagen::Dataset& ds,
             facts.resident_before = before->fraction();
             facts.file_pages = before->total_pages;
             if (warm) {
-              facts.eviction_verified = before->fraction() >= options.warm_bound;
+              facts.eviction_verified =
+                  before->fraction() >= options.warm_bound;
             }
             facts.open_seconds = opened.open_seconds;
             facts.metadata_bytes = opened.metadata_bytes;
@@ -234,12 +235,14 @@ Result<BackendRun> RunBackend(const datagen::Dataset& ds,
             spec.threads = threads;
             spec.reads_per_thread = rpt;
             Backend* backend = opened.backend.get();
-            spec.make_reader = [backend, table, &plan](int t)
-                -> Result<std::unique_ptr<PassReader>> {
+            spec.make_reader =
+                [backend, table,
+                 &plan](int t) -> Result<std::unique_ptr<PassReader>> {
               auto session = backend->NewSession();
               if (!session.ok()) return session.status();
-              return std::unique_ptr<PassReader>(std::make_unique<SessionReader>(
-                  std::move(session).value(), table, plan, t));
+              return std::unique_ptr<PassReader>(
+                  std::make_unique<SessionReader>(std::move(session).value(),
+                                                  table, plan, t));
             };
             auto pass = RunPass(spec);
             if (!pass.ok()) return pass.status();

@@ -45,7 +45,8 @@ double Histogram::Mean() const {
 double Histogram::Percentile(double q) const {
   if (count_ == 0) return 0;
   q = std::clamp(q, 0.0, 1.0);
-  uint64_t rank = static_cast<uint64_t>(std::ceil(q * static_cast<double>(count_)));
+  uint64_t rank =
+      static_cast<uint64_t>(std::ceil(q * static_cast<double>(count_)));
   rank = std::clamp<uint64_t>(rank, 1, count_);
   uint64_t seen = 0;
   for (int i = 0; i < kBuckets; ++i) {

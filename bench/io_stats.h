@@ -6,9 +6,9 @@
 namespace flatbench::bench {
 
 struct IoSnapshot {
-  uint64_t major_faults = 0;  // getrusage(RUSAGE_SELF).ru_majflt
-  uint64_t minor_faults = 0;  // getrusage(RUSAGE_SELF).ru_minflt
-  uint64_t read_bytes = 0;    // /proc/self/io read_bytes (storage layer)
+  uint64_t major_faults = 0;      // getrusage(RUSAGE_SELF).ru_majflt
+  uint64_t minor_faults = 0;      // getrusage(RUSAGE_SELF).ru_minflt
+  uint64_t read_bytes = 0;        // /proc/self/io read_bytes (storage layer)
   bool read_bytes_known = false;  // false when /proc/self/io is unreadable
 };
 

@@ -20,8 +20,9 @@ KeyPlan::KeyPlan(const datagen::Sampler& sampler, Table table,
 }
 
 uint64_t DrawSeed(uint64_t base_seed, Table table, datagen::KeyKind kind) {
-  return base_seed ^ (0x9e3779b97f4a7c15ULL * (static_cast<uint64_t>(table) * 8 +
-                                               static_cast<uint64_t>(kind) + 1));
+  return base_seed ^
+         (0x9e3779b97f4a7c15ULL *
+          (static_cast<uint64_t>(table) * 8 + static_cast<uint64_t>(kind) + 1));
 }
 
 }  // namespace flatbench::bench

@@ -29,8 +29,7 @@ class KeyPlan {
   size_t key_size() const { return key_size_; }
   // Thread t's i-th key; views the plan's buffer.
   std::string_view Key(int t, uint64_t i) const {
-    return {buffers_[static_cast<size_t>(t)].data() + i * key_size_,
-            key_size_};
+    return {buffers_[static_cast<size_t>(t)].data() + i * key_size_, key_size_};
   }
   // Thread t's contiguous key bytes.
   const char* Buffer(int t) const {

@@ -107,7 +107,8 @@ Result<PassResult> RunPass(const PassSpec& spec) {
   benchmark::RegisterBenchmark(
       spec.name.c_str(),
       [&shared](benchmark::State& st) { PassBody(&shared, st); })
-      ->Iterations(static_cast<benchmark::IterationCount>(spec.reads_per_thread))
+      ->Iterations(
+          static_cast<benchmark::IterationCount>(spec.reads_per_thread))
       ->Repetitions(1)
       ->Threads(spec.threads)
       ->UseRealTime();
@@ -124,9 +125,8 @@ Result<PassResult> RunPass(const PassSpec& spec) {
   nlohmann::json doc = nlohmann::json::parse(out.str(), nullptr, false);
   if (doc.is_discarded() || !doc.contains("benchmarks") ||
       doc["benchmarks"].size() != 1) {
-    return Status::IOError(spec.name +
-                           ": google-benchmark produced no result: " +
-                           err.str());
+    return Status::IOError(
+        spec.name + ": google-benchmark produced no result: " + err.str());
   }
   PassResult r;
   r.context = doc["context"];

@@ -41,10 +41,10 @@ struct PassSpec {
 };
 
 struct PassResult {
-  nlohmann::json entry;    // google-benchmark's JSON entry, renamed to name.
-  nlohmann::json context;  // google-benchmark's JSON context.
-  uint64_t reads = 0;      // Completed reads, all threads.
-  uint64_t found = 0;      // Reads that found their key.
+  nlohmann::json entry;     // google-benchmark's JSON entry, renamed to name.
+  nlohmann::json context;   // google-benchmark's JSON context.
+  uint64_t reads = 0;       // Completed reads, all threads.
+  uint64_t found = 0;       // Reads that found their key.
   double wall_seconds = 0;  // First read start to last read end.
   Histogram latency;        // Merged over threads; every read is timed.
   uint64_t peak_inflight = 0;

@@ -37,7 +37,7 @@ struct BenchArgs {
   std::string kinds = "hit,miss-absent,miss-live";
   std::string threads = "1,8,32";
   uint64_t reads = 20'000;
-  int repetitions = 0;  // 0: 3 at smoke and below, 5 above.
+  int repetitions = 0;        // 0: 3 at smoke and below, 5 above.
   uint64_t device_bytes = 0;  // 0: min(4 GiB, dataset size).
   bool no_device = false;
   bool force = false;
@@ -91,7 +91,9 @@ Status MakeOptions(const BenchArgs& a, const datagen::Spec& spec,
                    bench::BenchOptions* o) {
   FLATBENCH_RETURN_IF_ERROR(ParseCsv<bench::Mode>(
       "--modes", a.modes,
-      [](const std::string& s, bench::Mode* m) { return bench::ParseMode(s, m); },
+      [](const std::string& s, bench::Mode* m) {
+        return bench::ParseMode(s, m);
+      },
       &o->modes));
   FLATBENCH_RETURN_IF_ERROR(ParseCsv<Table>(
       "--tables", a.tables,
@@ -115,7 +117,7 @@ Status MakeOptions(const BenchArgs& a, const datagen::Spec& spec,
   o->reads_per_pass = a.reads;
   o->repetitions = a.repetitions > 0 ? a.repetitions
                    : (spec.scale == "tiny" || spec.scale == "smoke") ? 3
-                                                                      : 5;
+                                                                     : 5;
   o->check.samples = a.check_samples;
   o->check.corrupt_expectations = a.corrupt_expectations;
   o->progress = !a.quiet;
@@ -180,15 +182,27 @@ int SpawnSelf(const std::vector<std::string>& args) {
 
 std::vector<std::string> ChildArgs(const BenchArgs& a, const std::string& b,
                                    const std::string& part, int reps) {
-  std::vector<std::string> v = {
-      "bench",     "--child",   b,
-      "--dir",     a.dir,       "--out",
-      part,        "--modes",   a.modes,
-      "--tables",  a.tables,    "--kinds",
-      a.kinds,     "--threads", a.threads,
-      "--reads",   std::to_string(a.reads),
-      "--repetitions", std::to_string(reps),
-      "--check-samples", std::to_string(a.check_samples)};
+  std::vector<std::string> v = {"bench",
+                                "--child",
+                                b,
+                                "--dir",
+                                a.dir,
+                                "--out",
+                                part,
+                                "--modes",
+                                a.modes,
+                                "--tables",
+                                a.tables,
+                                "--kinds",
+                                a.kinds,
+                                "--threads",
+                                a.threads,
+                                "--reads",
+                                std::to_string(a.reads),
+                                "--repetitions",
+                                std::to_string(reps),
+                                "--check-samples",
+                                std::to_string(a.check_samples)};
   if (a.quiet) v.push_back("--quiet");
   if (a.corrupt_expectations) v.push_back("--corrupt-expectations");
   return v;
@@ -230,10 +244,9 @@ int RunParent(const BenchArgs& a) {
   for (const auto& b : backends.value()) {
     auto build = ds->Build(b);
     if (!build.ok()) {
-      return Fail(Status::MissingInput("--backends: '" + b +
-                                       "' is not built in dataset " + a.dir +
-                                       " (run flatbench gen --backends " + b +
-                                       ")"));
+      return Fail(Status::MissingInput(
+          "--backends: '" + b + "' is not built in dataset " + a.dir +
+          " (run flatbench gen --backends " + b + ")"));
     }
   }
   struct stat sb {};
@@ -296,8 +309,8 @@ int RunParent(const BenchArgs& a) {
       std::fprintf(stderr, "bench: device: %s\n", device_status.c_str());
     }
   }
-  nlohmann::json merged =
-      bench::MergeDocuments(run_context, documents, device.get(), device_status);
+  nlohmann::json merged = bench::MergeDocuments(run_context, documents,
+                                                device.get(), device_status);
   st = WriteFileAtomic(a.out, merged.dump(2) + "\n");
   if (!st.ok()) return Fail(st);
   if (!a.quiet) {
@@ -372,8 +385,7 @@ RunFn AddBench(CLI::App& app) {
                   "Sanity-check keys per table and kind")
       ->capture_default_str();
   sub->add_flag("--quiet", a->quiet, "No progress lines");
-  sub->add_option("--child", a->child, "internal: run one backend")
-      ->group("");
+  sub->add_option("--child", a->child, "internal: run one backend")->group("");
   sub->add_flag("--corrupt-expectations", a->corrupt_expectations,
                 "test hook: make the sanity check fail")
       ->group("");

@@ -28,8 +28,7 @@ int RunImport(const ImportArgs& a) {
               a.out.c_str(), static_cast<unsigned long long>(stats.key_count),
               HumanBytes(stats.file_bytes).c_str(),
               HumanBytes(stats.index_bytes).c_str(),
-              HumanBytes(stats.filter_bytes).c_str(),
-              stats.build_micros / 1e6);
+              HumanBytes(stats.filter_bytes).c_str(), stats.build_micros / 1e6);
   return 0;
 }
 

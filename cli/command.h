@@ -19,6 +19,7 @@ RunFn AddInfo(CLI::App& app);
 RunFn AddImport(CLI::App& app);
 RunFn AddBench(CLI::App& app);
 RunFn AddReport(CLI::App& app);
+RunFn AddGonogo(CLI::App& app);
 
 // Prints "flatbench: <message>" on stderr; returns the status's exit code.
 int Fail(const Status& status);

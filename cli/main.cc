@@ -41,6 +41,7 @@ int main(int argc, char** argv) {
   add(AddImport);
   add(AddBench);
   add(AddReport);
+  add(AddGonogo);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

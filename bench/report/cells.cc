@@ -18,8 +18,8 @@ Spread Summarize(std::vector<double> values) {
   s.n = n;
   s.min = values.front();
   s.max = values.back();
-  s.median = n % 2 == 1 ? values[n / 2]
-                        : (values[n / 2 - 1] + values[n / 2]) / 2;
+  s.median =
+      n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
   return s;
 }
 
@@ -48,8 +48,9 @@ std::map<CellKey, CellStats> SummarizeCells(const std::vector<Pass>& passes) {
     s.reads_per_s = collect(&Pass::reads_per_s);
     std::vector<double> cost;
     for (const Pass* p : list) {
-      cost.push_back(p->reads_per_s > 0 ? cell.threads / p->reads_per_s
-                                        : std::numeric_limits<double>::quiet_NaN());
+      cost.push_back(p->reads_per_s > 0
+                         ? cell.threads / p->reads_per_s
+                         : std::numeric_limits<double>::quiet_NaN());
     }
     s.cost_per_read_s = Summarize(std::move(cost));
     s.lat_p50_ns = collect(&Pass::lat_p50_ns);

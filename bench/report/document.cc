@@ -64,7 +64,7 @@ std::string OfDevice(const Verdict& v, const CellStats& s) {
   double f = s.reads_per_s.median / device->reads_per_s.median;
   if (!std::isfinite(f)) return "–";
   // Above 1.0 the page cache, not the device, served the reads.
-  return (f < 10 ? Ratio(f).substr(0, 4) : Count(f)) + " of device";
+  return (f < 10 ? Fixed(f, 2) : Count(f)) + " of device";
 }
 
 // One row per backend per cell: the figures behind every ratio.
@@ -72,10 +72,9 @@ Table CellTable(const Verdict& v, const std::string& mode,
                 bool with_mode_column) {
   Table t;
   if (with_mode_column) t.header.push_back("mode");
-  for (const char* h :
-       {"table", "kind", "threads", "backend", "reads/s (median)",
-        "reads/s min–max", "p99 (median)", "faults/read", "bytes/read",
-        "of device", "reps"}) {
+  for (const char* h : {"table", "kind", "threads", "backend",
+                        "reads/s (median)", "reads/s min–max", "p99 (median)",
+                        "faults/read", "bytes/read", "of device", "reps"}) {
     t.header.push_back(h);
   }
   for (const Row& row : Rows(v, mode)) {
@@ -109,8 +108,8 @@ Table CellTable(const Verdict& v, const std::string& mode,
 
 Table DeviceTable(const Verdict& v) {
   Table t;
-  t.header = {"threads", "reads/s (median)", "reads/s min–max",
-              "p50 (median)", "p99 (median)", "reps"};
+  t.header = {"threads",      "reads/s (median)", "reads/s min–max",
+              "p50 (median)", "p99 (median)",     "reps"};
   for (const auto& [key, s] : v.cells) {
     if (key.backend != "device") continue;
     t.rows.push_back({{std::to_string(key.threads)},
@@ -132,35 +131,35 @@ std::string CheckValue(const RatioCheck& c, double value) {
 
 Table RatioTable(const Verdict& v) {
   Table t;
-  t.header = {"table", "kind",  "threads", "check", v.thresholds.candidate,
-              "baseline", "ratio", "bound", "result"};
+  t.header = {"table",    "kind",  "threads", "check", v.thresholds.candidate,
+              "baseline", "ratio", "bound",   "result"};
   // Cell by cell (table, kind, threads), each cell's checks together.
   std::vector<const RatioCheck*> order;
   for (const auto& c : v.checks) order.push_back(&c);
   std::stable_sort(order.begin(), order.end(), [](auto* a, auto* b) {
     return std::tie(a->candidate.table, a->candidate.kind,
-                    a->candidate.threads) <
-           std::tie(b->candidate.table, b->candidate.kind,
-                    b->candidate.threads);
+                    a->candidate.threads) < std::tie(b->candidate.table,
+                                                     b->candidate.kind,
+                                                     b->candidate.threads);
   });
   for (const RatioCheck* cp : order) {
     const RatioCheck& c = *cp;
-    std::string bound = (c.threshold.HigherIsBetter() ? "≥ " : "≤ ") +
-                        Ratio(c.threshold.bound);
+    std::string bound =
+        (c.threshold.HigherIsBetter() ? "≥ " : "≤ ") + Ratio(c.threshold.bound);
     std::string result = !c.available ? "FAIL (no data)"
                          : c.passed   ? "pass"
                                       : "FAIL";
     if (!v.Valid()) result += " (provisional)";
-    t.rows.push_back({{c.candidate.table},
-                      {c.candidate.kind},
-                      {std::to_string(c.candidate.threads)},
-                      {c.threshold.name},
-                      {CheckValue(c, c.candidate_value)},
-                      {c.baseline.backend + " " +
-                       CheckValue(c, c.baseline_value)},
-                      {Ratio(c.ratio)},
-                      {bound},
-                      {result, c.passed ? Style::kPass : Style::kFail}});
+    t.rows.push_back(
+        {{c.candidate.table},
+         {c.candidate.kind},
+         {std::to_string(c.candidate.threads)},
+         {c.threshold.name},
+         {CheckValue(c, c.candidate_value)},
+         {c.baseline.backend + " " + CheckValue(c, c.baseline_value)},
+         {Ratio(c.ratio)},
+         {bound},
+         {result, c.passed ? Style::kPass : Style::kFail}});
   }
   return t;
 }
@@ -188,13 +187,13 @@ Block ChartBlock(BarChart chart, std::string file) {
 
 Section VerdictSection(const Verdict& v) {
   Section s{"Verdict", {}};
-  s.blocks.push_back(Paragraph(std::string(OutcomeName(v.outcome)) + ". " +
-                               v.reason));
-  s.blocks.push_back(Paragraph(
-      "Thresholds: " + v.thresholds.source + ", XXH3-64 " +
-      v.thresholds.digest + "; applied to " + v.thresholds.gate_mode +
-      " mode at " + v.thresholds.gate_scale +
-      " scale, medians over the repetitions of each cell."));
+  s.blocks.push_back(
+      Paragraph(std::string(OutcomeName(v.outcome)) + ". " + v.reason));
+  s.blocks.push_back(
+      Paragraph("Thresholds: " + v.thresholds.source + ", XXH3-64 " +
+                v.thresholds.digest + "; applied to " + v.thresholds.gate_mode +
+                " mode at " + v.thresholds.gate_scale +
+                " scale, medians over the repetitions of each cell."));
   return s;
 }
 
@@ -247,9 +246,8 @@ Section CellSection(const Verdict& v) {
     if (key.mode != mode && key.backend != "device") other.insert(key.mode);
   }
   for (const auto& m : other) {
-    s.blocks.push_back(Paragraph("Mode " + m +
-                                 " (informational; the verdict uses " + mode +
-                                 " only):"));
+    s.blocks.push_back(Paragraph(
+        "Mode " + m + " (informational; the verdict uses " + mode + " only):"));
     s.blocks.push_back(TableBlock(CellTable(v, m, true)));
   }
   return s;
@@ -260,9 +258,13 @@ Section CellSection(const Verdict& v) {
 BarChart ReadsChart(const Verdict& v, const std::string& mode,
                     const std::vector<Row>& rows, int threads) {
   BarChart c{"Median reads/s at " + std::to_string(threads) +
-                 (threads == 1 ? " thread (" : " threads (") +
-                 mode + ")",
-             "reads/s", {}, {}, std::nullopt, "", true};
+                 (threads == 1 ? " thread (" : " threads (") + mode + ")",
+             "reads/s",
+             {},
+             {},
+             std::nullopt,
+             "",
+             true};
   for (const Row& r : rows) c.groups.push_back(r.table + " " + r.kind);
   for (const auto& backend : BackendOrder(v)) {
     BarSeries series{backend, {}};
@@ -297,12 +299,17 @@ Section ChartSection(const Verdict& v) {
     for (const Row& r : rows) {
       if (r.threads == threads) these.push_back(r);
     }
-    s.blocks.push_back(ChartBlock(ReadsChart(v, mode, these, threads),
-                                  "reads_per_s_" + std::to_string(threads) +
-                                      "t.svg"));
+    s.blocks.push_back(
+        ChartBlock(ReadsChart(v, mode, these, threads),
+                   "reads_per_s_" + std::to_string(threads) + "t.svg"));
   }
-  BarChart p99{"Median p99 latency per cell (" + mode + ")", "µs", {}, {},
-               std::nullopt, "", true};
+  BarChart p99{"Median p99 latency per cell (" + mode + ")",
+               "µs",
+               {},
+               {},
+               std::nullopt,
+               "",
+               true};
   for (const Row& r : rows) p99.groups.push_back(r.Label());
   for (const auto& backend : BackendOrder(v)) {
     BarSeries ps{backend, {}};
@@ -314,8 +321,12 @@ Section ChartSection(const Verdict& v) {
   }
   int i = 0;
   for (const auto& th : v.thresholds.checks) {
-    BarChart c{th.name + " per cell", "ratio", {}, {{"ratio", {}}},
-               th.bound, (th.HigherIsBetter() ? "≥ " : "≤ ") + Ratio(th.bound),
+    BarChart c{th.name + " per cell",
+               "ratio",
+               {},
+               {{"ratio", {}}},
+               th.bound,
+               (th.HigherIsBetter() ? "≥ " : "≤ ") + Ratio(th.bound),
                th.HigherIsBetter()};
     for (const auto& check : v.checks) {
       if (check.threshold.name != th.name) continue;

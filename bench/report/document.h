@@ -28,11 +28,11 @@ struct Table {
 struct Block {
   enum class Kind { kParagraph, kList, kTable, kChart };
   Kind kind = Kind::kParagraph;
-  std::string text;                 // kParagraph.
-  std::vector<std::string> items;   // kList.
-  Table table;                      // kTable.
-  BarChart chart;                   // kChart.
-  std::string chart_file;           // kChart: file name for markdown.
+  std::string text;                // kParagraph.
+  std::vector<std::string> items;  // kList.
+  Table table;                     // kTable.
+  BarChart chart;                  // kChart.
+  std::string chart_file;          // kChart: file name for markdown.
 };
 
 struct Section {

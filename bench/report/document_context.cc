@@ -56,8 +56,9 @@ Section MemorySection(const Verdict& v, const ResultSet& r) {
       "metadata is what each backend holds after open: the arena's index "
       "and filter, RocksDB's table readers and block cache, 0 for LMDB."));
   Table t;
-  t.header = {"backend", "mode", "RSS after open", "RSS after pass",
-              "resident metadata", "open time", "passes"};
+  t.header = {
+      "backend",           "mode",      "RSS after open", "RSS after pass",
+      "resident metadata", "open time", "passes"};
   std::set<std::string> modes;
   for (const auto& p : r.passes) modes.insert(p.cell.mode);
   for (const auto& backend : BackendOrder(v)) {
@@ -92,10 +93,9 @@ Section BuildSection(const Verdict& v, const ResultSet& r) {
   t.header = {"backend", "build time", "on-disk size"};
   for (const auto& backend : BackendOrder(v)) {
     const std::string pre = "flatbench.backend." + backend;
-    t.rows.push_back(
-        {{backend},
-         {NumberField(r.Context(pre + ".build_seconds"), Seconds)},
-         {NumberField(r.Context(pre + ".disk_bytes"), Bytes)}});
+    t.rows.push_back({{backend},
+                      {NumberField(r.Context(pre + ".build_seconds"), Seconds)},
+                      {NumberField(r.Context(pre + ".disk_bytes"), Bytes)}});
   }
   s.blocks.push_back(TableBlock(std::move(t)));
   return s;
@@ -147,7 +147,8 @@ Section SettingsSection(const Verdict& v, const ResultSet& r) {
     t.header = {"setting", "value"};
     for (const auto& [key, value] : j.items()) {
       t.rows.push_back(
-          {{key}, {value.is_string() ? value.get<std::string>() : value.dump()}});
+          {{key},
+           {value.is_string() ? value.get<std::string>() : value.dump()}});
     }
     s.blocks.push_back(TableBlock(std::move(t)));
   }
@@ -161,11 +162,10 @@ Section DatasetSection(const ResultSet& r) {
   t.rows.push_back({{"scale"}, {r.scale}});
   t.rows.push_back({{"spec"}, {r.spec}});
   t.rows.push_back({{"fingerprint"}, {r.fingerprint}});
-  for (const char* key :
-       {"flatbench.dataset_dir", "flatbench.reads_per_pass",
-        "flatbench.repetitions", "flatbench.key_draw",
-        "flatbench.threads", "flatbench.eviction_bound",
-        "flatbench.warm_bound", "flatbench.device"}) {
+  for (const char* key : {"flatbench.dataset_dir", "flatbench.reads_per_pass",
+                          "flatbench.repetitions", "flatbench.key_draw",
+                          "flatbench.threads", "flatbench.eviction_bound",
+                          "flatbench.warm_bound", "flatbench.device"}) {
     t.rows.push_back({{key}, {Or(r.Context(key), "not recorded")}});
   }
   std::string files;
@@ -197,7 +197,8 @@ Section CaveatSection(const Verdict& v, const ResultSet& r) {
           "stand between a key and its value, and the device sees a "
           "different seek pattern, so their ratios do not predict the "
           "full-scale answer and their verdict is INCONCLUSIVE by design. "
-          "This run is at " + r.scale + " scale.",
+          "This run is at " +
+          r.scale + " scale.",
       "Cold passes read distinct keys with no warm-up, after eviction that "
       "was verified with mincore; the device row is the physical limit of "
       "the same disk in the same run, so a backend near 1.0 of device has "
@@ -209,18 +210,18 @@ Section CaveatSection(const Verdict& v, const ResultSet& r) {
 Section ThresholdSection(const Verdict& v) {
   const Thresholds& t = v.thresholds;
   Section s{"Thresholds used", {}};
-  s.blocks.push_back(Paragraph("Source: " + t.source + "; XXH3-64 digest " +
-                               t.digest + "."));
+  s.blocks.push_back(
+      Paragraph("Source: " + t.source + "; XXH3-64 digest " + t.digest + "."));
   Table tab;
   tab.header = {"threshold", "value"};
   tab.rows.push_back({{"gate mode"}, {t.gate_mode}});
   tab.rows.push_back({{"gate scale"}, {t.gate_scale}});
   tab.rows.push_back({{"candidate"}, {t.candidate}});
   for (const auto& c : t.checks) {
-    tab.rows.push_back({{c.name},
-                        {std::string(MetricName(c.metric)) + " vs " +
-                         c.baseline + (c.HigherIsBetter() ? " ≥ " : " ≤ ") +
-                         Ratio(c.bound)}});
+    tab.rows.push_back(
+        {{c.name},
+         {std::string(MetricName(c.metric)) + " vs " + c.baseline +
+          (c.HigherIsBetter() ? " ≥ " : " ≤ ") + Ratio(c.bound)}});
   }
   tab.rows.push_back(
       {{"min repetitions"}, {std::to_string(t.min_repetitions)}});

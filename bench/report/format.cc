@@ -33,6 +33,13 @@ std::string Ratio(double v) {
   return Printf("%.3f", v);
 }
 
+std::string Fixed(double v, int decimals) {
+  if (!std::isfinite(v)) return kDash;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
 std::string Sig(double v, int digits) {
   if (!std::isfinite(v)) return kDash;
   char buf[64];

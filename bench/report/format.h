@@ -11,6 +11,8 @@ namespace flatbench::report {
 std::string Count(double v);
 // A ratio to three decimals: "1.832".
 std::string Ratio(double v);
+// `decimals` digits after the point: Fixed(0.934, 2) is "0.93".
+std::string Fixed(double v, int decimals);
 // A general value to `digits` significant digits: "0.0213", "41.5".
 std::string Sig(double v, int digits = 3);
 // Nanoseconds as microseconds with three significant digits: "88.4 µs";

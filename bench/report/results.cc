@@ -86,9 +86,8 @@ bool Required(const std::string& backend, const std::string& counter) {
   if (counter == "reads_per_s") return true;
   if (backend == "device") return false;
   return counter == "lat_p99_ns" || counter == "eviction_verified" ||
-         counter == "resident_fraction_before" ||
-         counter == "peak_inflight" || counter == "concurrency_short" ||
-         counter == "found_fraction";
+         counter == "resident_fraction_before" || counter == "peak_inflight" ||
+         counter == "concurrency_short" || counter == "found_fraction";
 }
 
 Status ParsePass(const json& b, const std::string& file, Pass* pass) {
@@ -204,9 +203,8 @@ Result<ResultSet> MergeResults(std::vector<ResultSet> parts) {
       auto [it, fresh] = seen.emplace(std::make_pair(p.cell, p.rep), p.file);
       if (!fresh) {
         return Status::Corruption(
-            "results: pass " + p.cell.Name() + "/rep:" +
-            std::to_string(p.rep) + " appears twice (" + it->second + " and " +
-            p.file + ")");
+            "results: pass " + p.cell.Name() + "/rep:" + std::to_string(p.rep) +
+            " appears twice (" + it->second + " and " + p.file + ")");
       }
     }
     return Status::Ok();

@@ -58,9 +58,9 @@ std::string RenderSvg(const BarChart& chart, bool standalone) {
   std::string o;
   o += "<svg ";
   if (standalone) o += "xmlns=\"http://www.w3.org/2000/svg\" ";
-  o += "width=\"" + Num(width) +
-       "\" height=\"" + Num(height) + "\" viewBox=\"0 0 " + Num(width) + " " +
-       Num(height) + "\" role=\"img\" font-family=\"sans-serif\" "
+  o += "width=\"" + Num(width) + "\" height=\"" + Num(height) +
+       "\" viewBox=\"0 0 " + Num(width) + " " + Num(height) +
+       "\" role=\"img\" font-family=\"sans-serif\" "
        "font-size=\"11\">\n";
   o += "<title>" + HtmlEscape(chart.title) + "</title>\n";
   o += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";

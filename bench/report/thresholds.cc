@@ -119,17 +119,17 @@ Status ParseCheck(const Parser& p, const json& c, const std::string& path,
     }
     return p.Number(c, pre, "max_ratio", &out->bound);
   }
-  return p.Bad(pre + "metric", "must be hit_reads_per_s or miss_cost, not '" +
-                                   metric + "'");
+  return p.Bad(pre + "metric",
+               "must be hit_reads_per_s or miss_cost, not '" + metric + "'");
 }
 
 Status ParseValidity(const Parser& p, const json& v, Thresholds* t) {
   const std::string pre = "validity.";
-  FLATBENCH_RETURN_IF_ERROR(p.RejectUnknown(
-      v, pre,
-      {"min_repetitions", "max_resident_fraction", "threads", "cells",
-       "require_release_build", "require_asserts_off",
-       "require_full_concurrency", "require_sanity_passed"}));
+  FLATBENCH_RETURN_IF_ERROR(
+      p.RejectUnknown(v, pre,
+                      {"min_repetitions", "max_resident_fraction", "threads",
+                       "cells", "require_release_build", "require_asserts_off",
+                       "require_full_concurrency", "require_sanity_passed"}));
   FLATBENCH_RETURN_IF_ERROR(
       p.Integer(v, pre, "min_repetitions", &t->min_repetitions));
   FLATBENCH_RETURN_IF_ERROR(
@@ -172,8 +172,8 @@ Status ParseValidity(const Parser& p, const json& v, Thresholds* t) {
       p.Bool(v, pre, "require_release_build", &t->require_release_build));
   FLATBENCH_RETURN_IF_ERROR(
       p.Bool(v, pre, "require_asserts_off", &t->require_asserts_off));
-  FLATBENCH_RETURN_IF_ERROR(p.Bool(v, pre, "require_full_concurrency",
-                                   &t->require_full_concurrency));
+  FLATBENCH_RETURN_IF_ERROR(
+      p.Bool(v, pre, "require_full_concurrency", &t->require_full_concurrency));
   return p.Bool(v, pre, "require_sanity_passed", &t->require_sanity_passed);
 }
 
@@ -201,9 +201,9 @@ std::vector<std::string> Thresholds::Backends() const {
 
 std::string Xxh3Hex(std::string_view bytes) {
   char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx",
-                static_cast<unsigned long long>(
-                    XXH3_64bits(bytes.data(), bytes.size())));
+  std::snprintf(
+      buf, sizeof buf, "%016llx",
+      static_cast<unsigned long long>(XXH3_64bits(bytes.data(), bytes.size())));
   return buf;
 }
 
@@ -215,17 +215,17 @@ Result<Thresholds> ParseThresholds(std::string_view text,
     return Status::Corruption("thresholds " + source + ": not valid JSON");
   }
   if (!doc.is_object()) return p.Bad("(top level)", "must be an object");
-  FLATBENCH_RETURN_IF_ERROR(p.RejectUnknown(
-      doc, "",
-      {"flatbench_thresholds", "description", "gate", "candidate", "checks",
-       "validity"}));
+  FLATBENCH_RETURN_IF_ERROR(
+      p.RejectUnknown(doc, "",
+                      {"flatbench_thresholds", "description", "gate",
+                       "candidate", "checks", "validity"}));
   int version = 0;
   FLATBENCH_RETURN_IF_ERROR(
       p.Integer(doc, "", "flatbench_thresholds", &version));
   if (version != 1) {
-    return p.Bad("flatbench_thresholds",
-                 "is version " + std::to_string(version) +
-                     "; this build reads version 1");
+    return p.Bad("flatbench_thresholds", "is version " +
+                                             std::to_string(version) +
+                                             "; this build reads version 1");
   }
   Thresholds t;
   const json* gate = nullptr;
@@ -245,8 +245,8 @@ Result<Thresholds> ParseThresholds(std::string_view text,
   }
   for (size_t i = 0; i < checks->size(); ++i) {
     RatioThreshold r;
-    FLATBENCH_RETURN_IF_ERROR(ParseCheck(
-        p, (*checks)[i], "checks[" + std::to_string(i) + "]", &r));
+    FLATBENCH_RETURN_IF_ERROR(
+        ParseCheck(p, (*checks)[i], "checks[" + std::to_string(i) + "]", &r));
     if (r.baseline == t.candidate) {
       return p.Bad("checks[" + std::to_string(i) + "].baseline",
                    "is the candidate itself");

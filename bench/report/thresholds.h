@@ -33,7 +33,7 @@ enum class Metric {
 const char* MetricName(Metric metric);
 
 struct RatioThreshold {
-  std::string name;      // Shown in the report, e.g. "arena/rocksdb ...".
+  std::string name;  // Shown in the report, e.g. "arena/rocksdb ...".
   Metric metric = Metric::kHitReadsPerS;
   std::string baseline;  // Backend compared against, e.g. "rocksdb".
   double bound = 0;      // min_ratio (kHitReadsPerS) or max_ratio (kMissCost).

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "bench/report/cells.h"
+#include "bench/report/gates.h"
 #include "bench/report/results.h"
 #include "bench/report/thresholds.h"
 
@@ -27,20 +28,12 @@ const char* OutcomeName(Outcome outcome);
 // The exit code of `flatbench report`: 0, 1 or 2.
 int OutcomeExitCode(Outcome outcome);
 
-// One validity gate and the figure it was judged on.
-struct Gate {
-  std::string name;
-  bool passed = false;
-  std::string figure;  // What was measured, against what bound.
-  std::vector<std::string> details;  // Offending cells or files, capped.
-};
-
 // One threshold applied to one table x kind x threads cell.
 struct RatioCheck {
-  RatioThreshold threshold;  // A copy of the threshold applied.
-  CellKey candidate;  // The candidate's cell (gate mode).
-  CellKey baseline;   // The same cell of the baseline backend.
-  bool available = false;  // Both cells present with at least one pass.
+  RatioThreshold threshold;    // A copy of the threshold applied.
+  CellKey candidate;           // The candidate's cell (gate mode).
+  CellKey baseline;            // The same cell of the baseline backend.
+  bool available = false;      // Both cells present with at least one pass.
   double candidate_value = 0;  // Median reads/s, or median cost (s/read).
   double baseline_value = 0;
   double ratio = 0;

@@ -48,7 +48,7 @@ TEST_CASE("raw filter has no false negatives and a bounded fp rate",
   for (const auto& k : keys) {
     REQUIRE(BloomMayMatch(FilterHash(k), probes, filter.data(), lines));
   }
-  const uint64_t trials = 200000;
+  const uint64_t trials = 100000;
   uint64_t hits = 0;
   for (uint64_t i = 0; i < trials; ++i) {
     hits +=

@@ -35,7 +35,7 @@ TEST_CASE("eight threads read identical results", "[arena][threads]") {
   testing::TempDir dir;
   testing::Rng rng(21);
   testing::Model model;
-  for (int i = 0; i < 20000; ++i) model[rng.Bytes(52)] = rng.Bytes(32);
+  for (int i = 0; i < 10000; ++i) model[rng.Bytes(52)] = rng.Bytes(32);
   BuilderOptions options;
   options.key_width = 52;
   options.compress = compress;
@@ -48,7 +48,7 @@ TEST_CASE("eight threads read identical results", "[arena][threads]") {
 
   std::vector<std::string> keys;
   for (const auto& [k, v] : model) keys.push_back(k);
-  for (int i = 0; i < 5000; ++i) keys.push_back(rng.Bytes(52));
+  for (int i = 0; i < 2500; ++i) keys.push_back(rng.Bytes(52));
   bool single_ok = true;
   const uint64_t expect = Digest(*reader.value(), keys, &single_ok);
   REQUIRE(single_ok);

@@ -65,11 +65,11 @@ void Build(Built* b, bool compress) {
   b->bytes = testing::ReadAll(b->dir.File("t.arena"));
 }
 
+// Truncation is caught by the header's file size whatever the blocks hold,
+// so one (uncompressed) file suffices.
 TEST_CASE("every truncation is rejected at open", "[arena][corruption]") {
-  const bool compress = GENERATE(false, true);
-  CAPTURE(compress);
   Built b;
-  Build(&b, compress);
+  Build(&b, false);
   MemFile file("");
   for (size_t len = 0; len < b.bytes.size(); ++len) {
     auto r = Reader::OpenFd(file.fd(), "t", ReaderOptions{});

@@ -72,8 +72,12 @@ Model MakeModel(Shape shape, size_t width, uint64_t seed) {
       }
       break;
     case Shape::kDense:
-      for (int i = 0; i < (width == 1 ? 200 : 3000); ++i) {
-        m[rng.Bytes(width)] = rng.Bytes(rng.Below(60));
+      // Four crowded shards of many blocks each, so the index search and
+      // block boundaries get exercised; width 1 has only 256 keys at all.
+      for (int i = 0; i < (width == 1 ? 200 : 2000); ++i) {
+        std::string k = rng.Bytes(width);
+        if (width > 1) k[0] = "\x00\x41\x80\xff"[i % 4];
+        m[k] = rng.Bytes(rng.Below(60));
       }
       break;
     case Shape::kMaxValues:

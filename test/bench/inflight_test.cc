@@ -37,8 +37,8 @@ TEST_CASE("8 threads reach a peak of 8 reads in flight", "[bench][inflight]") {
   const int threads = GENERATE(1, 8);
   CAPTURE(threads);
   PassSpec spec;
-  spec.name = "fake/account/hit/cold/threads:" + std::to_string(threads) +
-              "/rep:0";
+  spec.name =
+      "fake/account/hit/cold/threads:" + std::to_string(threads) + "/rep:0";
   spec.threads = threads;
   spec.reads_per_thread = 20;
   spec.make_reader = [](int) -> Result<std::unique_ptr<PassReader>> {

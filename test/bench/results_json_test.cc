@@ -30,8 +30,7 @@ nlohmann::json ReadJson(const std::string& path) {
   return nlohmann::json::parse(in);
 }
 
-TEST_CASE("bench JSON carries every counter and context key",
-          "[bench][json]") {
+TEST_CASE("bench JSON carries every counter and context key", "[bench][json]") {
   TempDir out;
   const std::string backends = Join(testing::TinyBackends());
   auto r = RunFlatbench("bench --dir " + TinyDatasetDir() + " --backends " +
@@ -42,25 +41,40 @@ TEST_CASE("bench JSON carries every counter and context key",
   REQUIRE(r.exit_code == 0);
   nlohmann::json doc = ReadJson(out / "r.json");
   const auto& ctx = doc["context"];
-  for (const char* k :
-       {"date", "host_name", "num_cpus", "flatbench.version",
-        "flatbench.build_type", "flatbench.asserts", "flatbench.scale",
-        "flatbench.spec", "flatbench.fingerprint", "flatbench.dataset_dir",
-        "flatbench.reads_per_pass", "flatbench.repetitions",
-        "flatbench.key_draw", "flatbench.env.kernel", "flatbench.env.cpu",
-        "flatbench.env.cores", "flatbench.env.ram_bytes",
-        "flatbench.env.filesystem", "flatbench.env.device",
-        "flatbench.env.read_ahead_kb", "flatbench.env.scheduler",
-        "flatbench.env.drop_caches", "flatbench.lib.rocksdb",
-        "flatbench.lib.lmdb", "flatbench.lib.compiler",
-        "flatbench.eviction_bound", "flatbench.device"}) {
+  for (const char* k : {"date",
+                        "host_name",
+                        "num_cpus",
+                        "flatbench.version",
+                        "flatbench.build_type",
+                        "flatbench.asserts",
+                        "flatbench.scale",
+                        "flatbench.spec",
+                        "flatbench.fingerprint",
+                        "flatbench.dataset_dir",
+                        "flatbench.reads_per_pass",
+                        "flatbench.repetitions",
+                        "flatbench.key_draw",
+                        "flatbench.env.kernel",
+                        "flatbench.env.cpu",
+                        "flatbench.env.cores",
+                        "flatbench.env.ram_bytes",
+                        "flatbench.env.filesystem",
+                        "flatbench.env.device",
+                        "flatbench.env.read_ahead_kb",
+                        "flatbench.env.scheduler",
+                        "flatbench.env.drop_caches",
+                        "flatbench.lib.rocksdb",
+                        "flatbench.lib.lmdb",
+                        "flatbench.lib.compiler",
+                        "flatbench.eviction_bound",
+                        "flatbench.device"}) {
     CAPTURE(k);
     CHECK(ctx.contains(k));
   }
   CHECK(ctx["flatbench.scale"].get<std::string>() == "tiny");
   for (const auto& b : testing::TinyBackends()) {
-    for (const char* k :
-         {".settings", ".build_seconds", ".disk_bytes", ".sanity", ".eviction"}) {
+    for (const char* k : {".settings", ".build_seconds", ".disk_bytes",
+                          ".sanity", ".eviction"}) {
       std::string key = "flatbench.backend." + b + k;
       CAPTURE(key);
       REQUIRE(ctx.contains(key));
@@ -146,13 +160,14 @@ TEST_CASE("bench exit codes", "[bench][cli]") {
     CHECK(r.exit_code == 0);
   }
   SECTION("a failed sanity check exits 65 and still writes the JSON") {
-    auto r = RunFlatbench("bench --dir " + dir + " --backends lmdb --out " +
-                          (out / "bad.json") + quick +
-                          " --corrupt-expectations");
+    auto r =
+        RunFlatbench("bench --dir " + dir + " --backends lmdb --out " +
+                     (out / "bad.json") + quick + " --corrupt-expectations");
     CHECK(r.exit_code == 65);
     nlohmann::json doc = ReadJson(out / "bad.json");
-    CHECK_THAT(doc["context"]["flatbench.backend.lmdb.sanity"].get<std::string>(),
-               Catch::StartsWith("failed: "));
+    CHECK_THAT(
+        doc["context"]["flatbench.backend.lmdb.sanity"].get<std::string>(),
+        Catch::StartsWith("failed: "));
     CHECK(doc["benchmarks"].empty());
   }
   SECTION("a backend not built in the dataset is missing input") {

@@ -38,12 +38,12 @@ TEST_CASE("drawn keys spread over all 256 shards (chi-square, p=0.001)",
           "[bench][keys]") {
   auto spec = datagen::MakeSpec("smoke", 0, 0, datagen::kDefaultSeed);
   REQUIRE(spec.ok());
-  auto [table, kind] = GENERATE(
-      std::make_pair(Table::kAccount, KeyKind::kHit),
-      std::make_pair(Table::kAccount, KeyKind::kMissAbsent),
-      std::make_pair(Table::kStorage, KeyKind::kHit),
-      std::make_pair(Table::kStorage, KeyKind::kMissAbsent),
-      std::make_pair(Table::kStorage, KeyKind::kMissLiveAccount));
+  auto [table, kind] =
+      GENERATE(std::make_pair(Table::kAccount, KeyKind::kHit),
+               std::make_pair(Table::kAccount, KeyKind::kMissAbsent),
+               std::make_pair(Table::kStorage, KeyKind::kHit),
+               std::make_pair(Table::kStorage, KeyKind::kMissAbsent),
+               std::make_pair(Table::kStorage, KeyKind::kMissLiveAccount));
   const uint64_t seed = DrawSeed(kDefaultDrawSeed, table, kind);
   CAPTURE(TableName(table), datagen::KeyKindName(kind), seed);
   datagen::Sampler sampler(spec.value(), table, kind, seed);

@@ -1,5 +1,8 @@
 // The command-line contract: exit codes and one-line errors.
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 
 #include "common/hex.h"
 #include "datagen/keys.h"
@@ -104,4 +107,42 @@ TEST_CASE("gen, get, verify and info on a small dataset") {
     CHECK(Lines(r.err) == 1);
     CHECK(RunFlatbench("verify --samples 100 --dir " + dir).exit_code == 0);
   }
+}
+
+TEST_CASE("gonogo runs every phase, then resumes without redoing them") {
+  TempDir tmp;
+  const std::string common =
+      "gonogo --scale custom --accounts 1500 "
+      "--slots-per-account 2 --reads 300 "
+      "--repetitions 1 --threads 1,2 --dir " +
+      (tmp / "ds") + " --results " + (tmp / "results");
+  auto r = RunFlatbench(common);
+  // Below the gate scale the verdict is INCONCLUSIVE, never GO or NO-GO.
+  REQUIRE(r.exit_code == 2);
+  CHECK(r.out.find("INCONCLUSIVE") != std::string::npos);
+  CHECK(r.out.find("report.md") != std::string::npos);
+  CHECK(r.err.find("bench:arena") != std::string::npos);
+
+  // Leave the run unfinished after bench, as an interruption would.
+  std::string dir;
+  for (const auto& e : std::filesystem::directory_iterator(tmp / "results")) {
+    dir = e.path().string();
+  }
+  REQUIRE_FALSE(dir.empty());
+  CHECK(std::filesystem::exists(dir + "/report.html"));
+  std::string state;
+  {
+    std::ifstream in(dir + "/gonogo.json");
+    state.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  auto pos = state.find("\"finished\": true");
+  REQUIRE(pos != std::string::npos);
+  state.replace(pos, 16, "\"finished\": false");
+  { std::ofstream(dir + "/gonogo.json") << state; }
+
+  r = RunFlatbench(common);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("resuming " + dir) != std::string::npos);
+  CHECK(r.err.find("gen: done earlier, skipped") != std::string::npos);
+  CHECK(r.err.find("bench:lmdb: done earlier, skipped") != std::string::npos);
 }

@@ -75,8 +75,8 @@ int main(int argc, char** argv) {
       return 1;
     }
     for (Table table : {Table::kAccount, Table::kStorage}) {
-      key_sets.push_back(std::make_unique<std::vector<std::string>>(
-          HitKeys(o.spec, table)));
+      key_sets.push_back(
+          std::make_unique<std::vector<std::string>>(HitKeys(o.spec, table)));
       for (const auto& name : o.backends) {
         auto backend = cli::OpenBackend(name, o.dir + "/" + name, {});
         if (!backend.ok()) {

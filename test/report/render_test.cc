@@ -59,9 +59,8 @@ TEST_CASE("the HTML is self-contained", "[report][render]") {
   RenderedReport r = Render(doc);
   const std::string& h = r.html;
   CHECK(h.rfind("<!DOCTYPE html>", 0) == 0);
-  for (const char* banned :
-       {"http://", "https://", "src=", "<link", "@import", "<script", "url(",
-        "href="}) {
+  for (const char* banned : {"http://", "https://", "src=", "<link", "@import",
+                             "<script", "url(", "href="}) {
     CAPTURE(banned);
     CHECK(h.find(banned) == std::string::npos);
   }
@@ -70,8 +69,7 @@ TEST_CASE("the HTML is self-contained", "[report][render]") {
   CHECK(h.find("<style>") != std::string::npos);
 }
 
-TEST_CASE("the thresholds digest appears in both reports",
-          "[report][render]") {
+TEST_CASE("the thresholds digest appears in both reports", "[report][render]") {
   RenderedReport r = Render(ResultsBuilder().Build());
   std::string digest = testing::Defaults().digest;
   CHECK(r.markdown.find(digest) != std::string::npos);
@@ -101,8 +99,8 @@ TEST_CASE("cold hit figures are shown as a fraction of the device row",
   // arena 20000 x t against device 25000 x t.
   CHECK(r.markdown.find("| account | hit | 8 | arena | 160,000 |") !=
         std::string::npos);
-  CHECK(r.markdown.find("0.8 of device") != std::string::npos);
-  CHECK(r.markdown.find("0.4 of device") != std::string::npos);  // rocksdb.
+  CHECK(r.markdown.find("0.80 of device") != std::string::npos);
+  CHECK(r.markdown.find("0.40 of device") != std::string::npos);  // rocksdb.
 }
 
 TEST_CASE("the per-cell table shows the spread across repetitions",
@@ -132,9 +130,9 @@ TEST_CASE("the caveats are written down", "[report][render]") {
 TEST_CASE("chart files are standalone SVG referenced from the markdown",
           "[report][render]") {
   RenderedReport r = Render(ResultsBuilder().Build());
-  for (const char* name : {"reads_per_s_1t.svg", "reads_per_s_8t.svg",
-                           "reads_per_s_32t.svg", "ratio_0.svg", "ratio_1.svg",
-                           "ratio_2.svg", "p99.svg"}) {
+  for (const char* name :
+       {"reads_per_s_1t.svg", "reads_per_s_8t.svg", "reads_per_s_32t.svg",
+        "ratio_0.svg", "ratio_1.svg", "ratio_2.svg", "p99.svg"}) {
     CAPTURE(name);
     REQUIRE(r.charts.count(name) == 1);
     CHECK(r.charts.at(name).find("xmlns=") != std::string::npos);

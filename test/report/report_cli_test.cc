@@ -43,8 +43,8 @@ TEST_CASE("report writes md and html and exits with the verdict",
     verdict = "INCONCLUSIVE";
   }
   Write(tmp / "r.json", b.Text());
-  auto r = RunFlatbench("report " + (tmp / "r.json") + " --out " +
-                        (tmp / "out"));
+  auto r =
+      RunFlatbench("report " + (tmp / "r.json") + " --out " + (tmp / "out"));
   CAPTURE(r.out, r.err);
   CHECK(r.exit_code == want);
   CHECK(r.out.find("verdict: " + verdict + "\n") != std::string::npos);
@@ -134,7 +134,8 @@ TEST_CASE("--thresholds uses the given file and prints its digest",
           "[report][cli]") {
   TempDir tmp;
   Write(tmp / "r.json", ResultsBuilder().Text());
-  auto t = nlohmann::json::parse(Read(FLATBENCH_SOURCE_ROOT "/thresholds.json"));
+  auto t =
+      nlohmann::json::parse(Read(FLATBENCH_SOURCE_ROOT "/thresholds.json"));
   t["checks"][0]["min_ratio"] = 2.5;  // The builder's arena is 2.0 x RocksDB.
   Write(tmp / "t.json", t.dump(2));
   auto r = RunFlatbench("report " + (tmp / "r.json") + " --out " +

@@ -114,8 +114,8 @@ json ResultsBuilder::Build() const {
         std::vector<std::string> kinds = {"hit", "miss-absent"};
         if (table == "storage") kinds.push_back("miss-live");
         for (const auto& kind : kinds) {
-          double base = kind == "hit" ? hit_reads_per_s.at(b)
-                                      : miss_reads_per_s.at(b);
+          double base =
+              kind == "hit" ? hit_reads_per_s.at(b) : miss_reads_per_s.at(b);
           for (int t : threads) {
             for (int r = 0; r < repetitions; ++r) {
               benches.push_back(Pass(b, table, kind, mode, t, r,
@@ -129,9 +129,9 @@ json ResultsBuilder::Build() const {
   if (device_row) {
     for (int t : threads) {
       for (int r = 0; r < repetitions; ++r) {
-        benches.push_back(Pass("device", "raw", "hit", "cold", t, r,
-                               device_reads_per_s * t *
-                                   Jitter(r, repetitions)));
+        benches.push_back(
+            Pass("device", "raw", "hit", "cold", t, r,
+                 device_reads_per_s * t * Jitter(r, repetitions)));
       }
     }
   }
@@ -159,8 +159,8 @@ int RemoveEntries(json& doc, const std::string& prefix) {
   return removed;
 }
 
-int SetCounter(json& doc, const std::string& prefix,
-               const std::string& counter, double value) {
+int SetCounter(json& doc, const std::string& prefix, const std::string& counter,
+               double value) {
   int n = 0;
   for (auto& e : doc["benchmarks"]) {
     if (e["name"].get<std::string>().rfind(prefix, 0) == 0) {

@@ -1,17 +1,18 @@
 // Reading and merging bench results: what is malformed (65), missing (66)
 // or inconsistent (65, e.g. two datasets mixed).
+#include "bench/report/results.h"
+
 #include <catch2/catch.hpp>
 #include <fstream>
 
-#include "bench/report/results.h"
 #include "test/report/results_builder.h"
 #include "test/temp_dir.h"
 
 namespace flatbench::report {
 namespace {
 
-using testing::ResultsBuilder;
 using nlohmann::json;
+using testing::ResultsBuilder;
 
 void Write(const std::string& path, const std::string& text) {
   std::ofstream(path) << text;
@@ -148,8 +149,7 @@ TEST_CASE("the same pass in two files is refused", "[report][results]") {
   CHECK(rs.status().message().find("appears twice") != std::string::npos);
 }
 
-TEST_CASE("a missing results file is kMissingInput (66)",
-          "[report][results]") {
+TEST_CASE("a missing results file is kMissingInput (66)", "[report][results]") {
   flatbench::testing::TempDir tmp;
   Result<ResultSet> rs = LoadResults({tmp / "absent.json"});
   REQUIRE_FALSE(rs.ok());

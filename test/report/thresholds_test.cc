@@ -1,11 +1,12 @@
 // The thresholds file: the checked-in defaults, their digest, and every
 // malformation rejected with the field named.
+#include "bench/report/thresholds.h"
+
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "bench/report/thresholds.h"
 #include "test/temp_dir.h"
 
 namespace flatbench::report {
@@ -71,7 +72,9 @@ TEST_CASE("a malformed thresholds file is kCorruption naming the field",
       Mutation{"validity.max_resident_fraction",
                [](json& d) { d["validity"]["max_resident_fraction"] = 2; }},
       Mutation{"validity.threads",
-               [](json& d) { d["validity"]["threads"] = {1, "8"}; }},
+               [](json& d) {
+                 d["validity"]["threads"] = {1, "8"};
+               }},
       Mutation{"validity.cells.blocks",
                [](json& d) { d["validity"]["cells"]["blocks"] = {"hit"}; }},
       Mutation{"validity.cells.storage",

@@ -1,8 +1,9 @@
 // The verdict on constructed results: every threshold at and either side of
 // its bound, and each validity gate turning the verdict INCONCLUSIVE.
+#include "bench/report/verdict.h"
+
 #include <catch2/catch.hpp>
 
-#include "bench/report/verdict.h"
 #include "test/report/judge.h"
 #include "test/report/results_builder.h"
 
@@ -48,7 +49,8 @@ TEST_CASE("the default thresholds are the ones the design fixes",
   CHECK(t.min_repetitions == 5);
   CHECK(t.max_resident_fraction == 0.01);
   CHECK(t.threads == std::vector<int>{1, 8, 32});
-  CHECK(t.cells.at("account") == std::vector<std::string>{"hit", "miss-absent"});
+  CHECK(t.cells.at("account") ==
+        std::vector<std::string>{"hit", "miss-absent"});
   CHECK(t.cells.at("storage") ==
         std::vector<std::string>{"hit", "miss-absent", "miss-live"});
   CHECK(t.require_release_build);
@@ -61,7 +63,7 @@ TEST_CASE("the default thresholds are the ones the design fixes",
 // `offset` relative to its bound (0 = exactly at it), the others passing.
 struct BoundCase {
   const char* name;
-  double offset;      // Relative position of the ratio against the bound.
+  double offset;  // Relative position of the ratio against the bound.
   bool expect_pass;
 };
 
@@ -71,9 +73,8 @@ TEST_CASE("arena/rocksdb cold hit reads/s ratio at and around 1.8",
                     BoundCase{"below", -1e-3, false});
   CAPTURE(c.name);
   ResultsBuilder b;
-  b.hit_reads_per_s = {{"rocksdb", 10000},
-                       {"arena", 18000 * (1 + c.offset)},
-                       {"lmdb", 18000}};
+  b.hit_reads_per_s = {
+      {"rocksdb", 10000}, {"arena", 18000 * (1 + c.offset)}, {"lmdb", 18000}};
   Verdict v = Judge(b.Build());
   CAPTURE(v.reason);
   CHECK(v.Valid());
@@ -94,9 +95,8 @@ TEST_CASE("arena/lmdb cold hit reads/s ratio at and around 0.85",
                     BoundCase{"below", -1e-3, false});
   CAPTURE(c.name);
   ResultsBuilder b;
-  b.hit_reads_per_s = {{"rocksdb", 1000},
-                       {"arena", 8500 * (1 + c.offset)},
-                       {"lmdb", 10000}};
+  b.hit_reads_per_s = {
+      {"rocksdb", 1000}, {"arena", 8500 * (1 + c.offset)}, {"lmdb", 10000}};
   Verdict v = Judge(b.Build());
   CAPTURE(v.reason);
   CHECK(v.Valid());
@@ -121,9 +121,8 @@ TEST_CASE("arena/lmdb cost per miss ratio at and around 1.2",
                     BoundCase{"above", 1e-3, false});
   CAPTURE(c.name);
   ResultsBuilder b;
-  b.miss_reads_per_s = {{"rocksdb", 1000},
-                        {"lmdb", 120000},
-                        {"arena", 100000 / (1 + c.offset)}};
+  b.miss_reads_per_s = {
+      {"rocksdb", 1000}, {"lmdb", 120000}, {"arena", 100000 / (1 + c.offset)}};
   Verdict v = Judge(b.Build());
   CAPTURE(v.reason);
   CHECK(v.Valid());
@@ -148,8 +147,8 @@ TEST_CASE("one failing cell among many makes a valid run NO-GO",
   auto doc = ResultsBuilder().Build();
   // Halve the arena's storage hit reads/s at 32 threads in every rep.
   for (auto& e : doc["benchmarks"]) {
-    if (e["name"].get<std::string>().rfind(
-            "arena/storage/hit/cold/threads:32/", 0) == 0) {
+    if (e["name"].get<std::string>().rfind("arena/storage/hit/cold/threads:32/",
+                                           0) == 0) {
       e["reads_per_s"] = e["reads_per_s"].get<double>() / 2;
     }
   }
@@ -173,8 +172,8 @@ TEST_CASE("medians, not means, decide a cell", "[report][verdict]") {
   CHECK(cell.reads_per_s.min == Approx(19600));
   CHECK(cell.reads_per_s.max == 1e12);
   SECTION("and a single wild low one does not either") {
-    testing::Entry(doc, "rocksdb/account/hit/cold/threads:1/rep:2")
-        ["reads_per_s"] = 1.0;
+    testing::Entry(
+        doc, "rocksdb/account/hit/cold/threads:1/rep:2")["reads_per_s"] = 1.0;
     Verdict w = Judge(doc);
     // rocksdb's median moves to its next rep, 9900: arena is 2.02 x.
     CHECK(w.cells.at({"rocksdb", "account", "hit", "cold", 1})
@@ -184,10 +183,9 @@ TEST_CASE("medians, not means, decide a cell", "[report][verdict]") {
 }
 
 TEST_CASE("a missing cell makes the run INCONCLUSIVE", "[report][verdict]") {
-  auto prefix = GENERATE(as<std::string>{},
-                         "lmdb/storage/miss-live/cold/threads:8/",
-                         "arena/account/hit/cold/threads:32/",
-                         "rocksdb/storage/hit/cold/");
+  auto prefix = GENERATE(
+      as<std::string>{}, "lmdb/storage/miss-live/cold/threads:8/",
+      "arena/account/hit/cold/threads:32/", "rocksdb/storage/hit/cold/");
   CAPTURE(prefix);
   auto doc = ResultsBuilder().Build();
   REQUIRE(testing::RemoveEntries(doc, prefix) > 0);
@@ -218,15 +216,17 @@ TEST_CASE("an unverified eviction makes the run INCONCLUSIVE",
           "[report][verdict]") {
   auto doc = ResultsBuilder().Build();
   SECTION("eviction_verified = 0 in one pass") {
-    testing::Entry(doc, "rocksdb/storage/hit/cold/threads:8/rep:3")
-        ["eviction_verified"] = 0;
+    testing::Entry(
+        doc, "rocksdb/storage/hit/cold/threads:8/rep:3")["eviction_verified"] =
+        0;
   }
   SECTION("resident fraction after eviction above the bound in one pass") {
     testing::Entry(doc, "arena/account/miss-absent/cold/threads:1/rep:0")
         ["resident_fraction_after_eviction"] = 0.0101;
   }
-  SECTION("resident fraction before the pass above the bound when the "
-          "results carry no after-eviction figure") {
+  SECTION(
+      "resident fraction before the pass above the bound when the "
+      "results carry no after-eviction figure") {
     auto& e = testing::Entry(doc, "lmdb/storage/hit/cold/threads:32/rep:4");
     e.erase("resident_fraction_after_eviction");
     e["resident_fraction_before"] = 0.0101;
@@ -247,8 +247,8 @@ TEST_CASE("a resident fraction exactly at the bound passes",
 TEST_CASE("an unverified eviction outside the gate mode does not matter",
           "[report][verdict]") {
   auto doc = ResultsBuilder().Build();
-  testing::SetCounter(doc, "arena/account/hit/cold-lazy/",
-                      "eviction_verified", 0);
+  testing::SetCounter(doc, "arena/account/hit/cold-lazy/", "eviction_verified",
+                      0);
   CHECK(Judge(doc).outcome == Outcome::kGo);
 }
 
@@ -261,8 +261,9 @@ TEST_CASE("throttled concurrency makes the run INCONCLUSIVE",
     e["concurrency_short"] = 1;
   }
   SECTION("peak below threads even if not flagged") {
-    testing::Entry(doc, "arena/storage/miss-live/cold/threads:8/rep:2")
-        ["peak_inflight"] = 7;
+    testing::Entry(
+        doc, "arena/storage/miss-live/cold/threads:8/rep:2")["peak_inflight"] =
+        7;
   }
   Verdict v = Judge(doc);
   CHECK(v.outcome == Outcome::kInconclusive);
@@ -323,13 +324,16 @@ TEST_CASE("a failed sanity check makes the run INCONCLUSIVE",
     doc["context"].erase("flatbench.backend.arena.sanity");
   }
   SECTION("a hit pass that did not find every key") {
-    testing::Entry(doc, "arena/storage/hit/cold/threads:1/rep:0")
-        ["found_fraction"] = 0.999;
+    testing::Entry(doc,
+                   "arena/storage/hit/cold/threads:1/rep:0")["found_fraction"] =
+        0.999;
     gate = "measured reads returned what they should";
   }
   SECTION("a miss pass that found keys") {
-    testing::Entry(doc, "rocksdb/storage/miss-live/cold/threads:1/rep:0")
-        ["found_fraction"] = 0.01;
+    testing::Entry(
+        doc,
+        "rocksdb/storage/miss-live/cold/threads:1/rep:0")["found_fraction"] =
+        0.01;
     gate = "measured reads returned what they should";
   }
   Verdict v = Judge(doc);
@@ -390,8 +394,7 @@ TEST_CASE("several failing gates are all named", "[report][verdict]") {
   }
 }
 
-TEST_CASE("the device row is not required for a verdict",
-          "[report][verdict]") {
+TEST_CASE("the device row is not required for a verdict", "[report][verdict]") {
   ResultsBuilder b;
   b.device_row = false;
   Verdict v = Judge(b.Build());

@@ -1,0 +1,25 @@
+#pragma once
+// What building and benchmarking a dataset needs, computed from its spec.
+//
+// Raw bytes follow from the dataset definition: an account pair is 20 key
+// bytes and on average 80.625 value bytes (the nonce's RLP is 1, 2 or 3
+// bytes for nonces 0..127, 128..255 and 256..1023), a storage pair 52 + 32.
+// Each backend's on-disk size is raw bytes times a factor measured at
+// medium scale (RESEARCH.md, section 6), plus a 10% margin.
+
+#include <cstdint>
+#include <string>
+
+#include "datagen/spec.h"
+
+namespace flatbench::datagen {
+
+uint64_t RawBytes(const Spec& spec);
+// Expected on-disk bytes of `backend` ("arena", "rocksdb", "lmdb"), margin
+// included.
+uint64_t EstimateDiskBytes(const Spec& spec, const std::string& backend);
+// Peak memory of the generator: bucketed counters plus one bucket's sort
+// buffer (stream.h).
+uint64_t EstimateGeneratorBytes(const Spec& spec);
+
+}  // namespace flatbench::datagen
