@@ -67,7 +67,8 @@ class Reader {
   static Result<std::unique_ptr<Reader>> Open(
       const std::string& path, const ReaderOptions& options = {});
   // As Open, on an already open descriptor (not taken over; may be closed
-  // after return). `name` is used in messages.
+  // after return). `name` is used in messages. Sets POSIX_FADV_RANDOM on
+  // `fd` (no readahead), which its other users then share.
   static Result<std::unique_ptr<Reader>> OpenFd(int fd, const std::string& name,
                                                 const ReaderOptions& options);
   ~Reader();

@@ -55,6 +55,11 @@ Result<std::unique_ptr<Reader>> Reader::OpenFd(int fd, const std::string& name,
   struct stat st;
   if (::fstat(fd, &st) != 0) return Status::FromErrno("stat " + name);
   if (!S_ISREG(st.st_mode)) return Status::Usage(name + ": not a regular file");
+  // No readahead on this file: the metadata preads below would otherwise
+  // pull megabytes of neighbouring data blocks into the page cache at open
+  // (read_ahead_kb is often 128 KiB to 8 MiB), and a cold read that follows
+  // would find its page already resident.
+  ::posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
   std::unique_ptr<Reader> reader(new Reader());
   reader->name_ = name;
   Status s = reader->Validate(fd, static_cast<uint64_t>(st.st_size), options);

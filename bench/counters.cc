@@ -58,6 +58,9 @@ void AddCounters(const PassResult& pass, const CellFacts& facts,
           ? PerRead(pass.after.read_bytes - pass.before.read_bytes, pass.reads)
           : -1.0;
   e["resident_fraction_before"] = facts.resident_before;
+  if (facts.resident_after_pass) {
+    e["resident_fraction_after_pass"] = *facts.resident_after_pass;
+  }
   if (facts.resident_after_eviction) {
     e["resident_fraction_after_eviction"] = *facts.resident_after_eviction;
   }

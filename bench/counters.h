@@ -22,6 +22,9 @@ struct CellFacts {
   uint64_t file_pages = 0;     // Pages of the files measured for residency.
   // Cold modes: after eviction, before reopen. Absent in warm mode.
   std::optional<double> resident_after_eviction;
+  // Warm mode: measured again after the pass, to catch a page-cache drop by
+  // another process during it. Absent in cold modes.
+  std::optional<double> resident_after_pass;
   bool eviction_verified = false;
 };
 

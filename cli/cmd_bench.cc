@@ -125,8 +125,7 @@ Status MakeOptions(const BenchArgs& a, const datagen::Spec& spec,
 }
 
 bench::Opener MakeOpener(const datagen::Dataset& ds) {
-  return [dir = ds.dir(), ds](const std::string& name,
-                              const OpenOptions& options) {
+  return [ds](const std::string& name, const OpenOptions& options) {
     return OpenBackend(name, ds.BackendDir(name), options);
   };
 }

@@ -31,6 +31,7 @@ class TempDir {
   std::string operator/(const std::string& name) const {
     return path_ + "/" + name;
   }
+  std::string File(const std::string& name) const { return *this / name; }
 
  private:
   std::string path_;

@@ -13,54 +13,26 @@
 #include <string>
 
 #include "arena/builder.h"
+#include "datagen/rng.h"
+#include "test/temp_dir.h"
 
 namespace flatbench::arena::testing {
 
 using Model = std::map<std::string, std::string>;
-__extension__ typedef unsigned __int128 TestU128;
 
 // A fresh directory under $TMPDIR, removed with everything in it.
-class TempDir {
- public:
-  TempDir() {
-    std::string templ =
-        (std::filesystem::temp_directory_path() / "arena_test_XXXXXX").string();
-    REQUIRE(::mkdtemp(templ.data()) != nullptr);
-    path_ = templ;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-  std::string File(const std::string& name) const { return path_ + "/" + name; }
+using flatbench::testing::TempDir;
 
- private:
-  std::string path_;
-};
-
-// Deterministic generator (splitmix64); never std::*_distribution.
-class Rng {
+// Deterministic generator, the dataset's own SplitMix64; never
+// std::*_distribution.
+class Rng : public datagen::SplitMix64 {
  public:
-  explicit Rng(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  // Uniform-enough in [0, n) for tests: multiply-shift range mapping.
-  uint64_t Below(uint64_t n) {
-    return static_cast<uint64_t>((static_cast<TestU128>(Next()) * n) >> 64);
-  }
+  using SplitMix64::SplitMix64;
   std::string Bytes(size_t n) {
     std::string s(n, '\0');
     for (auto& c : s) c = static_cast<char>(Next() & 0xff);
     return s;
   }
-
- private:
-  uint64_t state_;
 };
 
 // Builds `path` from `model`; REQUIREs success.

@@ -107,6 +107,8 @@ TEST_CASE("bench JSON carries every counter and context key", "[bench][json]") {
     }
     const bool cold = name.find("/cold") != std::string::npos;
     CHECK(e.contains("resident_fraction_after_eviction") == cold);
+    const bool warm = name.find("/warm/") != std::string::npos;
+    CHECK(e.contains("resident_fraction_after_pass") == warm);
     const double threads = e["threads"].get<double>();
     const double peak = e["peak_inflight"].get<double>();
     CHECK(peak <= threads);
