@@ -164,19 +164,6 @@ Table RatioTable(const Verdict& v) {
   return t;
 }
 
-Block Paragraph(std::string text) {
-  Block b;
-  b.text = std::move(text);
-  return b;
-}
-
-Block TableBlock(Table t) {
-  Block b;
-  b.kind = Block::Kind::kTable;
-  b.table = std::move(t);
-  return b;
-}
-
 Block ChartBlock(BarChart chart, std::string file) {
   Block b;
   b.kind = Block::Kind::kChart;

@@ -6,6 +6,7 @@
 // All text is plain (unescaped); each renderer escapes for its format.
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench/report/results.h"
@@ -34,6 +35,19 @@ struct Block {
   BarChart chart;                  // kChart.
   std::string chart_file;          // kChart: file name for markdown.
 };
+
+inline Block Paragraph(std::string text) {
+  Block b;
+  b.text = std::move(text);
+  return b;
+}
+
+inline Block TableBlock(Table t) {
+  Block b;
+  b.kind = Block::Kind::kTable;
+  b.table = std::move(t);
+  return b;
+}
 
 struct Section {
   std::string title;

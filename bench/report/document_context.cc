@@ -10,19 +10,6 @@
 namespace flatbench::report {
 namespace {
 
-Block Paragraph(std::string text) {
-  Block b;
-  b.text = std::move(text);
-  return b;
-}
-
-Block TableBlock(Table t) {
-  Block b;
-  b.kind = Block::Kind::kTable;
-  b.table = std::move(t);
-  return b;
-}
-
 Block List(std::vector<std::string> items) {
   Block b;
   b.kind = Block::Kind::kList;
