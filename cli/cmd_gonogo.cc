@@ -171,6 +171,11 @@ int RunGonogo(GonogoArgs a) {
                    {"backends", a.backends}};
   if (a.out.empty() && !a.fresh)
     a.out = FindUnfinished(a.results_root, identity);
+  // Before anything is written: only backends not yet built count.
+  if (Status st = CheckResources(spec.value(), a.dir, backends.value());
+      !st.ok()) {
+    return Fail(st);
+  }
   bool resuming = !a.out.empty() && fs::exists(a.out + "/" + kStateFile);
   if (a.out.empty()) a.out = a.results_root + "/" + a.scale + "-" + UtcStamp();
   std::error_code ec;
@@ -207,12 +212,6 @@ int RunGonogo(GonogoArgs a) {
     return rc;
   };
 
-  if (!state.Done("gen")) {
-    if (Status st = CheckResources(spec.value(), a.dir, backends.value());
-        !st.ok()) {
-      return Fail(st);
-    }
-  }
   std::vector<std::string> gen = {"gen", "--scale",    a.scale,   "--dir",
                                   a.dir, "--backends", a.backends};
   if (a.scale == "custom") {

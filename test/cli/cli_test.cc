@@ -146,3 +146,17 @@ TEST_CASE("gonogo runs every phase, then resumes without redoing them") {
   CHECK(r.err.find("gen: done earlier, skipped") != std::string::npos);
   CHECK(r.err.find("bench:lmdb: done earlier, skipped") != std::string::npos);
 }
+
+TEST_CASE("gonogo refuses, with the figures, a run the disk cannot hold") {
+  TempDir tmp;
+  // 2 billion accounts x 1000 slots needs petabytes: refused before gen.
+  auto r = RunFlatbench(
+      "gonogo --scale custom --accounts 2000000000 "
+      "--slots-per-account 1000 --dir " +
+      (tmp / "ds") + " --results " + (tmp / "results"));
+  CHECK(r.exit_code == 73);
+  CHECK(r.err.find("not enough free disk") != std::string::npos);
+  CHECK(r.err.find("needs") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(tmp / "ds"));
+  CHECK_FALSE(std::filesystem::exists(tmp / "results"));
+}
