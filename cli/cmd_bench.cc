@@ -1,8 +1,6 @@
 // flatbench bench: the point-read matrix, each backend in its own process,
 // plus the raw-device rows, merged into one google-benchmark JSON file.
-#include <spawn.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +13,7 @@
 #include "bench/results.h"
 #include "cli/backends.h"
 #include "cli/command.h"
+#include "cli/subprocess.h"
 #include "common/files.h"
 #include "datagen/dataset.h"
 #include "flatbench_config.h"
@@ -25,7 +24,6 @@
 #include <lmdb.h>
 #endif
 
-extern char** environ;
 
 namespace flatbench::cli {
 namespace {
@@ -159,26 +157,6 @@ int RunChild(const BenchArgs& a) {
 }
 
 // Runs `args` as a child of /proc/self/exe; returns its exit code.
-int SpawnSelf(const std::vector<std::string>& args) {
-  std::vector<char*> argv;
-  std::string exe = "/proc/self/exe";
-  argv.push_back(exe.data());
-  for (const auto& s : args) argv.push_back(const_cast<char*>(s.c_str()));
-  argv.push_back(nullptr);
-  std::fflush(stdout);
-  std::fflush(stderr);
-  pid_t pid;
-  int rc = posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv.data(),
-                       environ);
-  if (rc != 0) return -rc;
-  int wstatus = 0;
-  while (waitpid(pid, &wstatus, 0) < 0) {
-    if (errno != EINTR) return 74;
-  }
-  if (WIFEXITED(wstatus)) return WEXITSTATUS(wstatus);
-  return 128 + (WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0);
-}
-
 std::vector<std::string> ChildArgs(const BenchArgs& a, const std::string& b,
                                    const std::string& part, int reps) {
   std::vector<std::string> v = {"bench",
