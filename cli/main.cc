@@ -24,7 +24,7 @@ int main(int argc, char** argv) {
       "benchmark\nthem warm and cold, and compute a go/no-go verdict.\n\n"
       "Exit codes: 0 ok/GO, 1 NO-GO or key not found, 2 INCONCLUSIVE, "
       "64 usage,\n65 bad or corrupt data, 66 missing input, 73 refusing to "
-      "overwrite, 74 I/O error."};
+      "overwrite (or too little disk or RAM for gonogo), 74 I/O error."};
   app.require_subcommand(1);
   app.set_version_flag("--version", FLATBENCH_VERSION);
   std::vector<std::pair<CLI::App*, RunFn>> commands;
