@@ -80,21 +80,21 @@ TEST_CASE("gen, get, verify and info on a small dataset") {
     std::string key = flatbench::ToHex(View(MakeAccountKey(17)));
     std::string value =
         flatbench::ToHex(MakeAccountValue(kDefaultSeed, 17).view());
-    r = RunFlatbench("get --dir " + dir + " --backend lmdb --key " + key);
+    r = RunFlatbench("get --dir " + dir + " --backend arena --key " + key);
     CHECK(r.exit_code == 0);
     CHECK(r.out == value + "\n");
   }
   SECTION("malformed hex key exits 64") {
-    r = RunFlatbench("get --dir " + dir + " --backend lmdb --key zz");
+    r = RunFlatbench("get --dir " + dir + " --backend arena --key zz");
     CHECK(r.exit_code == 64);
     CHECK(r.err.find("zz") != std::string::npos);
   }
   SECTION("a key of the wrong width exits 64") {
-    r = RunFlatbench("get --dir " + dir + " --backend lmdb --key 00ff");
+    r = RunFlatbench("get --dir " + dir + " --backend arena --key 00ff");
     CHECK(r.exit_code == 64);
   }
   SECTION("an absent key exits 1") {
-    r = RunFlatbench("get --dir " + dir + " --backend lmdb --key " +
+    r = RunFlatbench("get --dir " + dir + " --backend arena --key " +
                      std::string(40, '0'));
     CHECK(r.exit_code == 1);
     CHECK(r.err.find("not found") != std::string::npos);
@@ -144,7 +144,7 @@ TEST_CASE("gonogo runs every phase, then resumes without redoing them") {
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("resuming " + dir) != std::string::npos);
   CHECK(r.err.find("gen: done earlier, skipped") != std::string::npos);
-  CHECK(r.err.find("bench:lmdb: done earlier, skipped") != std::string::npos);
+  CHECK(r.err.find("bench:arena: done earlier, skipped") != std::string::npos);
 }
 
 TEST_CASE("gonogo refuses, with the figures, a run the disk cannot hold") {
