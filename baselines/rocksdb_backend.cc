@@ -88,6 +88,18 @@ class RocksBackend : public Backend {
     return total;
   }
   Settings Describe() const override { return RocksSettings(lazy_); }
+  std::vector<std::string> DataFiles(Table table) const override {
+    std::vector<rocksdb::LiveFileMetaData> files;
+    db_->GetLiveFilesMetaData(&files);
+    const std::string cf = TableName(table);
+    std::vector<std::string> out;
+    for (const auto& f : files) {
+      if (f.column_family_name == cf) {
+        out.push_back(f.directory + "/" + f.relative_filename);
+      }
+    }
+    return out;
+  }
   Result<uint64_t> CountPairs(Table table) const override {
     // Exact for a bulk load: ingested files hold no deletions or overwrites.
     rocksdb::TablePropertiesCollection props;

@@ -2,98 +2,123 @@
 
 #include <cstdio>
 
+#include "common/results_schema.h"
+
 namespace flatbench::bench {
 namespace {
-
-constexpr const char* kCounterNames[] = {
-    "reads_per_s",
-    "lat_mean_ns",
-    "lat_p50_ns",
-    "lat_p99_ns",
-    "lat_p999_ns",
-    "lat_sample_every",
-    "major_faults_per_read",
-    "bytes_read_per_read",
-    "resident_fraction_before",
-    "eviction_verified",
-    "threads",
-    "peak_inflight",
-    "concurrency_short",
-    "distinct_keys",
-    "rss_after_open_bytes",
-    "rss_after_pass_bytes",
-    "open_seconds",
-    "metadata_bytes",
-    "repetition",
-    "found_fraction",
-    "file_pages",
-};
 
 double PerRead(uint64_t delta, uint64_t reads) {
   return reads ? static_cast<double>(delta) / static_cast<double>(reads) : 0;
 }
 
-}  // namespace
+double D(uint64_t v) { return static_cast<double>(v); }
 
-const char* const* CounterNames(int* count) {
-  *count = static_cast<int>(std::size(kCounterNames));
-  return kCounterNames;
+std::string N(const results::Counter& c) { return std::string(c.name); }
+
+// What every measured pass, backend or device, records.
+void AddPassCounters(const PassResult& pass, int threads, int repetition,
+                     double pass_start_s, nlohmann::json* entry) {
+  nlohmann::json& e = *entry;
+  e[N(results::kReadsPerS)] =
+      pass.wall_seconds > 0 ? D(pass.reads) / pass.wall_seconds : 0.0;
+  e[N(results::kLatMeanNs)] = pass.latency.Mean();
+  e[N(results::kLatP50Ns)] = pass.latency.Percentile(0.50);
+  e[N(results::kLatP99Ns)] = pass.latency.Percentile(0.99);
+  e[N(results::kLatP999Ns)] = pass.latency.Percentile(0.999);
+  e[N(results::kLatSampleEvery)] = D(kLatencySampleEvery);
+  const double faults =
+      PerRead(pass.after.major_faults - pass.before.major_faults, pass.reads);
+  e[N(results::kMajorFaultsPerRead)] = faults;
+  e[N(results::kMinorFaultsPerRead)] =
+      PerRead(pass.after.minor_faults - pass.before.minor_faults, pass.reads);
+  // Absent when /proc/self/io is unreadable.
+  double bytes = 0;
+  if (pass.after.read_bytes_known) {
+    bytes = PerRead(pass.after.read_bytes - pass.before.read_bytes, pass.reads);
+    e[N(results::kBytesReadPerRead)] = bytes;
+  }
+  e[N(results::kStorageBound)] = (bytes >= kStorageBoundBytesPerRead ||
+                                  faults >= kStorageBoundFaultsPerRead)
+                                     ? 1.0
+                                     : 0.0;
+  e[N(results::kThreads)] = D(static_cast<uint64_t>(threads));
+  e[N(results::kMeanInflight)] = pass.mean_inflight;
+  e[N(results::kPeakInflight)] = D(pass.peak_inflight);
+  e[N(results::kRepetition)] = D(static_cast<uint64_t>(repetition));
+  e[N(results::kPassStartS)] = pass_start_s;
+  e[N(results::kFoundFraction)] =
+      pass.reads ? D(pass.found) / D(pass.reads) : 0.0;
 }
+
+}  // namespace
 
 void AddCounters(const PassResult& pass, const CellFacts& facts,
                  nlohmann::json* entry) {
+  AddPassCounters(pass, facts.threads, facts.repetition, facts.pass_start_s,
+                  entry);
   nlohmann::json& e = *entry;
-  const auto d = [](auto v) { return static_cast<double>(v); };
-  e["reads_per_s"] =
-      pass.wall_seconds > 0 ? d(pass.reads) / pass.wall_seconds : 0.0;
-  e["lat_mean_ns"] = pass.latency.Mean();
-  e["lat_p50_ns"] = pass.latency.Percentile(0.50);
-  e["lat_p99_ns"] = pass.latency.Percentile(0.99);
-  e["lat_p999_ns"] = pass.latency.Percentile(0.999);
-  e["lat_sample_every"] = 1.0;  // RunPass times every read.
-  e["major_faults_per_read"] =
-      PerRead(pass.after.major_faults - pass.before.major_faults, pass.reads);
-  e["bytes_read_per_read"] =
-      pass.after.read_bytes_known
-          ? PerRead(pass.after.read_bytes - pass.before.read_bytes, pass.reads)
-          : -1.0;
-  e["resident_fraction_before"] = facts.resident_before;
+  e[N(results::kResidentFractionBefore)] = facts.resident_before;
   if (facts.resident_after_pass) {
-    e["resident_fraction_after_pass"] = *facts.resident_after_pass;
+    e[N(results::kResidentFractionAfterPass)] = *facts.resident_after_pass;
   }
   if (facts.resident_after_eviction) {
-    e["resident_fraction_after_eviction"] = *facts.resident_after_eviction;
+    e[N(results::kResidentFractionAfterEviction)] =
+        *facts.resident_after_eviction;
   }
-  e["eviction_verified"] = facts.eviction_verified ? 1.0 : 0.0;
-  e["threads"] = d(facts.threads);
-  e["peak_inflight"] = d(pass.peak_inflight);
-  e["concurrency_short"] =
-      pass.peak_inflight < static_cast<uint64_t>(facts.threads) ? 1.0 : 0.0;
-  e["distinct_keys"] = d(facts.distinct_keys);
-  e["rss_after_open_bytes"] = d(facts.rss_after_open);
-  e["rss_after_pass_bytes"] = d(pass.rss_after_pass);
-  e["open_seconds"] = facts.open_seconds;
-  e["metadata_bytes"] = d(facts.metadata_bytes);
-  e["repetition"] = d(facts.repetition);
-  e["file_pages"] = d(facts.file_pages);
-  e["found_fraction"] = pass.reads ? d(pass.found) / d(pass.reads) : 0.0;
+  e[N(results::kEvictionVerified)] = facts.eviction_verified ? 1.0 : 0.0;
+  e[N(results::kDistinctKeys)] = D(facts.distinct_keys);
+  e[N(results::kRssAfterOpenBytes)] = D(facts.rss_after_open);
+  e[N(results::kRssAfterPassBytes)] = D(pass.rss_after_pass);
+  e[N(results::kOpenSeconds)] = facts.open_seconds;
+  e[N(results::kMetadataBytes)] = D(facts.metadata_bytes);
+  e[N(results::kPreloadedBytes)] = D(facts.preloaded_bytes);
+  e[N(results::kFilePages)] = D(facts.file_pages);
+  if (facts.locked_bytes) e[N(results::kLockedBytes)] = D(*facts.locked_bytes);
+  if (facts.device_reads_per_s) {
+    const double dev = *facts.device_reads_per_s;
+    e[N(results::kDeviceReadsPerS)] = dev;
+    e[N(results::kIoEfficiency)] =
+        dev > 0 ? e[N(results::kReadsPerS)].get<double>() / dev : 0.0;
+  }
+}
+
+void AddDeviceCounters(const PassResult& pass, const DeviceFacts& facts,
+                       nlohmann::json* entry) {
+  AddPassCounters(pass, facts.threads, facts.repetition, facts.pass_start_s,
+                  entry);
+  nlohmann::json& e = *entry;
+  e[N(results::kStorageBound)] = 1.0;  // By construction: O_DIRECT.
+  e[N(results::kFilePages)] = D(facts.file_bytes / 4096);
+  e[N(results::kDeviceFileBytes)] = D(facts.file_bytes);
 }
 
 std::string SummaryLine(const nlohmann::json& e) {
-  char buf[320];
-  const auto num = [&](const char* k) { return e.value(k, 0.0); };
-  std::snprintf(buf, sizeof(buf),
-                "%s: %.0f reads/s, p50 %.1f us, p99 %.1f us, %.2f faults/read, "
-                "%.0f B/read, resident %.1f%%%s, peak in flight %.0f/%.0f%s",
-                e.value("name", std::string("?")).c_str(), num("reads_per_s"),
-                num("lat_p50_ns") / 1e3, num("lat_p99_ns") / 1e3,
-                num("major_faults_per_read"), num("bytes_read_per_read"),
-                100 * (e.contains("resident_fraction_after_eviction")
-                           ? num("resident_fraction_after_eviction")
-                           : num("resident_fraction_before")),
-                num("eviction_verified") > 0 ? "" : " (NOT VERIFIED)",
-                num("peak_inflight"), num("threads"),
-                num("concurrency_short") > 0 ? " (SHORT)" : "");
+  char buf[400];
+  const auto num = [&](const results::Counter& c) {
+    return e.value(N(c), 0.0);
+  };
+  std::string extra;
+  if (e.contains(N(results::kIoEfficiency))) {
+    char b[64];
+    std::snprintf(b, sizeof(b), ", %.2f of own files' device rate",
+                  num(results::kIoEfficiency));
+    extra = b;
+  }
+  if (e.contains(N(results::kEvictionVerified)) &&
+      num(results::kEvictionVerified) == 0) {
+    extra += " (NOT VERIFIED)";
+  }
+  std::snprintf(
+      buf, sizeof(buf),
+      "%s: %.0f reads/s, p50 %.1f us, p99 %.1f us, %.2f faults/read "
+      "(%.2f minor), %.0f B/read, in flight mean %.1f peak %.0f of "
+      "%.0f%s",
+      e.value(std::string(results::kEntryName), std::string("?")).c_str(),
+      num(results::kReadsPerS), num(results::kLatP50Ns) / 1e3,
+      num(results::kLatP99Ns) / 1e3, num(results::kMajorFaultsPerRead),
+      num(results::kMinorFaultsPerRead), num(results::kBytesReadPerRead),
+      num(results::kMeanInflight), num(results::kPeakInflight),
+      num(results::kThreads), extra.c_str());
   return buf;
 }
 

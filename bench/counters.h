@@ -26,14 +26,36 @@ struct CellFacts {
   // another process during it. Absent in cold modes.
   std::optional<double> resident_after_pass;
   bool eviction_verified = false;
+  // Bytes of the backend's files resident just before the pass (cold: what
+  // the open itself read).
+  uint64_t preloaded_bytes = 0;
+  // Warm: bytes held mapped and locked during the pass. Absent in cold.
+  std::optional<uint64_t> locked_bytes;
+  // Cold hit cells: the reads/s of the device pass run just before.
+  std::optional<double> device_reads_per_s;
+  double pass_start_s = 0;  // From the run's origin.
+};
+
+// Facts of a device cell (see device.h).
+struct DeviceFacts {
+  int threads = 1;
+  int repetition = 0;
+  uint64_t file_bytes = 0;  // Whole 4 KiB blocks of the files read.
+  double pass_start_s = 0;
 };
 
 // Adds every counter to `entry` (a google-benchmark JSON entry).
 void AddCounters(const PassResult& pass, const CellFacts& facts,
                  nlohmann::json* entry);
 
-// The counter names every entry carries, for tests and the report.
-const char* const* CounterNames(int* count);
+// Adds a device cell's counters.
+void AddDeviceCounters(const PassResult& pass, const DeviceFacts& facts,
+                       nlohmann::json* entry);
+
+// A pass waited on storage: at least this many bytes or major faults per
+// read (a cold hit reads one 4 KiB block; a cached read none).
+inline constexpr double kStorageBoundBytesPerRead = 512;
+inline constexpr double kStorageBoundFaultsPerRead = 0.1;
 
 // One progress line for stderr summarising an entry.
 std::string SummaryLine(const nlohmann::json& entry);

@@ -1,52 +1,62 @@
 #pragma once
-// The physical limit: 4 KiB O_DIRECT random reads from the storage device
-// under the data directory, one read in flight per thread, at the same
-// thread counts as the backends. Reported as `device/raw/hit/cold/...` rows.
+// The physical limit of a backend's own files: 4 KiB O_DIRECT random reads
+// at offsets inside the files that hold one of its tables, one read in
+// flight per thread. Run in the backend's process right before its cold hit
+// pass of the same cell, so that the backend's reads can be expressed as a
+// fraction of what the device delivers for those very files at that moment
+// ("I/O efficiency"). On virtualized or tiered storage the same device serves
+// recently written or recently read files several times faster than old
+// ones, so a scratch file, or another backend's files, is no reference.
 //
-// The reads go to a scratch file of `bytes` bytes (a multiple of 4 KiB, at
-// least one block) written with non-zero data in the data directory, synced,
-// evicted from the page cache, and deleted afterwards. O_DIRECT bypasses the
-// page cache, so every read reaches the device (or its own cache, which a
-// scratch file smaller than the device cache can hit: make it large).
-// Offsets follow a seeded permutation of the file's blocks, so a pass reads
-// distinct blocks while the file holds enough of them.
+// Offsets are extent-weighted: a block is drawn uniformly over the
+// concatenation of the files' whole 4 KiB blocks, so each file is read in
+// proportion to its size. O_DIRECT bypasses the page cache, so the reads
+// neither need eviction nor disturb it.
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "bench/pass.h"
 #include "common/status.h"
 
 namespace flatbench::bench {
 
 inline constexpr uint64_t kDeviceBlock = 4096;
-inline constexpr uint64_t kDefaultDeviceBytes = 4ULL << 30;
 
-struct DeviceOptions {
-  std::string dir;  // Where the scratch file goes (the data directory).
-  uint64_t bytes = kDefaultDeviceBytes;
-  std::vector<int> threads = {1, 8, 32};
-  uint64_t reads_per_pass = 20'000;
-  int repetitions = 3;
-  uint64_t seed = 0x646576696365ULL;
-  double eviction_bound = 0.01;
-  bool progress = true;
+class DeviceFiles {
+ public:
+  // Opens `paths` with O_DIRECT. When the filesystem cannot do O_DIRECT
+  // (tmpfs) or the files hold no whole block, the result is ok but
+  // !supported() and reason() says why. Other open errors are kIOError.
+  static Result<std::unique_ptr<DeviceFiles>> Open(
+      const std::vector<std::string>& paths);
+  ~DeviceFiles();
+  DeviceFiles(const DeviceFiles&) = delete;
+  DeviceFiles& operator=(const DeviceFiles&) = delete;
+
+  bool supported() const { return reason_.empty(); }
+  const std::string& reason() const { return reason_; }
+  uint64_t bytes() const { return total_blocks_ * kDeviceBlock; }
+  uint64_t pages() const { return total_blocks_; }
+
+  // One pass of `threads` x `reads_per_thread` reads at offsets drawn from
+  // `seed`. REQUIRES: supported().
+  Result<PassResult> Run(const std::string& name, int threads,
+                         uint64_t reads_per_thread, uint64_t seed) const;
+
+ private:
+  DeviceFiles() = default;
+  struct File {
+    std::string path;
+    int fd = -1;
+    uint64_t first_block = 0;  // In the concatenation.
+    uint64_t blocks = 0;
+  };
+  std::vector<File> files_;
+  uint64_t total_blocks_ = 0;
+  std::string reason_;
 };
-
-struct DeviceRun {
-  nlohmann::json benchmarks = nlohmann::json::array();
-  nlohmann::json context = nlohmann::json::object();  // google-benchmark's
-  // "measured: ..." or "skipped: <reason>" (tmpfs, no O_DIRECT, no space).
-  std::string status;
-};
-
-// Errors: kIOError when the scratch file cannot be written or read.
-// A filesystem that cannot do O_DIRECT is not an error: it is reported in
-// DeviceRun::status with no rows.
-Result<DeviceRun> MeasureDevice(const DeviceOptions& options);
-
-// The scratch file's path inside `dir`.
-std::string DeviceScratchPath(const std::string& dir);
 
 }  // namespace flatbench::bench

@@ -4,13 +4,15 @@
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
 
-#include "bench/eviction.h"
+#include "bench/page_cache.h"
+#include "common/results_schema.h"
 
 namespace flatbench::bench {
 namespace {
@@ -99,39 +101,42 @@ std::string FilesystemOf(const std::string& path) {
   return m.fstype.empty() ? kUnknown : m.fstype;
 }
 
-std::vector<std::pair<std::string, std::string>> DescribeEnvironment(
-    const std::string& data_dir) {
-  std::vector<std::pair<std::string, std::string>> out;
+nlohmann::json DescribeEnvironment(const std::string& data_dir) {
+  nlohmann::json out = nlohmann::json::object();
+  const auto set = [&out](const results::ContextKey& k, nlohmann::json v) {
+    out[std::string(k.name)] = std::move(v);
+  };
   utsname u{};
   std::string kernel = kUnknown;
   if (uname(&u) == 0) {
     kernel = std::string(u.sysname) + " " + u.release + " " + u.version + " " +
              u.machine;
   }
-  out.emplace_back("kernel", kernel);
-  out.emplace_back("cpu", CpuModel());
-  out.emplace_back("cores",
-                   std::to_string(std::thread::hardware_concurrency()));
+  set(results::kKernel, kernel);
+  set(results::kCpu, CpuModel());
+  set(results::kHardwareThreads,
+      static_cast<int64_t>(std::thread::hardware_concurrency()));
   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-  out.emplace_back("ram_bytes",
-                   pages > 0 && page > 0
-                       ? std::to_string(static_cast<unsigned long long>(pages) *
-                                        static_cast<unsigned long long>(page))
-                       : kUnknown);
+  set(results::kRamBytes,
+      pages > 0 && page > 0 ? static_cast<int64_t>(pages) * page : 0);
+  // The host's identity without its secret: a hash of /etc/machine-id.
+  std::string id = FirstLine("/etc/machine-id");
+  char hex[17];
+  std::snprintf(
+      hex, sizeof(hex), "%016llx",
+      static_cast<unsigned long long>(XXH3_64bits(id.data(), id.size())));
+  set(results::kMachineIdHash, id.empty() ? kUnknown : std::string(hex));
   Mount m = MountOf(data_dir);
-  out.emplace_back("filesystem", m.fstype.empty() ? kUnknown : m.fstype);
-  out.emplace_back("device",
-                   m.source.empty() ? kUnknown : m.source + " (" + m.dev + ")");
+  set(results::kFilesystem, m.fstype.empty() ? kUnknown : m.fstype);
+  set(results::kDevice,
+      m.source.empty() ? kUnknown : m.source + " (" + m.dev + ")");
   std::string queue = m.dev.empty() ? "" : QueueDir(m.dev);
-  out.emplace_back("read_ahead_kb", queue.empty()
-                                        ? kUnknown
-                                        : FirstLine(queue + "/read_ahead_kb"));
-  out.emplace_back("scheduler",
-                   queue.empty()
-                       ? kUnknown
-                       : ActiveScheduler(FirstLine(queue + "/scheduler")));
-  out.emplace_back("drop_caches",
-                   DropCachesWritable() ? "writable" : "not writable");
+  set(results::kReadAheadKb,
+      queue.empty() ? kUnknown : FirstLine(queue + "/read_ahead_kb"));
+  set(results::kScheduler,
+      queue.empty() ? kUnknown
+                    : ActiveScheduler(FirstLine(queue + "/scheduler")));
+  set(results::kDropCaches, DropCachesWritable() ? "writable" : "not writable");
   return out;
 }
 

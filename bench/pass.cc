@@ -22,16 +22,21 @@ struct Shared {
         sync(s.threads),
         hist(static_cast<size_t>(s.threads)),
         intervals(static_cast<size_t>(s.threads)),
+        sampled(static_cast<size_t>(s.threads), 0),
         used(static_cast<size_t>(s.threads), 0),
         found(static_cast<size_t>(s.threads), 0),
+        loop_start(static_cast<size_t>(s.threads), 0),
+        loop_end(static_cast<size_t>(s.threads), 0),
         errors(static_cast<size_t>(s.threads)) {
-    for (auto& v : intervals) v.resize(s.reads_per_thread);
+    const uint64_t per_thread =
+        (s.reads_per_thread + kLatencySampleEvery - 1) / kLatencySampleEvery;
+    for (auto& v : intervals) v.resize(per_thread);
   }
   const PassSpec& spec;
   std::barrier<> sync;
   std::vector<Histogram> hist;
   std::vector<std::vector<ReadInterval>> intervals;
-  std::vector<uint64_t> used, found;
+  std::vector<uint64_t> sampled, used, found, loop_start, loop_end;
   std::vector<Status> errors;
   IoSnapshot before, after;
   uint64_t rss_after = 0;
@@ -58,24 +63,38 @@ void PassBody(Shared* sh, benchmark::State& st) {
 
   Histogram& hist = sh->hist[t];
   ReadInterval* iv = sh->intervals[t].data();
-  uint64_t i = 0, found = 0;
+  uint64_t i = 0, found = 0, sampled = 0, end = 0;
+  const uint64_t last = sh->spec.reads_per_thread - 1;
+  // google-benchmark's loop opens and closes with a barrier across the
+  // threads, so the loop's own start and end would hide threads that
+  // finished early: the thread's time span runs from its first read's start
+  // (read 0 is always timed) to its last read's end.
   for (auto _ : st) {
     bool f = false;
-    const uint64_t t0 = NowNs();
-    Status s = reader->Read(i, &f);
-    const uint64_t t1 = NowNs();
+    Status s;
+    if (i % kLatencySampleEvery == 0) {
+      const uint64_t t0 = NowNs();
+      s = reader->Read(i, &f);
+      const uint64_t t1 = NowNs();
+      iv[sampled++] = {t0, t1};
+      hist.Record(t1 - t0);
+    } else {
+      s = reader->Read(i, &f);
+    }
+    if (i == last) end = NowNs();
     benchmark::DoNotOptimize(f);
-    iv[i] = {t0, t1};
-    hist.Record(t1 - t0);
     found += f ? 1 : 0;
-    if (!s.ok()) {
+    if (!s.ok()) [[unlikely]] {
       sh->errors[t] = s;
       st.SkipWithError("read failed");
       break;
     }
     ++i;
   }
+  sh->loop_start[t] = sampled > 0 ? iv[0].start_ns : 0;
+  sh->loop_end[t] = end > 0 ? end : (sampled > 0 ? iv[sampled - 1].end_ns : 0);
   sh->used[t] = i;
+  sh->sampled[t] = sampled;
   sh->found[t] = found;
   sh->sync.arrive_and_wait();
   if (t == 0) {
@@ -93,6 +112,44 @@ uint64_t NowNs() {
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000ULL +
          static_cast<uint64_t>(ts.tv_nsec);
+}
+
+nlohmann::json GoogleBenchmarkContext() {
+  class Nothing : public PassReader {
+   public:
+    Status Read(uint64_t, bool* found) override {
+      *found = true;
+      return Status::Ok();
+    }
+  };
+  PassSpec spec;
+  spec.name = "context";
+  spec.threads = 1;
+  spec.reads_per_thread = 1;
+  spec.make_reader = [](int) -> Result<std::unique_ptr<PassReader>> {
+    return std::unique_ptr<PassReader>(std::make_unique<Nothing>());
+  };
+  auto pass = RunPass(spec);
+  return pass.ok() ? pass->context : nlohmann::json::object();
+}
+
+double ClockPairCostNs() {
+  std::vector<double> runs;
+  constexpr int kPairs = 200'000;
+  for (int r = 0; r < 5; ++r) {
+    uint64_t sink = 0;
+    const uint64_t start = NowNs();
+    for (int i = 0; i < kPairs; ++i) {
+      const uint64_t a = NowNs();
+      const uint64_t b = NowNs();
+      sink += b - a;
+    }
+    const uint64_t end = NowNs();
+    benchmark::DoNotOptimize(sink);
+    runs.push_back(static_cast<double>(end - start) / kPairs);
+  }
+  std::sort(runs.begin(), runs.end());
+  return runs[runs.size() / 2];
 }
 
 Result<PassResult> RunPass(const PassSpec& spec) {
@@ -138,17 +195,20 @@ Result<PassResult> RunPass(const PassSpec& spec) {
                            r.entry.value("error_message", std::string("?")));
   }
   uint64_t first = UINT64_MAX, last = 0;
+  double busy = 0;
   for (size_t t = 0; t < shared.hist.size(); ++t) {
     r.latency.Merge(shared.hist[t]);
     r.reads += shared.used[t];
     r.found += shared.found[t];
-    if (shared.used[t] > 0) {
-      first = std::min(first, shared.intervals[t][0].start_ns);
-      last = std::max(last, shared.intervals[t][shared.used[t] - 1].end_ns);
-    }
+    if (shared.used[t] == 0) continue;
+    busy += static_cast<double>(shared.loop_end[t] - shared.loop_start[t]);
+    first = std::min(first, shared.loop_start[t]);
+    last = std::max(last, shared.loop_end[t]);
   }
-  r.wall_seconds = last > first ? static_cast<double>(last - first) / 1e9 : 0;
-  r.peak_inflight = PeakInFlight(shared.intervals, shared.used);
+  const double wall_ns = last > first ? static_cast<double>(last - first) : 0;
+  r.wall_seconds = wall_ns / 1e9;
+  r.mean_inflight = wall_ns > 0 ? busy / wall_ns : 0;
+  r.peak_inflight = PeakInFlight(shared.intervals, shared.sampled);
   r.before = shared.before;
   r.after = shared.after;
   r.rss_after_pass = shared.rss_after;

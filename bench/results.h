@@ -1,14 +1,12 @@
 #pragma once
-// The results document of RESULTS_FORMAT.md: run-wide context, and the
-// merge of per-backend (per-process) results and device rows into one
-// google-benchmark JSON file.
+// The run-wide context keys of the results document (RESULTS_FORMAT.md):
+// binary, dataset identity, run parameters, schedule, environment, library
+// versions.
 
 #include <nlohmann/json.hpp>
 #include <string>
-#include <vector>
 
-#include "bench/device.h"
-#include "bench/harness.h"
+#include "bench/schedule.h"
 #include "datagen/dataset.h"
 
 namespace flatbench::bench {
@@ -19,22 +17,17 @@ struct Versions {
   std::string lmdb = "not built";
 };
 
-// flatbench.* run-wide context keys: binary, dataset identity, run
-// parameters, environment, library versions.
+struct RunParameters {
+  ScheduleOptions schedule;
+  double eviction_bound = 0.01;
+  double warm_bound = 0.99;
+  bool verify_checksums = true;
+  std::string evict = "drop_caches";  // Or "fadvise".
+};
+
+// flatbench.* run-wide context keys.
 nlohmann::json RunContext(const datagen::Dataset& dataset,
-                          const BenchOptions& options,
+                          const RunParameters& parameters,
                           const Versions& versions);
-
-// One backend's results as a stand-alone document (what a child writes).
-nlohmann::json BackendDocument(const BackendRun& run);
-
-// Merges: google-benchmark context from the first document (or device run)
-// that has one, then `run_context`, then each document's own context keys;
-// every document's entries in order, then the device rows.
-// `device_status` is recorded as flatbench.device.
-nlohmann::json MergeDocuments(const nlohmann::json& run_context,
-                              const std::vector<nlohmann::json>& documents,
-                              const DeviceRun* device,
-                              const std::string& device_status);
 
 }  // namespace flatbench::bench

@@ -1,21 +1,26 @@
-// flatbench bench: the point-read matrix, each backend in its own process,
-// plus the raw-device rows, merged into one google-benchmark JSON file.
+// flatbench bench: the point-read matrix, each backend in its own worker
+// process, driven through one interleaved schedule (bench/run.h), written
+// as one google-benchmark JSON file.
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <sstream>
 
-#include "bench/device.h"
-#include "bench/harness.h"
+#include "bench/page_cache.h"
+#include "bench/pass.h"
 #include "bench/results.h"
+#include "bench/run.h"
+#include "bench/worker.h"
 #include "cli/backends.h"
 #include "cli/command.h"
 #include "cli/subprocess.h"
 #include "common/files.h"
 #include "datagen/dataset.h"
+#include "datagen/estimate.h"
 #include "flatbench_config.h"
 #if FLATBENCH_HAVE_ROCKSDB
 #include <rocksdb/version.h>
@@ -23,7 +28,6 @@
 #if FLATBENCH_HAVE_LMDB
 #include <lmdb.h>
 #endif
-
 
 namespace flatbench::cli {
 namespace {
@@ -36,13 +40,15 @@ struct BenchArgs {
   std::string threads = "1,8,32";
   uint64_t reads = 20'000;
   int repetitions = 0;        // 0: 3 at smoke and below, 5 above.
-  uint64_t device_bytes = 0;  // 0: min(4 GiB, dataset size).
+  uint64_t device_reads = 0;  // 0: min(reads, 10000).
   bool no_device = false;
+  std::string evict = "auto";
   bool force = false;
   uint64_t check_samples = 10'000;
   bool quiet = false;
-  // Hidden: run one backend in this process and write its document to --out.
-  std::string child;
+  // Hidden: be one backend's worker, answering requests on stdin.
+  std::string worker;
+  uint64_t run_origin_ns = 0;
   // Hidden test hook: the sanity check must then fail (exit 65).
   bool corrupt_expectations = false;
 };
@@ -86,25 +92,26 @@ bool ParseThreads(const std::string& s, int* out) {
 }
 
 Status MakeOptions(const BenchArgs& a, const datagen::Spec& spec,
-                   bench::BenchOptions* o) {
+                   bench::RunParameters* p) {
+  bench::ScheduleOptions& o = p->schedule;
   FLATBENCH_RETURN_IF_ERROR(ParseCsv<bench::Mode>(
       "--modes", a.modes,
       [](const std::string& s, bench::Mode* m) {
         return bench::ParseMode(s, m);
       },
-      &o->modes));
+      &o.modes));
   FLATBENCH_RETURN_IF_ERROR(ParseCsv<Table>(
       "--tables", a.tables,
       [](const std::string& s, Table* t) { return ParseTable(s, t); },
-      &o->tables));
+      &o.tables));
   FLATBENCH_RETURN_IF_ERROR(ParseCsv<datagen::KeyKind>(
       "--kinds", a.kinds,
       [](const std::string& s, datagen::KeyKind* k) {
         return datagen::ParseKeyKind(s, k);
       },
-      &o->kinds));
+      &o.kinds));
   FLATBENCH_RETURN_IF_ERROR(
-      ParseCsv<int>("--threads", a.threads, ParseThreads, &o->threads));
+      ParseCsv<int>("--threads", a.threads, ParseThreads, &o.threads));
   if (a.reads == 0) return Status::Usage("--reads: must be at least 1");
   if (a.repetitions < 0 || a.repetitions > 1000) {
     return Status::Usage("--repetitions: must be 1 to 1000");
@@ -112,13 +119,22 @@ Status MakeOptions(const BenchArgs& a, const datagen::Spec& spec,
   if (a.check_samples == 0) {
     return Status::Usage("--check-samples: must be at least 1");
   }
-  o->reads_per_pass = a.reads;
-  o->repetitions = a.repetitions > 0 ? a.repetitions
-                   : (spec.scale == "tiny" || spec.scale == "smoke") ? 3
-                                                                     : 5;
-  o->check.samples = a.check_samples;
-  o->check.corrupt_expectations = a.corrupt_expectations;
-  o->progress = !a.quiet;
+  if (a.evict != "auto" && a.evict != "drop_caches" && a.evict != "fadvise") {
+    return Status::Usage("--evict: '" + a.evict +
+                         "' is not auto, drop_caches or fadvise");
+  }
+  o.reads_per_pass = a.reads;
+  o.device_reads = a.no_device          ? 0
+                   : a.device_reads > 0 ? a.device_reads
+                                        : std::min<uint64_t>(a.reads, 10'000);
+  o.repetitions = a.repetitions > 0 ? a.repetitions
+                  : (spec.scale == "tiny" || spec.scale == "smoke") ? 3
+                                                                    : 5;
+  o.draw_seed = bench::kDefaultDrawSeed;
+  p->evict = a.evict == "fadvise" ||
+                     (a.evict == "auto" && !bench::DropCachesWritable())
+                 ? "fadvise"
+                 : "drop_caches";
   return Status::Ok();
 }
 
@@ -141,46 +157,77 @@ bench::Versions LibraryVersions() {
   return v;
 }
 
-// Child process: one backend's matrix, its document written to --out.
-int RunChild(const BenchArgs& a) {
+// Worker process: one backend, answering the parent's requests line by line
+// on stdin/stdout until stdin closes.
+int RunWorker(const BenchArgs& a) {
+  FILE* out = TakeResponseStream();
+  if (out == nullptr) return Fail(Status::FromErrno("worker: stdout"));
   auto ds = datagen::Dataset::Open(a.dir);
   if (!ds.ok()) return Fail(ds.status());
-  bench::BenchOptions o;
-  Status st = MakeOptions(a, ds->spec(), &o);
-  if (!st.ok()) return Fail(st);
-  auto run = bench::RunBackend(ds.value(), a.child, MakeOpener(ds.value()), o);
-  if (!run.ok()) return Fail(run.status().WithContext(a.child));
-  st = WriteFileAtomic(a.out, bench::BackendDocument(run.value()).dump(1));
-  if (!st.ok()) return Fail(st);
-  if (!run->sanity.ok()) return Fail(run->sanity.WithContext(a.child));
+  bench::WorkerOptions o;
+  o.lazy_needed = a.modes.find("cold-lazy") != std::string::npos;
+  o.allow_drop_caches = a.evict == "drop_caches";
+  o.run_origin_ns = a.run_origin_ns;
+  o.check.samples = a.check_samples;
+  o.check.corrupt_expectations = a.corrupt_expectations;
+  bench::Worker worker(ds.value(), a.worker, MakeOpener(ds.value()), o);
+  char* buf = nullptr;
+  size_t cap = 0;
+  ssize_t n;
+  while ((n = getline(&buf, &cap, stdin)) > 0) {
+    nlohmann::json req = nlohmann::json::parse(
+        std::string(buf, static_cast<size_t>(n)), nullptr, false);
+    nlohmann::json resp =
+        req.is_discarded()
+            ? nlohmann::json{{"ok", false},
+                             {"code", static_cast<int>(Code::kUsage)},
+                             {"error", "worker: a request that is not JSON"}}
+            : worker.Handle(req);
+    std::fputs(resp.dump().c_str(), out);
+    std::fputc('\n', out);
+    std::fflush(out);
+  }
+  std::free(buf);
   return 0;
 }
 
-// Runs `args` as a child of /proc/self/exe; returns its exit code.
-std::vector<std::string> ChildArgs(const BenchArgs& a, const std::string& b,
-                                   const std::string& part, int reps) {
+// The parent's end of a worker process.
+class ProcessChannel : public bench::WorkerChannel {
+ public:
+  explicit ProcessChannel(std::unique_ptr<LineChild> child)
+      : child_(std::move(child)) {}
+  Result<nlohmann::json> Call(const nlohmann::json& request) override {
+    auto line = child_->Exchange(request.dump());
+    if (!line.ok()) return line.status();
+    nlohmann::json r = nlohmann::json::parse(line.value(), nullptr, false);
+    if (r.is_discarded()) {
+      return Status::IOError("worker: a response that is not JSON: " +
+                             line.value().substr(0, 200));
+    }
+    return r;
+  }
+
+ private:
+  std::unique_ptr<LineChild> child_;
+};
+
+std::vector<std::string> WorkerArgs(const BenchArgs& a, const std::string& b,
+                                    const std::string& evict, uint64_t origin) {
   std::vector<std::string> v = {"bench",
-                                "--child",
+                                "--worker",
                                 b,
                                 "--dir",
                                 a.dir,
                                 "--out",
-                                part,
+                                "-",
                                 "--modes",
                                 a.modes,
-                                "--tables",
-                                a.tables,
-                                "--kinds",
-                                a.kinds,
-                                "--threads",
-                                a.threads,
-                                "--reads",
-                                std::to_string(a.reads),
-                                "--repetitions",
-                                std::to_string(reps),
+                                "--evict",
+                                evict,
                                 "--check-samples",
-                                std::to_string(a.check_samples)};
-  if (a.quiet) v.push_back("--quiet");
+                                std::to_string(a.check_samples),
+                                "--run-origin",
+                                std::to_string(origin)};
   if (a.corrupt_expectations) v.push_back("--corrupt-expectations");
   return v;
 }
@@ -188,7 +235,7 @@ std::vector<std::string> ChildArgs(const BenchArgs& a, const std::string& b,
 int RunParent(const BenchArgs& a) {
   // Flags first (64), then the dataset (66).
   {
-    bench::BenchOptions unused;
+    bench::RunParameters unused;
     Status flags = MakeOptions(a, datagen::Spec(), &unused);
     if (!flags.ok()) return Fail(flags);
   }
@@ -215,10 +262,14 @@ int RunParent(const BenchArgs& a) {
   }
   auto backends = ParseBackendList(names);
   if (!backends.ok()) return Fail(backends.status());
-  bench::BenchOptions o;
-  Status st = MakeOptions(a, ds->spec(), &o);
+  bench::RunParameters params;
+  Status st = MakeOptions(a, ds->spec(), &params);
   if (!st.ok()) return Fail(st);
+  params.schedule.backends = backends.value();
   for (const auto& b : backends.value()) {
+    if (b.size() > 7 && b.compare(b.size() - 7, 7, "+direct") == 0) {
+      params.schedule.no_warm.push_back(b);
+    }
     auto build = ds->Build(b);
     if (!build.ok()) {
       return Fail(Status::MissingInput(
@@ -232,75 +283,48 @@ int RunParent(const BenchArgs& a) {
         "--out: " + a.out + " already exists (pass --force to replace it)"));
   }
   nlohmann::json run_context =
-      bench::RunContext(ds.value(), o, LibraryVersions());
+      bench::RunContext(ds.value(), params, LibraryVersions());
 
-  std::vector<nlohmann::json> documents;
-  int exit_code = 0;
+  const uint64_t origin = bench::NowNs();
+  std::vector<std::unique_ptr<ProcessChannel>> owned;
+  std::map<std::string, bench::WorkerChannel*> channels;
   for (const auto& b : backends.value()) {
-    std::string part = a.out + "." + b + ".part";
-    if (!a.quiet) {
-      std::fprintf(stderr, "bench: %s: running in its own process\n",
-                   b.c_str());
-    }
-    int rc = SpawnSelf(ChildArgs(a, b, part, o.repetitions));
-    auto text = ReadSmallFile(part);
-    unlink(part.c_str());
-    nlohmann::json doc;
-    if (text.ok()) doc = nlohmann::json::parse(text.value(), nullptr, false);
-    if (!text.ok() || doc.is_discarded()) {
-      doc = nlohmann::json::object();
-      doc["context"]["flatbench.backend." + b + ".error"] =
-          "child process exited " + std::to_string(rc) + " without results";
-    }
-    documents.push_back(std::move(doc));
-    if (rc == 65 && exit_code == 0) exit_code = 65;
-    if (rc != 0 && rc != 65) {
-      std::fprintf(stderr, "flatbench: backend %s: child process exited %d\n",
-                   b.c_str(), rc);
-      exit_code = rc > 0 && rc < 128 ? rc : 74;
-    }
+    auto child = LineChild::Start(WorkerArgs(a, b, params.evict, origin));
+    if (!child.ok()) return Fail(child.status().WithContext(b));
+    owned.push_back(std::make_unique<ProcessChannel>(std::move(child).value()));
+    channels[b] = owned.back().get();
   }
-
-  std::unique_ptr<bench::DeviceRun> device;
-  std::string device_status = "skipped: --no-device";
-  if (!a.no_device) {
-    bench::DeviceOptions d;
-    d.dir = a.dir;
-    d.bytes = a.device_bytes > 0
-                  ? a.device_bytes
-                  : std::min(bench::kDefaultDeviceBytes, DiskBytes(a.dir));
-    d.threads = o.threads;
-    d.reads_per_pass = o.reads_per_pass;
-    d.repetitions = o.repetitions;
-    d.progress = !a.quiet;
-    auto run = bench::MeasureDevice(d);
-    if (run.ok()) {
-      device = std::make_unique<bench::DeviceRun>(std::move(run).value());
-      device_status = device->status;
-    } else {
-      device_status = "failed: " + run.status().message();
-      std::fprintf(stderr, "flatbench: device: %s\n",
-                   run.status().message().c_str());
-    }
-    if (!a.quiet) {
-      std::fprintf(stderr, "bench: device: %s\n", device_status.c_str());
-    }
+  bench::RunOptions ro;
+  ro.schedule = params.schedule;
+  ro.progress = !a.quiet;
+  // Warm mode holds every backend's files at once; leave a fifth of the
+  // available memory (and 1 GiB) for the processes themselves.
+  const uint64_t mem = datagen::MemAvailableBytes();
+  ro.warm_memory_limit = mem > (1ULL << 30) ? (mem - (1ULL << 30)) * 4 / 5 : 0;
+  if (!a.quiet) {
+    std::fprintf(stderr,
+                 "bench: %zu backends, each in its own process, "
+                 "interleaved\n",
+                 backends->size());
   }
-  nlohmann::json merged = bench::MergeDocuments(run_context, documents,
-                                                device.get(), device_status);
-  st = WriteFileAtomic(a.out, merged.dump(2) + "\n");
+  auto outcome = bench::RunMatrix(ds.value(), ro, channels, run_context);
+  owned.clear();  // Ends the workers.
+  if (!outcome.ok()) return Fail(outcome.status());
+  st = WriteFileAtomic(a.out, outcome->document.dump(2) + "\n");
   if (!st.ok()) return Fail(st);
   if (!a.quiet) {
     std::fprintf(stderr, "bench: wrote %s (%zu entries)\n", a.out.c_str(),
-                 merged["benchmarks"].size());
+                 outcome->document["benchmarks"].size());
   }
-  if (exit_code == 65) {
+  if (!outcome->first_error.ok()) return Fail(outcome->first_error);
+  if (outcome->sanity_failed) {
     std::fprintf(stderr,
                  "flatbench: a sanity check failed; see "
-                 "flatbench.backend.*.sanity in %s\n",
+                 "flatbench.backend.*.sanity_error in %s\n",
                  a.out.c_str());
+    return ExitCodeFor(Code::kCorruption);
   }
-  return exit_code;
+  return 0;
 }
 
 constexpr char kHelp[] =
@@ -308,25 +332,31 @@ constexpr char kHelp[] =
     "(hit, miss-absent, and miss-live for storage) x threads x mode x "
     "repetition, one google-benchmark entry per measured pass, and writes "
     "google-benchmark JSON (see bench/RESULTS_FORMAT.md). Each backend runs "
-    "in its own process. Before any eviction every backend is sanity-checked "
-    "(sampled hits byte for byte, misses absent, both tables; exit 65 on a "
-    "wrong answer).\n"
+    "in its own worker process; before any eviction every backend is "
+    "sanity-checked (sampled hits byte for byte, misses absent, both tables; "
+    "exit 65 on a wrong answer). Every backend verifies block checksums on "
+    "read.\n"
+    "Schedule: for each mode, for each repetition, for each cell, every "
+    "backend runs the cell once, in an order rotated by (repetition + cell "
+    "index), so drift over the run spreads evenly over the backends.\n"
     "Modes:\n"
-    "  warm       all backend files read into the page cache and verified "
-    ">= 99% resident with mincore before every pass.\n"
+    "  warm       every backend's files read in, held mapped and locked "
+    "(mlock) for the whole warm phase, the backend's own mappings populated; "
+    ">= 99% resident (mincore) before and after every pass.\n"
     "  cold       before every pass: close the backend, evict its files "
     "(drop_caches if writable, else fadvise DONTNEED), verify <= 1% resident "
-    "with mincore (else eviction_verified=0), reopen (timed), then one pass "
-    "of fixed iterations, real time, no warm-up.\n"
-    "  cold-lazy  as cold, but the backend preloads no metadata (RocksDB "
-    "index/filter through a fresh block cache, arena index through the "
-    "map).\n"
+    "(else eviction_verified=0), reopen (timed), which loads its read "
+    "metadata (arena index and filter, RocksDB index and filter blocks, LMDB "
+    "branch pages), then one pass of fixed iterations, no warm-up.\n"
+    "  cold-lazy  as cold, but no backend preloads metadata.\n"
+    "Device cells: before each cold hit pass, 4 KiB O_DIRECT random reads "
+    "inside the files holding that backend's table, at the same thread count, "
+    "in the same process: the limit of those very files at that moment, "
+    "against which the pass's I/O efficiency is given.\n"
     "Keys are uniform over the whole key space (a seeded permutation), "
-    "distinct within a pass, prepared before the timed loop. Each pass "
-    "records reads/s, latency percentiles, major faults and storage bytes "
-    "per read, residency, peak reads in flight (flagged when short of the "
-    "thread count), RSS, open time and resident metadata. The raw device is "
-    "measured too: 4 KiB O_DIRECT random reads on a scratch file in --dir.";
+    "distinct within a pass, the same for every backend, prepared before the "
+    "timed loop. Throughput comes from the loop's wall time; one read in 16 "
+    "is timed for latency and reads in flight.";
 
 }  // namespace
 
@@ -353,20 +383,30 @@ RunFn AddBench(CLI::App& app) {
   sub->add_option("--repetitions", a->repetitions,
                   "Passes per cell (default 3 at tiny/smoke, 5 above)");
   auto* dev = sub->add_option(
-      "--device-bytes", a->device_bytes,
-      "Device scratch file size (default: min(4 GiB, dataset size))");
-  sub->add_flag("--no-device", a->no_device, "Skip the raw-device rows")
+      "--device-reads", a->device_reads,
+      "Reads per device cell, over all threads (default: min(--reads, "
+      "10000))");
+  sub->add_flag("--no-device", a->no_device,
+                "Skip the device cells (no I/O efficiency, and the report's "
+                "storage-uniformity gate cannot pass)")
       ->excludes(dev);
+  sub->add_option("--evict", a->evict,
+                  "auto (drop_caches when writable, else fadvise), "
+                  "drop_caches, or fadvise (per file, leaves the rest of "
+                  "the page cache alone)")
+      ->capture_default_str();
   sub->add_flag("--force", a->force, "Replace an existing --out file");
   sub->add_option("--check-samples", a->check_samples,
                   "Sanity-check keys per table and kind")
       ->capture_default_str();
   sub->add_flag("--quiet", a->quiet, "No progress lines");
-  sub->add_option("--child", a->child, "internal: run one backend")->group("");
+  sub->add_option("--worker", a->worker, "internal: be one backend's worker")
+      ->group("");
+  sub->add_option("--run-origin", a->run_origin_ns, "internal")->group("");
   sub->add_flag("--corrupt-expectations", a->corrupt_expectations,
                 "test hook: make the sanity check fail")
       ->group("");
-  return [a] { return a->child.empty() ? RunParent(*a) : RunChild(*a); };
+  return [a] { return a->worker.empty() ? RunParent(*a) : RunWorker(*a); };
 }
 
 }  // namespace flatbench::cli

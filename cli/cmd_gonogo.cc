@@ -1,7 +1,7 @@
 // flatbench gonogo: the whole procedure in one command. Each phase runs as
-// a child process of this binary (gen, verify, bench per backend, report);
-// finished phases are recorded in OUT/gonogo.json so an interrupted run
-// resumes where it stopped.
+// a child process of this binary (gen, verify, bench with every backend
+// interleaved, report); finished phases are recorded in OUT/gonogo.json so an
+// interrupted run resumes where it stopped.
 #include <sys/statvfs.h>
 
 #include <chrono>
@@ -36,6 +36,7 @@ struct GonogoArgs {
   std::string results_root = "results";
   std::string backends;
   std::string threads;
+  std::string evict;
   std::string thresholds;
   uint64_t reads = 0;
   int repetitions = 0;
@@ -51,27 +52,6 @@ std::string UtcStamp() {
   return buf;
 }
 
-uint64_t MemAvailableBytes() {
-  std::ifstream in("/proc/meminfo");
-  std::string key;
-  uint64_t kb = 0;
-  std::string unit;
-  while (in >> key >> kb >> unit) {
-    if (key == "MemAvailable:") return kb * 1024;
-  }
-  return 0;
-}
-
-// Free bytes on the filesystem that holds `path` (or its nearest parent).
-uint64_t FreeBytes(std::string path) {
-  std::error_code ec;
-  fs::path p = fs::absolute(path, ec);
-  while (!p.empty() && !fs::exists(p, ec)) p = p.parent_path();
-  struct statvfs st;
-  if (statvfs(p.c_str(), &st) != 0) return 0;
-  return static_cast<uint64_t>(st.f_bavail) * st.f_frsize;
-}
-
 // Refuses (73) when the disk or RAM this run will need is not there.
 Status CheckResources(const datagen::Spec& spec, const std::string& dir,
                       const std::vector<std::string>& backends) {
@@ -84,9 +64,9 @@ Status CheckResources(const datagen::Spec& spec, const std::string& dir,
     if (!built) disk += est;
   }
   disk += std::min(kDeviceScratchMax, dataset);
-  uint64_t free_disk = FreeBytes(dir);
+  uint64_t free_disk = datagen::FreeBytes(dir);
   uint64_t ram = datagen::EstimateGeneratorBytes(spec) + (1ULL << 30);
-  uint64_t free_ram = MemAvailableBytes();
+  uint64_t free_ram = datagen::MemAvailableBytes();
   std::fprintf(stderr,
                "gonogo: needs %s more disk (%s free at %s) and %s RAM (%s "
                "available)\n",
@@ -185,8 +165,8 @@ int RunGonogo(GonogoArgs a) {
   if (resuming) std::fprintf(stderr, "gonogo: resuming %s\n", a.out.c_str());
   if (Status st = state.Save(); !st.ok()) return Fail(st);
 
-  // gen, verify, one bench per backend, report.
-  const int phases = 3 + static_cast<int>(backends->size());
+  // gen, verify, bench, report.
+  const int phases = 4;
   int phase_no = 0;
   auto run = [&](const std::string& phase,
                  const std::vector<std::string>& args) -> int {
@@ -225,37 +205,35 @@ int RunGonogo(GonogoArgs a) {
     return rc;
   }
 
-  std::vector<std::string> results;
-  const uint64_t mem = MemAvailableBytes();
-  for (size_t i = 0; i < backends->size(); ++i) {
-    const std::string& b = backends.value()[i];
-    std::string out = a.out + "/bench-" + b + ".json";
-    results.push_back(out);
-    // Warm mode needs every file resident; skip it (and say so) where the
-    // backend cannot fit in the page cache.
-    uint64_t size = DiskBytes(a.dir + "/" + b);
+  // One bench run over every backend: the schedule interleaves them.
+  std::vector<std::string> results = {a.out + "/bench.json"};
+  {
+    // Warm mode holds every backend's files resident at once; skip it (and
+    // say so) where they cannot all fit in the page cache.
+    const uint64_t mem = datagen::MemAvailableBytes();
+    uint64_t size = 0;
+    for (const auto& b : backends.value()) size += DiskBytes(a.dir + "/" + b);
     std::string modes = "warm,cold,cold-lazy";
-    if (mem != 0 && size > mem * 8 / 10) {
+    if (mem != 0 && size > mem * 7 / 10) {
       modes = "cold,cold-lazy";
-      if (!state.Done("bench:" + b)) {
+      if (!state.Done("bench")) {
         std::fprintf(stderr,
-                     "gonogo: %s is %s, more than 80%% of available memory "
-                     "(%s): warm mode skipped\n",
-                     b.c_str(), HumanBytes(size).c_str(),
-                     HumanBytes(mem).c_str());
+                     "gonogo: the backends' files total %s, more than 70%% "
+                     "of available memory (%s): warm mode skipped\n",
+                     HumanBytes(size).c_str(), HumanBytes(mem).c_str());
       }
     }
-    std::vector<std::string> args = {"bench",   "--dir", a.dir, "--backends",
-                                     b,         "--out", out,   "--force",
-                                     "--modes", modes};
-    if (i > 0) args.push_back("--no-device");
+    std::vector<std::string> args = {
+        "bench", "--dir",    a.dir,     "--backends", a.backends,
+        "--out", results[0], "--force", "--modes",    modes};
     if (!a.threads.empty()) args.insert(args.end(), {"--threads", a.threads});
+    if (!a.evict.empty()) args.insert(args.end(), {"--evict", a.evict});
     if (a.reads != 0)
       args.insert(args.end(), {"--reads", std::to_string(a.reads)});
     if (a.repetitions != 0) {
       args.insert(args.end(), {"--repetitions", std::to_string(a.repetitions)});
     }
-    if (int rc = run("bench:" + b, args); rc != 0) return rc;
+    if (int rc = run("bench", args); rc != 0) return rc;
   }
 
   std::vector<std::string> report = {"report"};
@@ -300,6 +278,9 @@ RunFn AddGonogo(CLI::App& app) {
   sub->add_option("--backends", a->backends,
                   "Comma-separated backends (default: all in this build)");
   sub->add_option("--threads", a->threads, "Thread counts (bench default)");
+  sub->add_option("--evict", a->evict,
+                  "How cold passes evict (bench default: drop_caches when "
+                  "writable, else fadvise)");
   sub->add_option("--reads", a->reads, "Reads per pass (bench default)");
   sub->add_option("--repetitions", a->repetitions,
                   "Cold repetitions (bench default: 3 at smoke, 5 above)");

@@ -67,6 +67,12 @@ class Backend {
   virtual uint64_t ResidentMetadataBytes() const = 0;
   // Options in force, for the report.
   virtual Settings Describe() const = 0;
+  // The files that hold `table`'s data, for the device cells' O_DIRECT
+  // reads (arena: the table's file; RocksDB: the column family's SST files;
+  // LMDB: data.mdb). Empty: every file of the backend.
+  virtual std::vector<std::string> DataFiles(Table /*table*/) const {
+    return {};
+  }
   // Exact number of pairs in `table`, from the backend's own metadata
   // (arena header, RocksDB table properties, LMDB mdb_stat).
   virtual Result<uint64_t> CountPairs(Table table) const = 0;

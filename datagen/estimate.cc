@@ -1,6 +1,10 @@
 #include "datagen/estimate.h"
 
+#include <sys/statvfs.h>
+
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 
 namespace flatbench::datagen {
 
@@ -25,6 +29,26 @@ uint64_t EstimateGeneratorBytes(const Spec& spec) {
                          64 * per_bucket_accounts * spec.slots_per_account);
   // 1.5x for vector growth and skew between buckets.
   return 4 * spec.accounts + bucket * 3 / 2;
+}
+
+uint64_t MemAvailableBytes() {
+  std::ifstream in("/proc/meminfo");
+  std::string key, unit;
+  uint64_t kb = 0;
+  while (in >> key >> kb >> unit) {
+    if (key == "MemAvailable:") return kb * 1024;
+  }
+  return 0;
+}
+
+uint64_t FreeBytes(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path p = fs::absolute(path, ec);
+  while (!p.empty() && !fs::exists(p, ec)) p = p.parent_path();
+  struct statvfs st;
+  if (statvfs(p.c_str(), &st) != 0) return 0;
+  return static_cast<uint64_t>(st.f_bavail) * st.f_frsize;
 }
 
 }  // namespace flatbench::datagen

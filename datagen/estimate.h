@@ -22,4 +22,10 @@ uint64_t EstimateDiskBytes(const Spec& spec, const std::string& backend);
 // buffer (stream.h).
 uint64_t EstimateGeneratorBytes(const Spec& spec);
 
+// What the host has: MemAvailable from /proc/meminfo (0 if unreadable), and
+// the free bytes of the filesystem holding `path` or its nearest existing
+// parent (0 if unknown). The checks against the estimates above use them.
+uint64_t MemAvailableBytes();
+uint64_t FreeBytes(const std::string& path);
+
 }  // namespace flatbench::datagen

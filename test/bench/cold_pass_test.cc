@@ -1,9 +1,12 @@
-// A cold pass on a tiny dataset really reads from storage: after eviction,
-// an mmap backend takes major faults or reads bytes from the device.
+// Page-cache control and the cold pass: per-file eviction empties a
+// backend's files (tests never drop the whole machine's page cache), a cold
+// pass really reads storage, its device cell comes first, and the open
+// preloads each backend's read metadata.
 #include <catch2/catch.hpp>
 
-#include "bench/eviction.h"
-#include "bench/harness.h"
+#include "bench/page_cache.h"
+#include "bench/worker.h"
+#include "common/results_schema.h"
 #include "test/bench/tiny_dataset.h"
 
 namespace flatbench::bench {
@@ -11,10 +14,13 @@ namespace {
 
 using testing::TinyDatasetDir;
 
-TEST_CASE("eviction empties the page cache of a backend's files",
+double Num(const nlohmann::json& e, const results::Counter& c) {
+  REQUIRE(e.contains(std::string(c.name)));
+  return e[std::string(c.name)].get<double>();
+}
+
+TEST_CASE("per-file eviction empties the page cache of a backend's files",
           "[bench][cold]") {
-  const bool allow_drop_caches = GENERATE(true, false);
-  CAPTURE(allow_drop_caches);
   auto ds = datagen::Dataset::Open(TinyDatasetDir());
   REQUIRE(ds.ok());
   for (const auto& b : testing::TinyBackends()) {
@@ -27,64 +33,113 @@ TEST_CASE("eviction empties the page cache of a backend's files",
     CHECK(warm->total_pages > 0);
     CHECK(warm->fraction() >= 0.99);
     EvictMethod method;
-    REQUIRE(Evict(files.value(), &method, allow_drop_caches).ok());
-    if (!allow_drop_caches) CHECK(method == EvictMethod::kFadvise);
+    REQUIRE(Evict(files.value(), &method, /*allow_drop_caches=*/false).ok());
+    CHECK(method == EvictMethod::kFadvise);
     auto cold = MeasureResidency(files.value());
     REQUIRE(cold.ok());
-    if (cold->fraction() > 0.01) {
-      WARN("eviction is not effective here (" << EvictMethodName(method)
-                                              << " left " << cold->fraction()
-                                              << " resident); skipping");
-      continue;
-    }
     CHECK(cold->fraction() <= 0.01);
   }
 }
 
-// The mmap backends: a cold read shows up as a major fault and as bytes
-// read from storage. The arena is in every build; LMDB is optional.
-void CheckColdPassReadsStorage(const std::string& backend) {
-  CAPTURE(backend);
+TEST_CASE("a held file stays resident and the hold is released",
+          "[bench][warm]") {
   auto ds = datagen::Dataset::Open(TinyDatasetDir());
   REQUIRE(ds.ok());
-  BenchOptions o;
-  o.modes = {Mode::kCold};
-  o.tables = {Table::kAccount, Table::kStorage};
-  o.kinds = {datagen::KeyKind::kHit};
-  o.threads = {1};
-  o.repetitions = 1;
-  o.reads_per_pass = 500;
-  o.check.samples = 200;
-  o.progress = false;
-  auto run =
-      RunBackend(ds.value(), backend, testing::TinyOpener(ds.value()), o);
-  REQUIRE(run.ok());
-  REQUIRE(run->sanity.ok());
-  REQUIRE(run->benchmarks.size() == 2);
-  for (const auto& e : run->benchmarks) {
-    CAPTURE(e.dump());
-    if (e["eviction_verified"].get<double>() != 1.0) {
-      WARN("SKIPPED: eviction not permitted or not effective here ("
-           << run->context.value("flatbench.backend." + backend + ".eviction",
-                                 "?")
-           << "), so a cold pass cannot be shown to read storage");
-      return;
+  auto files = ListFiles(ds->BackendDir("arena"));
+  REQUIRE(files.ok());
+  {
+    auto hold = ResidentHold::Acquire(files.value());
+    REQUIRE(hold.ok());
+    CAPTURE(hold.value()->method());
+    // fadvise cannot drop pages that a mapping holds.
+    EvictMethod method;
+    REQUIRE(Evict(files.value(), &method, false).ok());
+    auto r = MeasureResidency(files.value());
+    REQUIRE(r.ok());
+    CHECK(r->fraction() >= 0.99);
+  }
+  EvictMethod method;
+  REQUIRE(Evict(files.value(), &method, false).ok());
+  auto r = MeasureResidency(files.value());
+  REQUIRE(r.ok());
+  CHECK(r->fraction() <= 0.01);
+}
+
+// Every backend: a cold hit pass after a verified eviction reads storage,
+// and is preceded by its device cell on the same table's files.
+TEST_CASE("a cold pass reads storage and follows its device cell",
+          "[bench][cold]") {
+  auto ds = datagen::Dataset::Open(TinyDatasetDir());
+  REQUIRE(ds.ok());
+  for (const auto& b : testing::TinyBackends()) {
+    for (Table table : {Table::kAccount, Table::kStorage}) {
+      CAPTURE(b, TableName(table));
+      WorkerOptions o;
+      o.allow_drop_caches = false;
+      o.check.samples = 100;
+      Worker w(ds.value(), b, testing::TinyOpener(ds.value()), o);
+      auto hello = w.Hello();
+      REQUIRE(hello.ok());
+      REQUIRE(hello.value()[results::BackendKey(b, results::kSanityPassed)] ==
+              true);
+      Step step;
+      step.backend = b;
+      step.mode = Mode::kCold;
+      step.cell = {table, datagen::KeyKind::kHit, 1};
+      step.reads_per_thread = 500;
+      step.device_reads_per_thread = 200;
+      auto entries = w.RunStep(step);
+      REQUIRE(entries.ok());
+      REQUIRE(entries->size() == 2);
+      const auto& dev = entries.value()[0];
+      const auto& e = entries.value()[1];
+      CHECK(dev["name"] ==
+            b + "/" + TableName(table) + "/device/cold/" + "threads:1/rep:0");
+      CHECK(Num(dev, results::kStorageBound) == 1);
+      CHECK(Num(dev, results::kFoundFraction) == 1);
+      CHECK(Num(dev, results::kReadsPerS) > 0);
+      CHECK(Num(e, results::kEvictionVerified) == 1);
+      CHECK(Num(e, results::kResidentFractionAfterEviction) <= 0.01);
+      const double faults = Num(e, results::kMajorFaultsPerRead);
+      const double bytes = Num(e, results::kBytesReadPerRead);
+      CHECK((faults > 0 || bytes > 0));
+      CHECK(Num(e, results::kFoundFraction) == 1.0);
+      CHECK(Num(e, results::kDistinctKeys) == 500);
+      CHECK(Num(e, results::kDeviceReadsPerS) == Num(dev, results::kReadsPerS));
+      CHECK(
+          Num(e, results::kIoEfficiency) ==
+          Approx(Num(e, results::kReadsPerS) / Num(dev, results::kReadsPerS)));
     }
-    CHECK(e["resident_fraction_after_eviction"].get<double>() <= 0.01);
-    const double faults = e["major_faults_per_read"].get<double>();
-    const double bytes = e["bytes_read_per_read"].get<double>();
-    CHECK((faults > 0 || bytes > 0));
-    CHECK(e["found_fraction"].get<double>() == 1.0);
-    CHECK(e["distinct_keys"].get<double>() == 500);
   }
 }
 
-TEST_CASE("a cold pass takes faults or storage reads per read",
+// cold means every backend's read metadata is resident after the open, and
+// cold-lazy that none is: the open preloads more than the lazy open.
+TEST_CASE("the cold open preloads metadata, the lazy open does not",
           "[bench][cold]") {
-  CheckColdPassReadsStorage("arena");
-  const auto backends = testing::TinyBackends();
-  if (std::find(backends.begin(), backends.end(), "lmdb") != backends.end()) {
-    CheckColdPassReadsStorage("lmdb");
+  auto ds = datagen::Dataset::Open(TinyDatasetDir());
+  REQUIRE(ds.ok());
+  for (const auto& b : testing::TinyBackends()) {
+    CAPTURE(b);
+    WorkerOptions o;
+    o.allow_drop_caches = false;
+    o.check.samples = 20;
+    Worker w(ds.value(), b, testing::TinyOpener(ds.value()), o);
+    REQUIRE(w.Hello().ok());
+    double preloaded[2];
+    for (Mode mode : {Mode::kCold, Mode::kColdLazy}) {
+      Step step;
+      step.backend = b;
+      step.mode = mode;
+      step.cell = {Table::kStorage, datagen::KeyKind::kMissAbsent, 1};
+      step.reads_per_thread = 1;
+      auto entries = w.RunStep(step);
+      REQUIRE(entries.ok());
+      REQUIRE(entries->size() == 1);
+      preloaded[mode == Mode::kCold] =
+          Num(entries.value()[0], results::kPreloadedBytes);
+    }
+    CHECK(preloaded[1] > preloaded[0]);
   }
 }
 

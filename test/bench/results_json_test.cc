@@ -2,10 +2,11 @@
 // and context key of RESULTS_FORMAT.md, and errors map to their exit codes.
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 
-#include "bench/counters.h"
+#include "common/results_schema.h"
 #include "test/bench/tiny_dataset.h"
 #include "test/run_command.h"
 
@@ -32,100 +33,69 @@ nlohmann::json ReadJson(const std::string& path) {
 
 TEST_CASE("bench JSON carries every counter and context key", "[bench][json]") {
   TempDir out;
-  const std::string backends = Join(testing::TinyBackends());
-  auto r = RunFlatbench("bench --dir " + TinyDatasetDir() + " --backends " +
-                        backends + " --out " + (out / "r.json") +
-                        " --threads 1,2 --reads 100 --repetitions 1 "
-                        "--check-samples 100 --device-bytes 1048576");
+  const auto backends = testing::TinyBackends();
+  auto r =
+      RunFlatbench("bench --dir " + TinyDatasetDir() + " --backends " +
+                   Join(backends) + " --out " + (out / "r.json") +
+                   " --threads 1,2 --reads 100 --repetitions 1 "
+                   "--check-samples 100 --device-reads 64 --evict fadvise");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   nlohmann::json doc = ReadJson(out / "r.json");
   const auto& ctx = doc["context"];
-  for (const char* k : {"date",
-                        "host_name",
-                        "num_cpus",
-                        "flatbench.version",
-                        "flatbench.build_type",
-                        "flatbench.asserts",
-                        "flatbench.scale",
-                        "flatbench.spec",
-                        "flatbench.fingerprint",
-                        "flatbench.dataset_dir",
-                        "flatbench.reads_per_pass",
-                        "flatbench.repetitions",
-                        "flatbench.key_draw",
-                        "flatbench.env.kernel",
-                        "flatbench.env.cpu",
-                        "flatbench.env.cores",
-                        "flatbench.env.ram_bytes",
-                        "flatbench.env.filesystem",
-                        "flatbench.env.device",
-                        "flatbench.env.read_ahead_kb",
-                        "flatbench.env.scheduler",
-                        "flatbench.env.drop_caches",
-                        "flatbench.lib.rocksdb",
-                        "flatbench.lib.lmdb",
-                        "flatbench.lib.compiler",
-                        "flatbench.eviction_bound",
-                        "flatbench.device"}) {
+  for (const char* k : {"date", "host_name", "num_cpus"}) {
     CAPTURE(k);
     CHECK(ctx.contains(k));
   }
-  CHECK(ctx["flatbench.scale"].get<std::string>() == "tiny");
-  for (const auto& b : testing::TinyBackends()) {
-    for (const char* k : {".settings", ".build_seconds", ".disk_bytes",
-                          ".sanity", ".eviction"}) {
-      std::string key = "flatbench.backend." + b + k;
-      CAPTURE(key);
-      REQUIRE(ctx.contains(key));
-      CHECK(ctx[key].is_string());
+  for (const auto& k : results::AllContextKeys()) {
+    CAPTURE(k.name);
+    CHECK(ctx.contains(std::string(k.name)));
+  }
+  CHECK(ctx[std::string(results::kResultsFormat.name)] ==
+        results::kFormatVersion);
+  CHECK(ctx[std::string(results::kScale.name)] == "tiny");
+  for (const auto& b : backends) {
+    for (const auto& k : results::AllBackendContextKeys()) {
+      if (!k.always) continue;
+      CAPTURE(b, k.name);
+      CHECK(ctx.contains(results::BackendKey(b, k)));
     }
-    CHECK(nlohmann::json::parse(
-              ctx["flatbench.backend." + b + ".settings"].get<std::string>())
-              .is_object());
-    CHECK_THAT(ctx["flatbench.backend." + b + ".sanity"].get<std::string>(),
-               Catch::StartsWith("passed"));
+    CHECK(ctx[results::BackendKey(b, results::kSettings)].is_object());
+    CHECK(ctx[results::BackendKey(b, results::kSanityPassed)] == true);
+    CHECK(ctx[results::BackendKey(b, results::kEviction)] == "fadvise");
   }
 
-  // 3 modes x 5 (table, kind) x 2 thread counts x 1 repetition per backend.
-  const size_t per_backend = 3 * 5 * 2;
-  size_t device_rows = 0, backend_rows = 0;
-  const std::regex name_re(
-      R"((arena|rocksdb|lmdb|device)/(account|storage|raw)/)"
-      R"((hit|miss-absent|miss-live)/(warm|cold|cold-lazy)/threads:\d+/rep:\d+)");
-  int n = 0;
-  const char* const* names = CounterNames(&n);
+  // Per backend: 3 modes x 5 (table, kind) x 2 thread counts x 1 repetition
+  // read cells, and a device cell per cold-mode hit cell: 2 modes x 2
+  // tables x 2 thread counts.
+  std::map<std::string, int> reads, devices;
   for (const auto& e : doc["benchmarks"]) {
     const std::string name = e["name"];
     CAPTURE(name);
-    CHECK(std::regex_match(name, name_re));
+    auto cell = results::ParseCellName(name);
+    REQUIRE(cell.has_value());
     CHECK(e["run_type"].get<std::string>() == "iteration");
-    for (int i = 0; i < n; ++i) {
-      CAPTURE(names[i]);
-      REQUIRE(e.contains(names[i]));
-      CHECK(e[names[i]].is_number());
+    for (const auto& c : results::AllCounters()) {
+      if (!results::CounterExpected(c, cell->kind, cell->mode)) continue;
+      CAPTURE(c.name);
+      REQUIRE(e.contains(std::string(c.name)));
+      CHECK(e[std::string(c.name)].is_number());
     }
-    const bool cold = name.find("/cold") != std::string::npos;
-    CHECK(e.contains("resident_fraction_after_eviction") == cold);
-    const bool warm = name.find("/warm/") != std::string::npos;
-    CHECK(e.contains("resident_fraction_after_pass") == warm);
     const double threads = e["threads"].get<double>();
-    const double peak = e["peak_inflight"].get<double>();
-    CHECK(peak <= threads);
-    CHECK(e["concurrency_short"].get<double>() == (peak < threads ? 1.0 : 0.0));
-    const bool hit = name.find("/hit/") != std::string::npos;
-    if (name.rfind("device/", 0) == 0) {
-      ++device_rows;
+    CHECK(e["peak_inflight"].get<double>() <= threads);
+    CHECK(e["mean_inflight"].get<double>() <= threads + 0.01);
+    if (cell->kind == "device") {
+      ++devices[cell->backend];
     } else {
-      ++backend_rows;
-      CHECK(e["found_fraction"].get<double>() == (hit ? 1.0 : 0.0));
+      ++reads[cell->backend];
+      CHECK(e["found_fraction"].get<double>() ==
+            (cell->kind == "hit" ? 1.0 : 0.0));
     }
   }
-  CHECK(backend_rows == per_backend * testing::TinyBackends().size());
-  if (ctx["flatbench.device"].get<std::string>().rfind("measured", 0) == 0) {
-    CHECK(device_rows == 2);
-  } else {
-    WARN("device rows not measured: " << ctx["flatbench.device"]);
+  for (const auto& b : backends) {
+    CAPTURE(b);
+    CHECK(reads[b] == 3 * 5 * 2);
+    CHECK(devices[b] == 2 * 2 * 2);
   }
 }
 
@@ -134,7 +104,8 @@ TEST_CASE("bench exit codes", "[bench][cli]") {
   const std::string dir = TinyDatasetDir();
   const std::string quick =
       " --threads 1 --reads 10 --repetitions 1 --check-samples 20 "
-      "--modes warm --tables account --kinds hit --no-device --quiet";
+      "--modes warm --tables account --kinds hit --no-device --quiet "
+      "--evict fadvise";
   SECTION("a bad flag is a usage error naming it") {
     for (const char* bad : {"--threads 0", "--modes hot", "--kinds miss",
                             "--tables code", "--reads 0", "--backends nope"}) {
@@ -153,37 +124,43 @@ TEST_CASE("bench exit codes", "[bench][cli]") {
   }
   SECTION("an existing output is not overwritten without --force") {
     std::ofstream(out / "exists") << "{}";
-    auto r = RunFlatbench("bench --dir " + dir + " --backends lmdb --out " +
+    auto r = RunFlatbench("bench --dir " + dir + " --backends arena --out " +
                           (out / "exists") + quick);
     CHECK(r.exit_code == 73);
     CHECK_THAT(r.err, Catch::Contains("--force"));
-    r = RunFlatbench("bench --dir " + dir + " --backends lmdb --out " +
+    r = RunFlatbench("bench --dir " + dir + " --backends arena --out " +
                      (out / "exists") + quick + " --force");
     CHECK(r.exit_code == 0);
   }
   SECTION("a failed sanity check exits 65 and still writes the JSON") {
     auto r =
-        RunFlatbench("bench --dir " + dir + " --backends lmdb --out " +
+        RunFlatbench("bench --dir " + dir + " --backends arena --out " +
                      (out / "bad.json") + quick + " --corrupt-expectations");
     CHECK(r.exit_code == 65);
     nlohmann::json doc = ReadJson(out / "bad.json");
-    CHECK_THAT(
-        doc["context"]["flatbench.backend.lmdb.sanity"].get<std::string>(),
-        Catch::StartsWith("failed: "));
+    CHECK(
+        doc["context"][results::BackendKey("arena", results::kSanityPassed)] ==
+        false);
     CHECK(doc["benchmarks"].empty());
   }
   SECTION("a backend not built in the dataset is missing input") {
+    // A dataset holding the arena only; every other backend of this build
+    // (none in an arena-only build) must be refused by name.
     TempDir other;
     datagen::GenOptions o;
-    o.dir = other / "lmdb-only";
+    o.dir = other / "arena-only";
     o.spec = datagen::MakeSpec("custom", 500, 2, datagen::kDefaultSeed).value();
-    o.backends = {"lmdb"};
+    o.backends = {"arena"};
     o.progress = false;
     REQUIRE(datagen::Generate(o, cli::NewLoader).ok());
-    auto r = RunFlatbench("bench --dir " + o.dir +
-                          " --backends rocksdb --out " + (out / "x") + quick);
-    CHECK(r.exit_code == 66);
-    CHECK_THAT(r.err, Catch::Contains("rocksdb"));
+    for (const auto& b : testing::TinyBackends()) {
+      if (b == "arena") continue;
+      CAPTURE(b);
+      auto r = RunFlatbench("bench --dir " + o.dir + " --backends " + b +
+                            " --out " + (out / "x") + quick);
+      CHECK(r.exit_code == 66);
+      CHECK_THAT(r.err, Catch::Contains(b));
+    }
   }
 }
 

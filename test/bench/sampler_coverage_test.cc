@@ -4,8 +4,8 @@
 #include <set>
 #include <string>
 
-#include "bench/harness.h"
 #include "bench/key_plan.h"
+#include "bench/schedule.h"
 #include "datagen/sampler.h"
 
 namespace flatbench::bench {

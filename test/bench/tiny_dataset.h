@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/harness.h"
+#include "bench/worker.h"
 #include "cli/backends.h"
 #include "datagen/dataset.h"
 #include "test/temp_dir.h"

@@ -1,11 +1,22 @@
-// The sanity check runs before any pass and fails loudly on a wrong answer.
+// The sanity check runs before any pass and fails loudly on a wrong answer;
+// a backend that fails it is never measured.
 #include <catch2/catch.hpp>
 
-#include "bench/harness.h"
+#include "bench/run.h"
+#include "common/results_schema.h"
 #include "test/bench/tiny_dataset.h"
 
 namespace flatbench::bench {
 namespace {
+
+std::unique_ptr<Worker> TinyWorker(const datagen::Dataset& ds,
+                                   const std::string& b, bool corrupt) {
+  WorkerOptions o;
+  o.allow_drop_caches = false;
+  o.check.samples = 50;
+  o.check.corrupt_expectations = corrupt;
+  return std::make_unique<Worker>(ds, b, testing::TinyOpener(ds), o);
+}
 
 TEST_CASE("a deliberately wrong expected value fails validation",
           "[bench][sanity]") {
@@ -13,22 +24,28 @@ TEST_CASE("a deliberately wrong expected value fails validation",
   REQUIRE(ds.ok());
   for (const auto& b : testing::TinyBackends()) {
     CAPTURE(b);
-    BenchOptions o;
-    o.modes = {Mode::kWarm};
-    o.threads = {1};
-    o.repetitions = 1;
-    o.reads_per_pass = 10;
-    o.check.samples = 50;
-    o.check.corrupt_expectations = true;
-    o.progress = false;
-    auto run = RunBackend(ds.value(), b, testing::TinyOpener(ds.value()), o);
-    REQUIRE(run.ok());
-    REQUIRE_FALSE(run->sanity.ok());
-    CHECK(run->sanity.code() == Code::kCorruption);
-    CHECK_THAT(run->sanity.message(), Catch::Contains("expected"));
-    CHECK(run->benchmarks.empty());  // Nothing measured on a bad backend.
-    std::string verdict = run->context["flatbench.backend." + b + ".sanity"];
-    CHECK_THAT(verdict, Catch::StartsWith("failed: "));
+    auto hello = TinyWorker(ds.value(), b, true)->Hello();
+    REQUIRE(hello.ok());
+    CHECK(hello.value()[results::BackendKey(b, results::kSanityPassed)] ==
+          false);
+    CHECK_THAT(hello.value()[results::BackendKey(b, results::kSanityError)]
+                   .get<std::string>(),
+               Catch::Contains("expected"));
+
+    // The driver measures nothing on a backend whose check failed.
+    LocalChannel ch(TinyWorker(ds.value(), b, true));
+    RunOptions ro;
+    ro.schedule.backends = {b};
+    ro.schedule.modes = {Mode::kCold};
+    ro.schedule.tables = {Table::kAccount};
+    ro.schedule.kinds = {datagen::KeyKind::kHit};
+    ro.schedule.threads = {1};
+    ro.schedule.reads_per_pass = 10;
+    ro.progress = false;
+    auto out = RunMatrix(ds.value(), ro, {{b, &ch}}, nlohmann::json::object());
+    REQUIRE(out.ok());
+    CHECK(out->sanity_failed);
+    CHECK(out->document["benchmarks"].empty());
   }
 }
 
@@ -37,20 +54,13 @@ TEST_CASE("a correct backend passes validation", "[bench][sanity]") {
   REQUIRE(ds.ok());
   for (const auto& b : testing::TinyBackends()) {
     CAPTURE(b);
-    BenchOptions o;
-    o.modes = {Mode::kWarm};
-    o.tables = {Table::kAccount};
-    o.kinds = {datagen::KeyKind::kHit};
-    o.threads = {1};
-    o.repetitions = 1;
-    o.reads_per_pass = 10;
-    o.check.samples = 50;
-    o.progress = false;
-    auto run = RunBackend(ds.value(), b, testing::TinyOpener(ds.value()), o);
-    REQUIRE(run.ok());
-    CHECK(run->sanity.ok());
-    std::string verdict = run->context["flatbench.backend." + b + ".sanity"];
-    CHECK_THAT(verdict, Catch::StartsWith("passed ("));
+    auto hello = TinyWorker(ds.value(), b, false)->Hello();
+    REQUIRE(hello.ok());
+    CHECK(hello.value()[results::BackendKey(b, results::kSanityPassed)] ==
+          true);
+    // Both tables, hits and every miss kind, eager and lazy opens.
+    CHECK(hello.value()[results::BackendKey(b, results::kSanityKeys)]
+              .get<uint64_t>() >= 2 * 5 * 50);
   }
 }
 

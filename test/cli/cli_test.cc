@@ -114,14 +114,14 @@ TEST_CASE("gonogo runs every phase, then resumes without redoing them") {
   const std::string common =
       "gonogo --scale custom --accounts 1500 "
       "--slots-per-account 2 --reads 300 "
-      "--repetitions 1 --threads 1,2 --dir " +
+      "--repetitions 1 --threads 1,2 --evict fadvise --dir " +
       (tmp / "ds") + " --results " + (tmp / "results");
   auto r = RunFlatbench(common);
   // Below the gate scale the verdict is INCONCLUSIVE, never GO or NO-GO.
   REQUIRE(r.exit_code == 2);
   CHECK(r.out.find("INCONCLUSIVE") != std::string::npos);
   CHECK(r.out.find("report.md") != std::string::npos);
-  CHECK(r.err.find("bench:arena") != std::string::npos);
+  CHECK(r.err.find("] bench") != std::string::npos);
 
   // Leave the run unfinished after bench, as an interruption would.
   std::string dir;
@@ -144,7 +144,7 @@ TEST_CASE("gonogo runs every phase, then resumes without redoing them") {
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("resuming " + dir) != std::string::npos);
   CHECK(r.err.find("gen: done earlier, skipped") != std::string::npos);
-  CHECK(r.err.find("bench:arena: done earlier, skipped") != std::string::npos);
+  CHECK(r.err.find("bench: done earlier, skipped") != std::string::npos);
 }
 
 TEST_CASE("gonogo refuses, with the figures, a run the disk cannot hold") {

@@ -1,6 +1,7 @@
 #pragma once
 // Page-cache control for a backend's files: evict them (cold modes), make
-// them resident (warm mode), and measure what fraction is resident.
+// them resident and hold them there (warm mode), populate this process's own
+// mappings of them, and measure what fraction is resident.
 //
 // Residency is measured with mincore(2) over a fresh PROT_READ shared mapping
 // of each file. For a file mapping mincore reports whether each page is in
@@ -8,6 +9,7 @@
 // faults nothing in.
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -54,5 +56,42 @@ Status Evict(const std::vector<std::string>& files, EvictMethod* method,
 
 // Reads every file through once, so that its pages enter the page cache.
 Status MakeResident(const std::vector<std::string>& files);
+
+// Holds files resident against reclaim while it lives, as `vmtouch -l`
+// does: each file is mapped and mlock'ed. Some hosts reclaim idle,
+// unmapped page cache within a minute, which would turn a "warm" pass cold
+// mid-run; pages that a process keeps mapped (and locked) are not reclaimed.
+// When mlock is refused (RLIMIT_MEMLOCK without CAP_IPC_LOCK) the mappings
+// are kept, populated, without the lock, and method() says so.
+class ResidentHold {
+ public:
+  // REQUIRES: the caller checked that the files fit in available memory.
+  static Result<std::unique_ptr<ResidentHold>> Acquire(
+      const std::vector<std::string>& files);
+  ~ResidentHold();
+  ResidentHold(const ResidentHold&) = delete;
+  ResidentHold& operator=(const ResidentHold&) = delete;
+
+  uint64_t locked_bytes() const { return locked_bytes_; }
+  // "mlock", or "mapped (mlock refused: <reason>)".
+  const std::string& method() const { return method_; }
+
+ private:
+  ResidentHold() = default;
+  struct Map {
+    void* addr;
+    size_t len;
+  };
+  std::vector<Map> maps_;
+  uint64_t locked_bytes_ = 0;
+  std::string method_ = "mlock";
+};
+
+// Fills this process's page tables for every mapping of `files` that the
+// process holds (the backend's own mmap, found in /proc/self/maps), with
+// MADV_POPULATE_READ, or by touching one byte per page on kernels without
+// it. Afterwards a read of a resident page takes no minor fault, as in a
+// long-running process. Returns the bytes populated.
+Result<uint64_t> PopulateOwnMappings(const std::vector<std::string>& files);
 
 }  // namespace flatbench::bench

@@ -1,14 +1,24 @@
-#include "bench/eviction.h"
+#include "bench/page_cache.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <memory>
+#include <set>
+#include <sstream>
+
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22  // Linux 5.14; older headers lack the name.
+#endif
 
 namespace flatbench::bench {
 namespace {
@@ -127,6 +137,100 @@ Status MakeResident(const std::vector<std::string>& files) {
     if (n < 0) return Status::FromErrno("read " + path);
   }
   return Status::Ok();
+}
+
+ResidentHold::~ResidentHold() {
+  for (const auto& m : maps_) {
+    munlock(m.addr, m.len);
+    munmap(m.addr, m.len);
+  }
+}
+
+Result<std::unique_ptr<ResidentHold>> ResidentHold::Acquire(
+    const std::vector<std::string>& files) {
+  std::unique_ptr<ResidentHold> h(new ResidentHold());
+  for (const auto& path : files) {
+    Fd f{open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+    if (f.fd < 0) return Status::FromErrno("open " + path);
+    struct stat st {};
+    if (fstat(f.fd, &st) != 0) return Status::FromErrno("stat " + path);
+    if (st.st_size == 0) continue;
+    const size_t len = static_cast<size_t>(st.st_size);
+    void* addr = mmap(nullptr, len, PROT_READ, MAP_SHARED, f.fd, 0);
+    if (addr == MAP_FAILED) return Status::FromErrno("mmap " + path);
+    h->maps_.push_back({addr, len});
+    if (h->method_ == "mlock") {
+      if (mlock(addr, len) == 0) {
+        h->locked_bytes_ += len;
+        continue;
+      }
+      h->method_ =
+          std::string("mapped (mlock refused: ") + std::strerror(errno) + ")";
+    }
+    // Unlocked: keep the mapping and fault every page into it.
+    if (madvise(addr, len, MADV_POPULATE_READ) != 0) {
+      const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+      volatile const char* p = static_cast<const char*>(addr);
+      for (size_t off = 0; off < len; off += page) (void)p[off];
+    }
+  }
+  return h;
+}
+
+Result<uint64_t> PopulateOwnMappings(const std::vector<std::string>& files) {
+  struct Id {
+    dev_t dev;
+    ino_t ino;
+    off_t size;
+  };
+  std::vector<Id> ids;
+  for (const auto& path : files) {
+    struct stat st {};
+    if (stat(path.c_str(), &st) != 0) return Status::FromErrno("stat " + path);
+    ids.push_back({st.st_dev, st.st_ino, st.st_size});
+  }
+  std::ifstream maps("/proc/self/maps");
+  if (!maps) return Status::IOError("/proc/self/maps: cannot be read");
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  uint64_t populated = 0;
+  std::string line;
+  while (std::getline(maps, line)) {
+    unsigned long start = 0, end = 0, offset = 0, inode = 0;
+    unsigned major_no = 0, minor_no = 0;
+    char perms[8] = {0};
+    if (std::sscanf(line.c_str(), "%lx-%lx %7s %lx %x:%x %lu", &start, &end,
+                    perms, &offset, &major_no, &minor_no, &inode) != 7 ||
+        inode == 0 || perms[0] != 'r') {
+      continue;
+    }
+    for (const Id& id : ids) {
+      if (id.ino != inode || major(id.dev) != major_no ||
+          minor(id.dev) != minor_no) {
+        continue;
+      }
+      // Only the part of the mapping the file backs: touching past its end
+      // would raise SIGBUS (LMDB maps more than its file holds).
+      const uint64_t file_left =
+          static_cast<uint64_t>(id.size) > offset ? id.size - offset : 0;
+      uint64_t len = std::min<uint64_t>(end - start, file_left);
+      len = len / page * page;
+      if (len == 0) break;
+      void* addr = reinterpret_cast<void*>(start);
+      if (madvise(addr, len, MADV_POPULATE_READ) != 0) {
+        if (errno != EINVAL) {
+          return Status::FromErrno(
+              "madvise(MADV_POPULATE_READ) on a map of "
+              "inode " +
+              std::to_string(inode));
+        }
+        volatile const char* p = static_cast<const char*>(addr);
+        for (uint64_t off = 0; off < len; off += page) (void)p[off];
+      }
+      populated += len;
+      break;
+    }
+  }
+  return populated;
 }
 
 }  // namespace flatbench::bench

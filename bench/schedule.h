@@ -1,0 +1,104 @@
+#pragma once
+// The run's schedule: which pass each backend runs, in which order.
+//
+// Order (see ../shared/DESIGN.md "Modes and what is measured"):
+//   for each mode, for each repetition, for each cell (table x kind x
+//   threads), every backend runs that cell once, in an order rotated by
+//   (repetition + cell index): a Latin square over repetitions, so each
+//   backend takes each position equally often and drift or host-cache
+//   warming over the run spreads evenly over the backends.
+// All backends read the same keys in the same (cell, repetition): the keys
+// of a (table, kind) continue through one seeded permutation from pass to
+// pass, so no key repeats within a pass.
+//
+// Each step of a cold mode on hit keys is preceded, in the backend's own
+// process, by a device pass: 4 KiB O_DIRECT random reads inside the files
+// that hold that backend's table (see device.h).
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "common/backend.h"
+#include "common/status.h"
+#include "datagen/sampler.h"
+#include "datagen/spec.h"
+
+namespace flatbench::bench {
+
+enum class Mode { kWarm, kCold, kColdLazy };
+const char* ModeName(Mode mode);  // "warm", "cold", "cold-lazy"
+bool ParseMode(std::string_view name, Mode* out);
+inline bool IsCold(Mode m) { return m != Mode::kWarm; }
+
+inline constexpr uint64_t kDefaultDrawSeed = 0x647261772d6b6579ULL;
+
+// The kind of a device cell's entry (4 KiB O_DIRECT reads, see device.h).
+inline constexpr char kDeviceKind[] = "device";
+
+// "<backend>/<table>/<kind>/<mode>/threads:<N>/rep:<R>".
+std::string EntryName(const std::string& backend, Table table,
+                      std::string_view kind, Mode mode, int threads, int rep);
+
+// One (table, kind, threads) of the matrix.
+struct Cell {
+  Table table = Table::kAccount;
+  datagen::KeyKind kind = datagen::KeyKind::kHit;
+  int threads = 1;
+};
+
+// The cells of `tables` x `kinds` x `threads` that exist for `spec`:
+// miss-live is a storage kind only, and a dataset without slots has no
+// storage cells. The report's required cells are the same enumeration.
+std::vector<Cell> EnumerateCells(const datagen::Spec& spec,
+                                 const std::vector<Table>& tables,
+                                 const std::vector<datagen::KeyKind>& kinds,
+                                 const std::vector<int>& threads);
+
+// One measured pass of one backend.
+struct Step {
+  std::string backend;
+  Mode mode = Mode::kCold;
+  Cell cell;
+  int repetition = 0;
+  uint64_t first_index = 0;       // Into the (table, kind) permutation.
+  uint64_t reads_per_thread = 0;  // > 0.
+  // Reads per thread of the device pass that precedes this step; 0: none.
+  uint64_t device_reads_per_thread = 0;
+};
+
+struct ScheduleOptions {
+  std::vector<std::string> backends;
+  std::vector<Mode> modes;
+  std::vector<Table> tables;
+  std::vector<datagen::KeyKind> kinds;
+  std::vector<int> threads;
+  int repetitions = 1;
+  uint64_t reads_per_pass = 0;  // Over all threads.
+  uint64_t device_reads = 0;    // Per device pass over all threads; 0: off.
+  uint64_t draw_seed = 0;
+  // Backends that skip warm mode (O_DIRECT variants read the device even
+  // when their files are cached, so "warm" means nothing for them).
+  std::vector<std::string> no_warm;
+};
+
+// One mode's worth of steps, in run order.
+struct Phase {
+  Mode mode;
+  std::vector<Step> steps;
+};
+
+// The whole run. Errors: kUsage when a thread count exceeds a (table, kind)
+// key space.
+Result<std::vector<Phase>> MakeSchedule(const datagen::Spec& spec,
+                                        const ScheduleOptions& options);
+
+// The text recorded as flatbench.schedule.
+std::string DescribeSchedule();
+
+// Steps travel to a backend's worker process as JSON.
+nlohmann::json StepToJson(const Step& step);
+Result<Step> StepFromJson(const nlohmann::json& j);
+
+}  // namespace flatbench::bench

@@ -1,0 +1,401 @@
+#include "bench/worker.h"
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "bench/counters.h"
+#include "bench/device.h"
+#include "bench/io_stats.h"
+#include "bench/key_plan.h"
+#include "bench/page_cache.h"
+#include "bench/pass.h"
+#include "common/results_schema.h"
+#include "datagen/rng.h"
+
+namespace flatbench::bench {
+namespace {
+
+class SessionReader : public PassReader {
+ public:
+  SessionReader(std::unique_ptr<ReadSession> session, Table table,
+                const KeyPlan& plan, int thread)
+      : session_(std::move(session)),
+        table_(table),
+        keys_(plan.Buffer(thread)),
+        key_size_(plan.key_size()) {}
+
+  Status Read(uint64_t i, bool* found) override {
+    std::string_view value;
+    Status st = session_->Get(
+        table_, std::string_view(keys_ + i * key_size_, key_size_), found,
+        &value);
+    benchmark::DoNotOptimize(value.data());
+    benchmark::DoNotOptimize(value.size());
+    return st;
+  }
+
+ private:
+  std::unique_ptr<ReadSession> session_;
+  Table table_;
+  const char* keys_;
+  size_t key_size_;
+};
+
+struct Opened {
+  std::unique_ptr<Backend> backend;
+  double open_seconds = 0;
+  uint64_t metadata_bytes = 0;
+  uint64_t rss_after_open = 0;
+};
+
+constexpr uint64_t kWarmupReads = 200'000;
+constexpr uint64_t kWarmupSeed = 0x7761726d2d7570ULL;
+
+uint64_t Mix(uint64_t a, uint64_t b) {
+  return datagen::SplitMix64(a ^ (b * 0x9e3779b97f4a7c15ULL)).Next();
+}
+
+nlohmann::json Fail(const Status& st) {
+  return {{"ok", false},
+          {"code", static_cast<int>(st.code())},
+          {"error", st.message()}};
+}
+
+}  // namespace
+
+struct Worker::State {
+  State(const datagen::Dataset& d, std::string n, Opener op, WorkerOptions wo)
+      : ds(d), name(std::move(n)), open(std::move(op)), o(std::move(wo)) {}
+  datagen::Dataset ds;
+  std::string name;
+  Opener open;
+  WorkerOptions o;
+  std::string dir;
+  std::vector<std::string> files;
+  std::unique_ptr<DeviceFiles> device[kNumTables];
+  std::string device_status = "not measured";
+  Opened opened;
+  std::unique_ptr<ResidentHold> hold;
+  std::string warm_lock = "not used";
+  uint64_t populated_bytes = 0;
+  uint64_t warmup_reads = 0;
+  std::string evict_method = "none";
+  bool sanity_passed = false;
+
+  double SinceOrigin(uint64_t ns) const {
+    return ns > o.run_origin_ns
+               ? static_cast<double>(ns - o.run_origin_ns) / 1e9
+               : 0.0;
+  }
+
+  OpenOptions Options(bool lazy) const {
+    OpenOptions oo;
+    oo.lazy_metadata = lazy;
+    oo.verify_checksums = o.verify_checksums;
+    return oo;
+  }
+
+  Status TimedOpen(bool lazy) {
+    Opened x;
+    auto start = std::chrono::steady_clock::now();
+    auto be = open(name, Options(lazy));
+    auto end = std::chrono::steady_clock::now();
+    if (!be.ok()) return be.status();
+    x.backend = std::move(be).value();
+    x.open_seconds = std::chrono::duration<double>(end - start).count();
+    x.metadata_bytes = x.backend->ResidentMetadataBytes();
+    x.rss_after_open = RssBytes();
+    opened = std::move(x);
+    return Status::Ok();
+  }
+
+  Result<nlohmann::json> DeviceCell(const Step& step) {
+    const int t = static_cast<int>(step.cell.table);
+    DeviceFiles* dev = device[t].get();
+    if (dev == nullptr || !dev->supported()) return nlohmann::json();
+    const uint64_t seed = Mix(Mix(Mix(o.device_seed, static_cast<uint64_t>(t)),
+                                  static_cast<uint64_t>(step.cell.threads)),
+                              static_cast<uint64_t>(step.repetition) + 1);
+    DeviceFacts facts;
+    facts.threads = step.cell.threads;
+    facts.repetition = step.repetition;
+    facts.file_bytes = dev->bytes();
+    facts.pass_start_s = SinceOrigin(NowNs());
+    const std::string entry_name =
+        EntryName(name, step.cell.table, kDeviceKind, step.mode,
+                  step.cell.threads, step.repetition);
+    auto pass = dev->Run(entry_name, step.cell.threads,
+                         step.device_reads_per_thread, seed);
+    if (!pass.ok()) return pass.status();
+    nlohmann::json entry = pass->entry;
+    AddDeviceCounters(pass.value(), facts, &entry);
+    entry["label"] = "4 KiB O_DIRECT random reads of the files holding " +
+                     name + " " + TableName(step.cell.table) + " (" +
+                     std::to_string(dev->bytes()) + " bytes)";
+    return entry;
+  }
+};
+
+Worker::Worker(const datagen::Dataset& dataset, std::string backend,
+               Opener open, WorkerOptions options)
+    : s_(std::make_unique<State>(dataset, std::move(backend), std::move(open),
+                                 std::move(options))) {
+  s_->dir = s_->ds.BackendDir(s_->name);
+}
+
+Worker::~Worker() = default;
+
+Result<nlohmann::json> Worker::Hello() {
+  State& s = *s_;
+  auto build = s.ds.Build(s.name);
+  if (!build.ok()) return build.status();
+  auto files = ListFiles(s.dir);
+  if (!files.ok()) return files.status();
+  s.files = std::move(files).value();
+  nlohmann::json c = nlohmann::json::object();
+  c[results::BackendKey(s.name, results::kBuildSeconds)] = build->build_seconds;
+  c[results::BackendKey(s.name, results::kDiskBytes)] = build->disk_bytes;
+
+  // Sanity first, before any eviction, with each open mode measured.
+  uint64_t checked = 0;
+  Status sanity;
+  for (bool lazy : {false, true}) {
+    if (lazy && !s.o.lazy_needed) continue;
+    auto be = s.open(s.name, s.Options(lazy));
+    if (!be.ok()) return be.status();
+    if (!lazy) {
+      nlohmann::json settings = nlohmann::json::object();
+      for (const auto& [k, v] : be.value()->Describe()) settings[k] = v;
+      c[results::BackendKey(s.name, results::kSettings)] = settings;
+      nlohmann::json data_files = nlohmann::json::object();
+      std::vector<std::string> devices;
+      for (int t = 0; t < kNumTables; ++t) {
+        const Table table = static_cast<Table>(t);
+        std::vector<std::string> df = be.value()->DataFiles(table);
+        if (df.empty()) df = s.files;
+        std::string joined;
+        for (const auto& f : df) joined += (joined.empty() ? "" : ", ") + f;
+        data_files[TableName(table)] = joined;
+        auto dev = DeviceFiles::Open(df);
+        if (!dev.ok()) return dev.status();
+        if (!dev.value()->supported()) {
+          s.device_status = "skipped: " + dev.value()->reason();
+        }
+        s.device[t] = std::move(dev).value();
+      }
+      c[results::BackendKey(s.name, results::kDataFiles)] = data_files;
+      if (s.device_status == "not measured") {
+        s.device_status =
+            "measured: 4 KiB O_DIRECT random reads, extent-weighted, inside "
+            "the files holding each table, before each cold hit pass";
+      }
+    }
+    datagen::CheckReport report;
+    sanity = datagen::CheckSample(*be.value(), s.ds.spec(), s.o.check, &report);
+    if (!sanity.ok()) {
+      sanity = sanity.WithContext(std::string("sanity check") +
+                                  (lazy ? " (lazy metadata)" : ""));
+      break;
+    }
+    checked += report.checked;
+  }
+  s.sanity_passed = sanity.ok();
+  c[results::BackendKey(s.name, results::kSanityPassed)] = sanity.ok();
+  c[results::BackendKey(s.name, results::kSanityKeys)] = checked;
+  if (!sanity.ok())
+    c[results::BackendKey(s.name, results::kSanityError)] = sanity.message();
+  c[results::BackendKey(s.name, results::kDeviceStatus)] = s.device_status;
+  return c;
+}
+
+Status Worker::BeginWarm() {
+  State& s = *s_;
+  s.opened = Opened();
+  s.hold.reset();
+  FLATBENCH_RETURN_IF_ERROR(MakeResident(s.files));
+  auto hold = ResidentHold::Acquire(s.files);
+  if (!hold.ok()) return hold.status();
+  s.hold = std::move(hold).value();
+  s.warm_lock = s.hold->method();
+  FLATBENCH_RETURN_IF_ERROR(s.TimedOpen(/*lazy=*/false));
+  auto populated = PopulateOwnMappings(s.files);
+  if (!populated.ok()) return populated.status();
+  s.populated_bytes = populated.value();
+  // Untimed warm-up reads, so that a backend's own caches (RocksDB's block
+  // cache) are in steady state too, as in a long-running process: up to
+  // kWarmupReads hit keys per table, drawn apart from the measured keys.
+  auto session = s.opened.backend->NewSession();
+  if (!session.ok()) return session.status();
+  s.warmup_reads = 0;
+  for (int t = 0; t < kNumTables; ++t) {
+    const Table table = static_cast<Table>(t);
+    if (table == Table::kStorage && s.ds.spec().slots_per_account == 0) {
+      continue;
+    }
+    datagen::Sampler sampler(s.ds.spec(), table, datagen::KeyKind::kHit,
+                             Mix(kWarmupSeed, static_cast<uint64_t>(t)));
+    const uint64_t n = std::min<uint64_t>(kWarmupReads, sampler.space());
+    KeyPlan plan(sampler, table, 0, 1, n);
+    for (uint64_t i = 0; i < n; ++i) {
+      bool found = false;
+      std::string_view value;
+      FLATBENCH_RETURN_IF_ERROR(
+          session.value()->Get(table, plan.Key(0, i), &found, &value));
+      if (!found) {
+        return Status::Corruption("warm-up: a hit key of " +
+                                  std::string(TableName(table)) +
+                                  " was not found");
+      }
+    }
+    s.warmup_reads += n;
+  }
+  return Status::Ok();
+}
+
+void Worker::EndWarm() {
+  s_->opened = Opened();
+  s_->hold.reset();
+}
+
+Result<nlohmann::json> Worker::RunStep(const Step& step) {
+  State& s = *s_;
+  const bool warm = step.mode == Mode::kWarm;
+  if (warm && s.opened.backend == nullptr) {
+    return Status::Usage("a warm step before warm_begin");
+  }
+  const Table table = step.cell.table;
+  datagen::Sampler sampler(s.ds.spec(), table, step.cell.kind,
+                           DrawSeed(s.o.draw_seed, table, step.cell.kind));
+  KeyPlan plan(sampler, table, step.first_index, step.cell.threads,
+               step.reads_per_thread);
+  nlohmann::json entries = nlohmann::json::array();
+  CellFacts facts;
+  facts.threads = step.cell.threads;
+  facts.repetition = step.repetition;
+  facts.distinct_keys =
+      static_cast<uint64_t>(step.cell.threads) * step.reads_per_thread;
+  if (warm) {
+    facts.locked_bytes = s.hold ? s.hold->locked_bytes() : 0;
+  } else {
+    s.opened = Opened();  // Close: no mapping may hold pages.
+    EvictMethod method;
+    FLATBENCH_RETURN_IF_ERROR(Evict(s.files, &method, s.o.allow_drop_caches));
+    s.evict_method = EvictMethodName(method);
+    auto after = MeasureResidency(s.files);
+    if (!after.ok()) return after.status();
+    facts.resident_after_eviction = after->fraction();
+    facts.eviction_verified = after->fraction() <= s.o.eviction_bound;
+    if (step.device_reads_per_thread > 0) {
+      auto dev = s.DeviceCell(step);
+      if (!dev.ok()) return dev.status();
+      if (!dev.value().is_null()) {
+        facts.device_reads_per_s = dev.value()["reads_per_s"].get<double>();
+        entries.push_back(std::move(dev).value());
+      }
+    }
+    FLATBENCH_RETURN_IF_ERROR(s.TimedOpen(step.mode == Mode::kColdLazy));
+  }
+  auto before = MeasureResidency(s.files);
+  if (!before.ok()) return before.status();
+  facts.resident_before = before->fraction();
+  facts.file_pages = before->total_pages;
+  facts.preloaded_bytes = before->resident_pages * 4096;
+  if (warm) facts.eviction_verified = before->fraction() >= s.o.warm_bound;
+  facts.open_seconds = s.opened.open_seconds;
+  facts.metadata_bytes = s.opened.metadata_bytes;
+  facts.rss_after_open = s.opened.rss_after_open;
+
+  PassSpec spec;
+  spec.name = EntryName(s.name, table, datagen::KeyKindName(step.cell.kind),
+                        step.mode, step.cell.threads, step.repetition);
+  spec.threads = step.cell.threads;
+  spec.reads_per_thread = step.reads_per_thread;
+  Backend* backend = s.opened.backend.get();
+  spec.make_reader = [backend, table,
+                      &plan](int t) -> Result<std::unique_ptr<PassReader>> {
+    auto session = backend->NewSession();
+    if (!session.ok()) return session.status();
+    return std::unique_ptr<PassReader>(std::make_unique<SessionReader>(
+        std::move(session).value(), table, plan, t));
+  };
+  facts.pass_start_s = s.SinceOrigin(NowNs());
+  auto pass = RunPass(spec);
+  if (!pass.ok()) return pass.status();
+  if (warm) {
+    // Something else (another process's drop_caches, memory pressure) may
+    // have evicted pages during the pass.
+    auto after = MeasureResidency(s.files);
+    if (!after.ok()) return after.status();
+    facts.resident_after_pass = after->fraction();
+    facts.eviction_verified =
+        facts.eviction_verified && after->fraction() >= s.o.warm_bound;
+  } else {
+    s.opened = Opened();
+  }
+  nlohmann::json entry = pass->entry;
+  AddCounters(pass.value(), facts, &entry);
+  entry["label"] = warm ? "warm: files held resident (" + s.warm_lock + ")"
+                        : "evicted by " + s.evict_method;
+  entries.push_back(std::move(entry));
+  return entries;
+}
+
+nlohmann::json Worker::Handle(const nlohmann::json& request) {
+  State& s = *s_;
+  const std::string op = request.value("op", std::string());
+  if (op == "hello") {
+    auto r = Hello();
+    if (!r.ok()) return Fail(r.status());
+    return {{"ok", true}, {"result", std::move(r).value()}};
+  }
+  if (op == "warm_begin") {
+    Status st = BeginWarm();
+    if (!st.ok()) return Fail(st);
+    return {{"ok", true}};
+  }
+  if (op == "warm_end") {
+    EndWarm();
+    return {{"ok", true}};
+  }
+  if (op == "step") {
+    auto step = StepFromJson(request.value("step", nlohmann::json()));
+    if (!step.ok()) return Fail(step.status());
+    auto r = RunStep(step.value());
+    if (!r.ok()) return Fail(r.status().WithContext(s.name));
+    return {{"ok", true}, {"result", std::move(r).value()}};
+  }
+  if (op == "context") {
+    nlohmann::json c = nlohmann::json::object();
+    c[results::BackendKey(s.name, results::kEviction)] = s.evict_method;
+    c[results::BackendKey(s.name, results::kWarmLock)] = s.warm_lock;
+    c[results::BackendKey(s.name, results::kPopulatedBytes)] =
+        s.populated_bytes;
+    c[results::BackendKey(s.name, results::kWarmupReads)] = s.warmup_reads;
+    return {{"ok", true}, {"result", c}};
+  }
+  return Fail(Status::Usage("worker: unknown request " + request.dump()));
+}
+
+Status ResponseStatus(const nlohmann::json& r) {
+  if (!r.is_object()) return Status::IOError("worker: malformed response");
+  if (r.value("ok", false)) return Status::Ok();
+  const std::string msg = r.value("error", std::string("worker failed"));
+  switch (
+      static_cast<Code>(r.value("code", static_cast<int>(Code::kIOError)))) {
+    case Code::kUsage:
+      return Status::Usage(msg);
+    case Code::kCorruption:
+      return Status::Corruption(msg);
+    case Code::kMissingInput:
+      return Status::MissingInput(msg);
+    case Code::kRefuseOverwrite:
+      return Status::RefuseOverwrite(msg);
+    default:
+      return Status::IOError(msg);
+  }
+}
+
+}  // namespace flatbench::bench

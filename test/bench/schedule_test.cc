@@ -1,0 +1,191 @@
+// The interleaved schedule: a Latin square of backends over repetitions,
+// the same keys for every backend in a (cell, repetition), device cells only
+// before cold hits, and the end-to-end driver keeping that order.
+#include "bench/schedule.h"
+
+#include <catch2/catch.hpp>
+#include <map>
+#include <set>
+
+#include "bench/run.h"
+#include "common/results_schema.h"
+#include "test/bench/tiny_dataset.h"
+
+namespace flatbench::bench {
+namespace {
+
+using datagen::KeyKind;
+
+ScheduleOptions Options(std::vector<std::string> backends, int reps) {
+  ScheduleOptions o;
+  o.backends = std::move(backends);
+  o.modes = {Mode::kWarm, Mode::kCold, Mode::kColdLazy};
+  o.tables = {Table::kAccount, Table::kStorage};
+  o.kinds = {KeyKind::kHit, KeyKind::kMissAbsent, KeyKind::kMissLiveAccount};
+  o.threads = {1, 8};
+  o.repetitions = reps;
+  o.reads_per_pass = 800;
+  o.device_reads = 400;
+  o.draw_seed = kDefaultDrawSeed;
+  return o;
+}
+
+datagen::Spec Tiny() {
+  return datagen::MakeSpec("tiny", 0, 0, datagen::kDefaultSeed).value();
+}
+
+TEST_CASE("cells exist only where the dataset has them", "[bench][schedule]") {
+  auto cells = EnumerateCells(
+      Tiny(), {Table::kAccount, Table::kStorage},
+      {KeyKind::kHit, KeyKind::kMissAbsent, KeyKind::kMissLiveAccount},
+      {1, 8, 32});
+  CHECK(cells.size() == 5 * 3);  // miss-live is a storage kind only.
+  for (const auto& c : cells) {
+    CHECK_FALSE(
+        (c.table == Table::kAccount && c.kind == KeyKind::kMissLiveAccount));
+  }
+  auto no_slots = datagen::MakeSpec("custom", 100, 0, 1).value();
+  CHECK(EnumerateCells(no_slots, {Table::kAccount, Table::kStorage},
+                       {KeyKind::kHit}, {1})
+            .size() == 1);
+}
+
+TEST_CASE("backends rotate through every position: a Latin square",
+          "[bench][schedule]") {
+  const std::vector<std::string> b = {"a", "b", "c"};
+  auto phases = MakeSchedule(Tiny(), Options(b, 3));
+  REQUIRE(phases.ok());
+  REQUIRE(phases->size() == 3);
+  for (const auto& p : phases.value()) {
+    CAPTURE(ModeName(p.mode));
+    // Group the steps of each (cell, repetition): consecutive runs of 3.
+    REQUIRE(p.steps.size() % b.size() == 0);
+    // position[(cell, backend)] -> set of positions over the repetitions.
+    std::map<std::string, std::set<size_t>> positions;
+    std::set<std::pair<std::string, uint64_t>> keys_used;
+    for (size_t i = 0; i < p.steps.size(); i += b.size()) {
+      std::set<std::string> seen;
+      for (size_t k = 0; k < b.size(); ++k) {
+        const Step& s = p.steps[i + k];
+        const Step& first = p.steps[i];
+        // Every backend of a (cell, repetition) reads the same keys.
+        CHECK(s.cell.table == first.cell.table);
+        CHECK(s.cell.kind == first.cell.kind);
+        CHECK(s.cell.threads == first.cell.threads);
+        CHECK(s.repetition == first.repetition);
+        CHECK(s.first_index == first.first_index);
+        seen.insert(s.backend);
+        const std::string cell = std::string(TableName(s.cell.table)) + "/" +
+                                 datagen::KeyKindName(s.cell.kind) + "/" +
+                                 std::to_string(s.cell.threads) + "/" +
+                                 s.backend;
+        positions[cell].insert(k);
+        const bool device = IsCold(p.mode) && s.cell.kind == KeyKind::kHit;
+        CHECK((s.device_reads_per_thread > 0) == device);
+      }
+      CHECK(seen.size() == b.size());
+      // Successive passes of a (table, kind) never reuse a start index.
+      const Step& s = p.steps[i];
+      const std::string tk = std::string(TableName(s.cell.table)) +
+                             datagen::KeyKindName(s.cell.kind);
+      CHECK(keys_used.insert({tk, s.first_index}).second);
+    }
+    for (const auto& [cell, pos] : positions) {
+      CAPTURE(cell);
+      CHECK(pos.size() == b.size());  // Each position once in 3 reps.
+    }
+  }
+}
+
+TEST_CASE("O_DIRECT variants skip warm mode", "[bench][schedule]") {
+  auto o = Options({"arena", "arena+direct"}, 1);
+  o.no_warm = {"arena+direct"};
+  auto phases = MakeSchedule(Tiny(), o);
+  REQUIRE(phases.ok());
+  for (const auto& p : phases.value()) {
+    for (const auto& s : p.steps) {
+      CHECK_FALSE((p.mode == Mode::kWarm && s.backend == "arena+direct"));
+    }
+  }
+}
+
+TEST_CASE("too many threads for a key space is a usage error",
+          "[bench][schedule]") {
+  auto o = Options({"a"}, 1);
+  o.threads = {20000};
+  auto phases = MakeSchedule(Tiny(), o);
+  REQUIRE_FALSE(phases.ok());
+  CHECK(phases.status().code() == Code::kUsage);
+}
+
+TEST_CASE("steps survive their trip to a worker", "[bench][schedule]") {
+  auto phases = MakeSchedule(Tiny(), Options({"a", "b"}, 2));
+  REQUIRE(phases.ok());
+  for (const auto& p : phases.value()) {
+    for (const auto& s : p.steps) {
+      auto back = StepFromJson(StepToJson(s));
+      REQUIRE(back.ok());
+      CHECK(StepToJson(back.value()) == StepToJson(s));
+    }
+  }
+  CHECK_FALSE(StepFromJson({{"backend", "a"}}).ok());
+}
+
+// The driver over in-process workers: passes numbered in run order,
+// backends alternating, and warm passes in steady state.
+TEST_CASE("the driver interleaves backends and holds warm files",
+          "[bench][schedule][warm]") {
+  auto ds = datagen::Dataset::Open(testing::TinyDatasetDir());
+  REQUIRE(ds.ok());
+  const auto backends = testing::TinyBackends();
+  std::vector<std::unique_ptr<LocalChannel>> owned;
+  std::map<std::string, WorkerChannel*> channels;
+  for (const auto& b : backends) {
+    WorkerOptions wo;
+    wo.allow_drop_caches = false;
+    wo.check.samples = 50;
+    owned.push_back(std::make_unique<LocalChannel>(std::make_unique<Worker>(
+        ds.value(), b, testing::TinyOpener(ds.value()), wo)));
+    channels[b] = owned.back().get();
+  }
+  RunOptions ro;
+  ro.schedule = Options(backends, 2);
+  ro.schedule.modes = {Mode::kWarm, Mode::kCold};
+  ro.schedule.kinds = {KeyKind::kHit};
+  ro.schedule.threads = {2};
+  ro.progress = false;
+  auto out = RunMatrix(ds.value(), ro, channels, nlohmann::json::object());
+  REQUIRE(out.ok());
+  REQUIRE(out->first_error.ok());
+  const auto& entries = out->document["benchmarks"];
+  // warm: 2 tables x 2 reps x B; cold: the same plus a device cell each.
+  REQUIRE(entries.size() == 2 * 2 * backends.size() * 3);
+  std::vector<std::string> hit_backends;
+  double order = -1;
+  for (const auto& e : entries) {
+    auto name = results::ParseCellName(e["name"].get<std::string>());
+    REQUIRE(name.has_value());
+    CAPTURE(e["name"].get<std::string>());
+    const double o = e[std::string(results::kPassOrder.name)].get<double>();
+    CHECK(o == order + 1);
+    order = o;
+    if (name->kind == "hit") hit_backends.push_back(name->backend);
+    if (name->mode == "warm") {
+      CHECK(e[std::string(results::kEvictionVerified.name)] == 1.0);
+      CHECK(e[std::string(results::kResidentFractionAfterPass.name)] >= 0.99);
+      // Mappings populated before the pass: no minor fault per read.
+      CHECK(e[std::string(results::kMinorFaultsPerRead.name)] <= 0.05);
+      CHECK(e[std::string(results::kMajorFaultsPerRead.name)] == 0.0);
+    }
+  }
+  // Each (cell, repetition) runs every backend once before the next.
+  REQUIRE(hit_backends.size() % backends.size() == 0);
+  for (size_t i = 0; i < hit_backends.size(); i += backends.size()) {
+    std::set<std::string> group(hit_backends.begin() + i,
+                                hit_backends.begin() + i + backends.size());
+    CHECK(group.size() == backends.size());
+  }
+}
+
+}  // namespace
+}  // namespace flatbench::bench
