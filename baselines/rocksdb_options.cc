@@ -88,6 +88,11 @@ Settings RocksSettings(bool lazy_metadata) {
       {"storage.block_cache", "HyperClockCache 700 MiB"},
       {"default.block_size", "16000 (LZ4)"},
       {"cache_index_and_filter_blocks", lazy},
+      {"preload", lazy_metadata
+                      ? "nothing: index and filter blocks go through a fresh "
+                        "block cache on first use"
+                      : "the index and filter blocks of every SST file, read "
+                        "by its table reader at open"},
       {"max_open_files", "-1"},
       {"advise_random_on_open", "true"},
       {"reads", "through a snapshot, verify_checksums=true (default)"},

@@ -1,12 +1,13 @@
 #pragma once
 // Peak number of reads in flight at once, computed after a pass from the
-// [start, end] timestamps each reader thread already takes to time its reads.
+// [start, end] timestamps of the reads each thread timed (one in
+// kLatencySampleEvery, pass.h), so it is a lower bound on the true peak.
 //
 // Why not a shared atomic counter: on warm reads (a few hundred ns) two
 // contended read-modify-writes per read on one cache line would cost about as
 // much as the read itself. Recording two timestamps into a thread-private,
-// preallocated array costs two stores per read and shares nothing; the sweep
-// below runs after the timed loop. Memory: 16 bytes per read in the pass.
+// preallocated array shares nothing; the sweep below runs after the timed
+// loop. Memory: 16 bytes per timed read.
 //
 // A read is in flight from just before the backend call to just after it
 // returns (including time the thread is preempted or blocked on I/O), which is

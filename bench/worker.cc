@@ -170,8 +170,11 @@ Result<nlohmann::json> Worker::Hello() {
       nlohmann::json settings = nlohmann::json::object();
       for (const auto& [k, v] : be.value()->Describe()) settings[k] = v;
       c[results::BackendKey(s.name, results::kSettings)] = settings;
+      // What the cold open preloads, in the backend's own words.
+      if (settings.contains("preload")) {
+        c[results::BackendKey(s.name, results::kPreload)] = settings["preload"];
+      }
       nlohmann::json data_files = nlohmann::json::object();
-      std::vector<std::string> devices;
       for (int t = 0; t < kNumTables; ++t) {
         const Table table = static_cast<Table>(t);
         std::vector<std::string> df = be.value()->DataFiles(table);
