@@ -1,6 +1,6 @@
 // The thresholds file: the checked-in defaults, their digest, and every
 // malformation rejected with the field named.
-#include "bench/report/thresholds.h"
+#include "report/thresholds.h"
 
 #include <catch2/catch.hpp>
 #include <fstream>

@@ -1,4 +1,4 @@
-#include "bench/report/format.h"
+#include "report/format.h"
 
 #include <cmath>
 #include <cstdio>
