@@ -150,6 +150,7 @@ Result<ResultSet> ParseResults(std::string_view text, const std::string& file) {
     }
   }
   std::set<std::string> with_entries;
+  std::map<double, std::string> order;  // pass_order -> benchmark.
   for (const auto& b : *benches) {
     // Aggregates (mean/median/stddev rows) are google-benchmark's; the
     // report recomputes its own from the iteration rows.
@@ -160,6 +161,16 @@ Result<ResultSet> ParseResults(std::string_view text, const std::string& file) {
     Pass pass;
     FLATBENCH_RETURN_IF_ERROR(ReadEntry(b, file, &pass));
     with_entries.insert(pass.cell.backend);
+    // One schedule per run: no two passes of a file share a position.
+    if (!pass.error) {
+      auto [it, fresh] = order.emplace(pass.Get(r::kPassOrder), pass.Name());
+      if (!fresh) {
+        return bad("benchmark '" + pass.Name() + "' counter " +
+                   std::string(r::kPassOrder.name) + " " +
+                   b[std::string(r::kPassOrder.name)].dump() +
+                   " is also that of '" + it->second + "'");
+      }
+    }
     rs.passes.push_back(std::move(pass));
   }
   FLATBENCH_RETURN_IF_ERROR(CheckBackendContext(*ctx, with_entries, file, &rs));

@@ -30,11 +30,13 @@ std::string Num(double v) {
   return buf;
 }
 
-// A round axis maximum at or above `v`: 1, 2 or 5 times a power of ten.
+// A round axis maximum at or above `v` whose fifths are round too: 1, 1.5,
+// 2, 2.5, 3, 4, 5, 6 or 8 times a power of ten. Finer than 1-2-5, so a
+// ratio of 2.1 gets an axis to 2.5, not 5.
 double NiceCeil(double v) {
   if (!(v > 0)) return 1;
   double p = std::pow(10, std::floor(std::log10(v)));
-  for (double m : {1.0, 2.0, 5.0, 10.0}) {
+  for (double m : {1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0}) {
     if (m * p >= v) return m * p;
   }
   return 10 * p;

@@ -93,6 +93,10 @@ TEST_CASE("impossible values are refused naming benchmark and counter",
     e[counter = "peak_inflight"] = 9;
   }
   SECTION("a required counter missing") { e.erase(counter = "mean_inflight"); }
+  SECTION("two passes at one schedule position") {
+    e[counter = "pass_order"] = testing::Entry(
+        doc, "lmdb/account/hit/warm/threads:1/rep:0")["pass_order"];
+  }
   ExpectRefused(doc, {name, counter});
 }
 
