@@ -61,6 +61,15 @@ std::string Inconsistency(const Pass& p, const json& entry) {
     return std::string(r::kPeakInflight.name) + " " +
            Sig(p.Get(r::kPeakInflight), 6) + " is above the thread count";
   }
+  // The efficiency is the quotient of two figures on the same entry.
+  const double eff = p.Get(r::kIoEfficiency);
+  const double device = p.Get(r::kDeviceReadsPerS);
+  if (std::isfinite(eff) != std::isfinite(device) ||
+      (std::isfinite(eff) && std::fabs(eff * device - rate) > 1e-6 * rate)) {
+    return std::string(r::kIoEfficiency.name) + " " + Sig(eff, 6) +
+           " is not reads_per_s / " + std::string(r::kDeviceReadsPerS.name) +
+           " (" + Sig(rate, 6) + " / " + Sig(device, 6) + ")";
+  }
   if (p.cell.kind == r::kKindDevice) return "";
   // Hits find every key they read, misses none: anything else means the
   // counts of reads made and reads found do not add up.

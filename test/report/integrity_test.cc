@@ -93,10 +93,18 @@ TEST_CASE("impossible values are refused naming benchmark and counter",
     e[counter = "peak_inflight"] = 9;
   }
   SECTION("a required counter missing") { e.erase(counter = "mean_inflight"); }
+  SECTION("I/O efficiency that is not reads/s over the device rate") {
+    e[counter = "io_efficiency"] = 0.99;
+  }
+  SECTION("I/O efficiency without the device rate") {
+    e.erase("device_reads_per_s");
+    counter = "io_efficiency";
+  }
   SECTION("two passes at one schedule position") {
     e[counter = "pass_order"] = testing::Entry(
         doc, "lmdb/account/hit/warm/threads:1/rep:0")["pass_order"];
   }
+  CAPTURE(counter);
   ExpectRefused(doc, {name, counter});
 }
 

@@ -54,6 +54,9 @@ int RemoveEntries(nlohmann::json& doc, const std::string& prefix);
 // Sets `counter` to `value` on every entry whose name starts with `prefix`.
 int SetCounter(nlohmann::json& doc, const std::string& prefix,
                const std::string& counter, double value);
+// Sets reads_per_s on every entry whose name starts with `prefix`, and its
+// io_efficiency (where it has one) to match.
+int SetRate(nlohmann::json& doc, const std::string& prefix, double value);
 // Multiplies `counter` by `factor` on every entry whose name starts with
 // `prefix`.
 int ScaleCounter(nlohmann::json& doc, const std::string& prefix,
