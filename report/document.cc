@@ -86,10 +86,14 @@ Section CellSection(const Verdict& v, const ResultSet& res) {
       "its open, before the pass (median over passes; in cold modes, what "
       "the open itself read)."));
   s.blocks.push_back(TableBlock(PreloadTable(v, res)));
+  std::string schedule = res.Context(r::kSchedule);
   s.blocks.push_back(Paragraph(
       "The schedule: when each backend's passes ran, in seconds from the "
-      "start of the run. Interleaved backends share the run's start and end. " +
-      res.Context(r::kSchedule)));
+      "start of the run, and their positions in the run's order. With "
+      "interleaved repetitions every backend's passes span the whole run." +
+      (schedule.empty()
+           ? std::string()
+           : " The run recorded its order as: " + schedule + ".")));
   s.blocks.push_back(TableBlock(ScheduleTable(v, res)));
   std::set<std::string> other;
   for (const auto& [key, st] : v.cells) {
