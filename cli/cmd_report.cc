@@ -2,8 +2,8 @@
 #include <cstdio>
 #include <memory>
 
-#include "bench/report/report.h"
 #include "cli/command.h"
+#include "report/report.h"
 
 namespace flatbench::cli {
 namespace {
@@ -26,9 +26,11 @@ RunFn AddReport(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "report",
       "Turn bench results JSON into the verdict report: DIR/report.md and a "
-      "self-contained DIR/report.html. Exit 0 GO, 1 NO-GO, 2 INCONCLUSIVE, "
-      "65 malformed or mixed results, 66 missing input, 73 if report.md "
-      "exists (use --force).");
+      "self-contained DIR/report.html. Exit 0 GO, 1 NO-GO, 2 INCONCLUSIVE "
+      "(a validity gate failed or a check is within noise), 65 results it "
+      "cannot trust (malformed, another results format, impossible values, "
+      "or files from another host, disk, build or run), 66 missing input, "
+      "73 if report.md exists (use --force).");
   sub->add_option("results", o->inputs,
                   "bench results JSON files (one per backend process)")
       ->required();

@@ -105,7 +105,8 @@ enum Where : uint32_t {
   kOnDevice = 2,    // Every device cell.
   kOnCold = 4,      // Read cells in cold and cold-lazy modes.
   kOnWarm = 8,      // Read cells in warm mode.
-  kOnColdHit = 16,  // Hit cells in cold and cold-lazy modes.
+  kOnColdHit = 16,  // Hit cells in cold and cold-lazy modes, when the
+                    // backend's device cells were measured (else absent).
 };
 
 struct Counter {
@@ -227,7 +228,9 @@ inline constexpr Counter kCounters[] = {
 };
 
 // Whether `counter` must appear on an entry of this kind and mode.
-// kBytesReadPerRead is the exception: it may be absent anywhere.
+// kBytesReadPerRead may be absent anywhere, and the kOnColdHit counters
+// are absent when the backend's device cells were not measured, so neither
+// is ever required.
 bool CounterExpected(const Counter& counter, std::string_view kind,
                      std::string_view mode);
 
@@ -405,7 +408,7 @@ inline constexpr BackendContextKey kWarmLock{"warm_lock", Type::kText, false};
 inline constexpr BackendContextKey kDeviceStatus{"device", Type::kText, false};
 // Present only when the backend's process died without results.
 inline constexpr BackendContextKey kError{"error", Type::kText, false};
-// The files holding each table, as {"account": [...], "storage": [...]}:
+// The files holding each table, as {"account": "f1, f2", "storage": ...}:
 // what the device cells read.
 inline constexpr BackendContextKey kDataFiles{"data_files", Type::kObject,
                                               true};

@@ -6,9 +6,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "bench/report/results.h"
-#include "bench/report/thresholds.h"
-#include "bench/report/verdict.h"
+#include "report/results.h"
+#include "report/thresholds.h"
+#include "report/verdict.h"
 
 namespace flatbench::report::testing {
 

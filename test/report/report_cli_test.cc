@@ -54,7 +54,7 @@ TEST_CASE("report writes md and html and exits with the verdict",
   CHECK(Read(tmp / "out/report.md").find("## Verdict: " + verdict + "\n") !=
         std::string::npos);
   CHECK(Exists(tmp / "out/report.html"));
-  CHECK(Exists(tmp / "out/reads_per_s_8t.svg"));
+  CHECK(Exists(tmp / "out/hits_reads_per_s_8t.svg"));
 }
 
 TEST_CASE("report refuses to overwrite without --force", "[report][cli]") {
@@ -91,13 +91,12 @@ TEST_CASE("report exit codes for bad input", "[report][cli]") {
     ResultsBuilder a, b;
     a.backends = {"arena"};
     b.backends = {"rocksdb", "lmdb"};
-    b.device_row = false;
     b.fingerprint = "ffffffffffffffff";
     Write(tmp / "a.json", a.Text());
     Write(tmp / "b.json", b.Text());
     args = "report " + (tmp / "a.json") + " " + (tmp / "b.json") + out;
     want = 65;
-    named = "two datasets";
+    named = "flatbench.fingerprint";
   }
   SECTION("missing thresholds file") {
     args = "report " + (tmp / "r.json") + out + " --thresholds " +

@@ -2,67 +2,106 @@
 
 #include <stdexcept>
 
+#include "common/results_schema.h"
+
 namespace flatbench::report::testing {
 namespace {
 
+namespace r = flatbench::results;
 using nlohmann::json;
 
-json Pass(const std::string& backend, const std::string& table,
-          const std::string& kind, const std::string& mode, int threads,
-          int rep, double reads_per_s) {
-  std::string name = backend + "/" + table + "/" + kind + "/" + mode +
-                     "/threads:" + std::to_string(threads) +
-                     "/rep:" + std::to_string(rep);
-  bool hit = kind == "hit";
-  double lat_ns = 1e9 * threads / reads_per_s;
+struct PassSpec {
+  std::string backend, table, kind, mode;
+  int threads = 1, rep = 0;
+  double reads_per_s = 0;
+  double device_reads_per_s = 0;  // Cold hits: the adjacent device cell.
+  int order = 0;
+};
+
+// The value each counter takes on a healthy pass.
+double Value(const r::Counter& c, const PassSpec& p) {
+  const bool hit = p.kind == r::kKindHit;
+  const bool device = p.kind == r::kKindDevice;
+  const bool warm = p.mode == r::kModeWarm;
+  const double lat_ns = 1e9 * p.threads / p.reads_per_s;
+  const std::string_view n = c.name;
+  if (n == r::kReadsPerS.name) return p.reads_per_s;
+  if (n == r::kLatMeanNs.name) return lat_ns;
+  if (n == r::kLatP50Ns.name) return lat_ns * 0.9;
+  if (n == r::kLatP99Ns.name) return lat_ns * 3;
+  if (n == r::kLatP999Ns.name) return lat_ns * 6;
+  if (n == r::kLatSampleEvery.name) return 16;
+  if (n == r::kMajorFaultsPerRead.name) return warm ? 0 : hit ? 1.1 : 0.4;
+  if (n == r::kMinorFaultsPerRead.name) return warm ? 0.001 : 0.1;
+  if (n == r::kBytesReadPerRead.name) {
+    return device ? 4096 : warm ? 0 : hit ? 4600 : 1700;
+  }
+  // After reopening, metadata pages are resident again.
+  if (n == r::kResidentFractionBefore.name) return warm ? 1.0 : 0.03;
+  if (n == r::kResidentFractionAfterEviction.name) return 0.002;
+  if (n == r::kResidentFractionAfterPass.name) return 1.0;
+  if (n == r::kEvictionVerified.name) return 1;
+  if (n == r::kThreads.name) return p.threads;
+  if (n == r::kMeanInflight.name) return p.threads * 0.95;
+  if (n == r::kPeakInflight.name) return p.threads;
+  if (n == r::kStorageBound.name) return warm ? 0 : 1;
+  if (n == r::kDistinctKeys.name) return 10000.0 * p.threads;
+  if (n == r::kRssAfterOpenBytes.name) return 64.0 * 1048576;
+  if (n == r::kRssAfterPassBytes.name) return 96.0 * 1048576;
+  if (n == r::kOpenSeconds.name) return 0.5 + 0.01 * p.rep;
+  if (n == r::kMetadataBytes.name) {
+    return p.backend == "lmdb" ? 0.0 : 32.0 * 1048576;
+  }
+  if (n == r::kRepetition.name) return p.rep;
+  if (n == r::kFilePages.name) return 3.4e7;
+  if (n == r::kFoundFraction.name) return hit || device ? 1.0 : 0.0;
+  if (n == r::kPreloadedBytes.name) return warm ? 1.4e11 : 32.0 * 1048576;
+  if (n == r::kPassOrder.name) return p.order;
+  if (n == r::kPassStartS.name) return 2.5 * p.order;
+  if (n == r::kDeviceReadsPerS.name) return p.device_reads_per_s;
+  if (n == r::kIoEfficiency.name) return p.reads_per_s / p.device_reads_per_s;
+  if (n == r::kLockedBytes.name) return 1.4e11;
+  if (n == r::kDeviceFileBytes.name) return 1.4e11;
+  throw std::logic_error("no builder value for counter " + std::string(n));
+}
+
+json Pass(const PassSpec& p) {
+  std::string name =
+      r::FormatCellName({p.backend, p.table, p.kind, p.mode, p.threads, p.rep});
+  double lat_ns = 1e9 * p.threads / p.reads_per_s;
   json e = {
       {"name", name},
       {"run_name", name},
       {"run_type", "iteration"},
       {"repetitions", 1},
       {"repetition_index", 0},
-      {"threads", threads},
-      {"iterations", 10000},
+      {"threads", p.threads},
+      {"iterations", 10000 * p.threads},
       {"real_time", lat_ns},
       {"cpu_time", lat_ns / 10},
       {"time_unit", "ns"},
-      {"reads_per_s", reads_per_s},
-      {"lat_mean_ns", lat_ns},
-      {"lat_p50_ns", lat_ns * 0.9},
-      {"lat_p99_ns", lat_ns * 3},
-      {"lat_p999_ns", lat_ns * 6},
-      {"lat_sample_every", 1},
-      {"major_faults_per_read", hit ? 1.1 : 0.4},
-      {"bytes_read_per_read", hit ? 4600.0 : 1700.0},
-      // After reopening, metadata pages are resident again.
-      {"resident_fraction_before", mode == "warm" ? 1.0 : 0.03},
-      {"resident_fraction_after_eviction", 0.002},
-      {"eviction_verified", 1},
-      {"peak_inflight", threads},
-      {"concurrency_short", 0},
-      {"distinct_keys", 10000.0 * threads},
-      {"rss_after_open_bytes", 64.0 * 1048576},
-      {"rss_after_pass_bytes", 96.0 * 1048576},
-      {"open_seconds", 0.5 + 0.01 * rep},
-      {"metadata_bytes", backend == "lmdb" ? 0.0 : 32.0 * 1048576},
-      {"repetition", rep},
-      {"found_fraction", hit ? 1.0 : 0.0},
   };
-  if (mode == "warm") e.erase("resident_fraction_after_eviction");
-  if (backend == "device") {
-    for (const char* k : {"found_fraction", "metadata_bytes", "open_seconds",
-                          "eviction_verified", "resident_fraction_before",
-                          "resident_fraction_after_eviction"}) {
-      e.erase(k);
+  // Every required counter, bytes read everywhere, and the device
+  // figures on cold hits (the builder's device cells are measured).
+  const bool cold_hit = p.kind == r::kKindHit && r::IsColdMode(p.mode);
+  for (const r::Counter& c : r::AllCounters()) {
+    if (r::CounterExpected(c, p.kind, p.mode) ||
+        c.name == r::kBytesReadPerRead.name ||
+        ((c.where & r::kOnColdHit) && cold_hit && p.device_reads_per_s > 0)) {
+      e[std::string(c.name)] = Value(c, p);
     }
   }
   return e;
 }
 
-// ±1% and ±2% around the median for five repetitions; the middle one is
-// the exact median.
-double Jitter(int rep, int reps) {
-  return 1.0 + 0.01 * (rep - (reps - 1) / 2.0);
+// ±jitter x k around the median for repetition k from the middle; the
+// middle one (of an odd count) is the exact median.
+double Jitter(double jitter, int rep, int reps) {
+  return 1.0 + jitter * (rep - (reps - 1) / 2.0);
+}
+
+void Set(json& ctx, const r::ContextKey& key, json value) {
+  ctx[std::string(key.name)] = std::move(value);
 }
 
 }  // namespace
@@ -76,62 +115,94 @@ json ResultsBuilder::Build() const {
       {"mhz_per_cpu", 3000},
       {"cpu_scaling_enabled", false},
       {"library_build_type", "release"},
-      {"flatbench.version", "0.1.0"},
-      {"flatbench.build_type", build_type},
-      {"flatbench.asserts", asserts},
-      {"flatbench.scale", scale},
-      {"flatbench.spec", spec},
-      {"flatbench.fingerprint", fingerprint},
-      {"flatbench.dataset_dir", "/data/flatbench"},
-      {"flatbench.reads_per_pass", "200000"},
-      {"flatbench.repetitions", std::to_string(repetitions)},
-      {"flatbench.key_draw", "seeded uniform over the whole key space"},
-      {"flatbench.env.kernel", "6.1.0-test"},
-      {"flatbench.env.cpu", "Test CPU"},
-      {"flatbench.env.cores", "32"},
-      {"flatbench.env.ram_bytes", "68719476736"},
-      {"flatbench.env.filesystem", "ext4"},
-      {"flatbench.env.device", "nvme0n1"},
-      {"flatbench.env.read_ahead_kb", "128"},
-      {"flatbench.env.scheduler", "none"},
-      {"flatbench.env.drop_caches", "yes"},
-      {"flatbench.lib.rocksdb", "7.8.3"},
-      {"flatbench.lib.lmdb", "0.9.24"},
-      {"flatbench.lib.compiler", "gcc 12.2.0"},
-      {"flatbench.eviction_bound", "0.01"},
   };
+  std::string thread_list, mode_list;
+  for (int t : threads) {
+    if (!thread_list.empty()) thread_list += ',';
+    thread_list += std::to_string(t);
+  }
+  for (const auto& m : modes) {
+    if (!mode_list.empty()) mode_list += ',';
+    mode_list += m;
+  }
+  Set(ctx, r::kResultsFormat, r::kFormatVersion);
+  Set(ctx, r::kVersion, "0.2.0");
+  Set(ctx, r::kRevision, "abc1234");
+  Set(ctx, r::kBuildType, build_type);
+  Set(ctx, r::kAssertsOn, asserts_on);
+  Set(ctx, r::kScale, scale);
+  Set(ctx, r::kSpec, spec);
+  Set(ctx, r::kFingerprint, fingerprint);
+  Set(ctx, r::kDatasetAccounts, accounts);
+  Set(ctx, r::kDatasetSlotsPerAccount, slots_per_account);
+  Set(ctx, r::kDatasetDir, "/data/flatbench");
+  Set(ctx, r::kReadsPerPass, 200000);
+  Set(ctx, r::kRepetitions, repetitions);
+  Set(ctx, r::kThreadCounts, thread_list);
+  Set(ctx, r::kModeList, mode_list);
+  Set(ctx, r::kKeyDraw, "seeded uniform over the whole key space");
+  Set(ctx, r::kEvictionBound, 0.01);
+  Set(ctx, r::kWarmBound, 0.99);
+  Set(ctx, r::kMachineIdHash, "5f1e2d3c4b5a6978");
+  Set(ctx, r::kCpu, "Test CPU");
+  Set(ctx, r::kHardwareThreads, hardware_threads);
+  Set(ctx, r::kRamBytes, int64_t{68719476736});
+  Set(ctx, r::kKernel, "Linux 6.1.0-test x86_64");
+  Set(ctx, r::kFilesystem, "ext4");
+  Set(ctx, r::kDevice, "/dev/nvme0n1p1 (259:1)");
+  Set(ctx, r::kReadAheadKb, "128");
+  Set(ctx, r::kScheduler, "none");
+  Set(ctx, r::kDropCaches, "writable");
+  Set(ctx, r::kLibRocksdb, "7.8.3");
+  Set(ctx, r::kLibLmdb, "0.9.24");
+  Set(ctx, r::kLibCompiler, "gcc 12.2.0");
+  Set(ctx, r::kRunStart, "2026-11-30T05:00:00Z");
+  Set(ctx, r::kSchedule,
+      "for each mode, repetition and cell, the backends "
+      "in an order rotated by repetition + cell");
+  Set(ctx, r::kTimingOverheadNs, 25.0);
+  Set(ctx, r::kDeviceReadsPerPass, 10000);
+  Set(ctx, r::kVerifyChecksums, true);
+  Set(ctx, r::kEvictMethod, "drop_caches");
   for (const auto& b : backends) {
-    const std::string pre = "flatbench.backend." + b;
-    ctx[pre + ".settings"] = json{{"name", b}, {"block_bytes", "4096"}}.dump();
-    ctx[pre + ".build_seconds"] = "1234.5";
-    ctx[pre + ".disk_bytes"] = "107374182400";
-    ctx[pre + ".sanity"] = "passed (2000 keys)";
+    auto set = [&](const r::BackendContextKey& k, json v) {
+      ctx[r::BackendKey(b, k)] = std::move(v);
+    };
+    set(r::kSettings, json{{"name", b}, {"block_bytes", "4096"}});
+    set(r::kBuildSeconds, 1234.5);
+    set(r::kDiskBytes, disk_bytes);
+    set(r::kSanityPassed, true);
+    set(r::kSanityKeys, 2000);
+    set(r::kDataFiles, json{{"account", "/data/" + b + "/account"},
+                            {"storage", "/data/" + b + "/storage"}});
+    set(r::kEviction, "drop_caches");
+    set(r::kPreload, "index and filter");
+    set(r::kWarmLock, "mlock");
+    set(r::kDeviceStatus, "measured");
   }
   json benches = json::array();
+  int order = 0;
   for (const auto& b : backends) {
     for (const auto& mode : modes) {
+      const bool cold = r::IsColdMode(mode);
       for (const std::string table : {"account", "storage"}) {
         std::vector<std::string> kinds = {"hit", "miss-absent"};
         if (table == "storage") kinds.push_back("miss-live");
+        if (cold && device_cells) kinds.insert(kinds.begin(), "device");
         for (const auto& kind : kinds) {
-          double base =
-              kind == "hit" ? hit_reads_per_s.at(b) : miss_reads_per_s.at(b);
           for (int t : threads) {
-            for (int r = 0; r < repetitions; ++r) {
-              benches.push_back(Pass(b, table, kind, mode, t, r,
-                                     base * t * Jitter(r, repetitions)));
+            for (int rep = 0; rep < repetitions; ++rep) {
+              double j = Jitter(jitter, rep, repetitions);
+              double device =
+                  device_cells ? device_reads_per_s.at(b) * t * j : 0;
+              double base = kind == "hit"      ? hit_reads_per_s.at(b)
+                            : kind == "device" ? device_reads_per_s.at(b)
+                                               : miss_reads_per_s.at(b);
+              benches.push_back(Pass({b, table, kind, mode, t, rep,
+                                      base * t * j, device, order++}));
             }
           }
         }
-      }
-    }
-  }
-  if (device_row) {
-    for (int t : threads) {
-      for (int r = 0; r < repetitions; ++r) {
-        benches.push_back(
-            Pass("device", "raw", "hit", "cold", t, r,
-                 device_reads_per_s * t * Jitter(r, repetitions)));
       }
     }
   }
@@ -165,6 +236,31 @@ int SetCounter(json& doc, const std::string& prefix, const std::string& counter,
   for (auto& e : doc["benchmarks"]) {
     if (e["name"].get<std::string>().rfind(prefix, 0) == 0) {
       e[counter] = value;
+      ++n;
+    }
+  }
+  return n;
+}
+
+int SetRate(json& doc, const std::string& prefix, double value) {
+  int n = 0;
+  for (auto& e : doc["benchmarks"]) {
+    if (e["name"].get<std::string>().rfind(prefix, 0) != 0) continue;
+    e["reads_per_s"] = value;
+    if (e.contains("io_efficiency")) {
+      e["io_efficiency"] = value / e["device_reads_per_s"].get<double>();
+    }
+    ++n;
+  }
+  return n;
+}
+
+int ScaleCounter(json& doc, const std::string& prefix,
+                 const std::string& counter, double factor) {
+  int n = 0;
+  for (auto& e : doc["benchmarks"]) {
+    if (e["name"].get<std::string>().rfind(prefix, 0) == 0) {
+      e[counter] = e[counter].get<double>() * factor;
       ++n;
     }
   }

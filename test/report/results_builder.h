@@ -1,8 +1,8 @@
 #pragma once
 // Builds a complete, valid, full-scale bench results document (the JSON
-// `flatbench bench` writes, bench/RESULTS_FORMAT.md) that passes every
+// `flatbench bench` writes, common/results_schema.h) that passes every
 // default threshold with margin, so each test mutates one thing and sees
-// exactly that effect.
+// exactly that effect. Every name comes from the results contract.
 
 #include <map>
 #include <nlohmann/json.hpp>
@@ -13,23 +13,34 @@ namespace flatbench::report::testing {
 
 struct ResultsBuilder {
   std::string scale = "full";
-  std::string spec = "accounts=300000000 slots_per_account=4 seed=42";
+  int64_t accounts = 300000000;
+  int64_t slots_per_account = 4;
+  std::string spec =
+      "flatbench-dataset v1 accounts=300000000 "
+      "slots_per_account=4 seed=42";
   std::string fingerprint = "0123456789abcdef";
   std::string build_type = "release";
-  std::string asserts = "off";
+  bool asserts_on = false;
+  int64_t hardware_threads = 32;
+  // On-disk bytes of every backend: within the full-scale estimate.
+  int64_t disk_bytes = 140000000000;
   int repetitions = 5;
   std::vector<int> threads = {1, 8, 32};
   std::vector<std::string> backends = {"arena", "rocksdb", "lmdb"};
   std::vector<std::string> modes = {"cold", "warm", "cold-lazy"};
-  bool device_row = true;
+  bool device_cells = true;
   // Median single-thread reads/s per backend; each thread count multiplies
-  // it, and repetitions spread it by ±1% and ±2% around the exact median.
-  // Defaults: arena/rocksdb hit 2.0, arena/lmdb hit 1.0, miss cost 1.0.
+  // it, and repetitions spread it by `jitter` per repetition around the
+  // exact median (±1% and ±2% for five). Defaults: arena/rocksdb hit 2.0,
+  // arena/lmdb hit 1.0, miss cost 1.0.
   std::map<std::string, double> hit_reads_per_s = {
       {"arena", 20000}, {"rocksdb", 10000}, {"lmdb", 20000}};
   std::map<std::string, double> miss_reads_per_s = {
       {"arena", 100000}, {"rocksdb", 80000}, {"lmdb", 100000}};
-  double device_reads_per_s = 25000;
+  // Single-thread own-file device reads/s per backend (x threads).
+  std::map<std::string, double> device_reads_per_s = {
+      {"arena", 25000}, {"rocksdb", 25000}, {"lmdb", 25000}};
+  double jitter = 0.01;
 
   nlohmann::json Build() const;
   // Build() as text, for the parser.
@@ -43,5 +54,12 @@ int RemoveEntries(nlohmann::json& doc, const std::string& prefix);
 // Sets `counter` to `value` on every entry whose name starts with `prefix`.
 int SetCounter(nlohmann::json& doc, const std::string& prefix,
                const std::string& counter, double value);
+// Sets reads_per_s on every entry whose name starts with `prefix`, and its
+// io_efficiency (where it has one) to match.
+int SetRate(nlohmann::json& doc, const std::string& prefix, double value);
+// Multiplies `counter` by `factor` on every entry whose name starts with
+// `prefix`.
+int ScaleCounter(nlohmann::json& doc, const std::string& prefix,
+                 const std::string& counter, double factor);
 
 }  // namespace flatbench::report::testing

@@ -3,8 +3,12 @@
 #include "common/results_schema.h"
 
 #include <catch2/catch.hpp>
+#include <fstream>
+#include <map>
 #include <set>
+#include <sstream>
 #include <string>
+#include <vector>
 
 namespace flatbench::results {
 namespace {
@@ -81,11 +85,107 @@ TEST_CASE("counters are expected where the contract says", "[report][schema]") {
       CounterExpected(kResidentFractionAfterEviction, kKindHit, kModeWarm));
   CHECK(CounterExpected(kLockedBytes, kKindHit, kModeWarm));
   CHECK_FALSE(CounterExpected(kLockedBytes, kKindHit, kModeCold));
-  CHECK(CounterExpected(kIoEfficiency, kKindHit, kModeCold));
+  // Only beside measured device cells, so never required.
+  CHECK_FALSE(CounterExpected(kIoEfficiency, kKindHit, kModeCold));
   CHECK_FALSE(CounterExpected(kIoEfficiency, kKindMissAbsent, kModeCold));
   CHECK_FALSE(CounterExpected(kIoEfficiency, kKindHit, kModeWarm));
   CHECK(CounterExpected(kDeviceFileBytes, kKindDevice, kModeColdLazy));
   CHECK_FALSE(CounterExpected(kBytesReadPerRead, kKindHit, kModeCold));
+}
+
+}  // namespace
+}  // namespace flatbench::results
+
+namespace flatbench::results {
+namespace {
+
+// The rows of every markdown table whose header starts with `first`:
+// backticked first cell -> the other cells, trimmed.
+std::map<std::string, std::vector<std::string>> DocTable(
+    const std::string& text, const std::string& first) {
+  std::map<std::string, std::vector<std::string>> out;
+  std::istringstream in(text);
+  std::string line;
+  bool inside = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("|", 0) != 0) {
+      inside = false;
+      continue;
+    }
+    std::vector<std::string> cells;
+    std::stringstream ss(line.substr(1));
+    std::string cell;
+    while (std::getline(ss, cell, '|')) {
+      size_t a = cell.find_first_not_of(' '), b = cell.find_last_not_of(' ');
+      cells.push_back(a == std::string::npos ? "" : cell.substr(a, b - a + 1));
+    }
+    if (cells.empty()) continue;
+    if (cells[0] == first) {
+      inside = true;
+      continue;
+    }
+    if (!inside || cells[0].rfind("`", 0) != 0) continue;
+    std::string name = cells[0].substr(1, cells[0].size() - 2);
+    cells.erase(cells.begin());
+    out[name] = cells;
+  }
+  return out;
+}
+
+std::string WhereText(uint32_t where) {
+  std::string out;
+  for (auto [bit, word] : {std::pair{kOnRead, "read"},
+                           {kOnCold, "cold"},
+                           {kOnWarm, "warm"},
+                           {kOnColdHit, "cold hit"},
+                           {kOnDevice, "device"}}) {
+    if (where & bit) out += (out.empty() ? "" : ", ") + std::string(word);
+  }
+  return out;
+}
+
+TEST_CASE("RESULTS_FORMAT.md lists exactly the contract's names and types",
+          "[report][schema]") {
+  std::ifstream in(FLATBENCH_SOURCE_ROOT "/bench/RESULTS_FORMAT.md");
+  REQUIRE(in);
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  CHECK(text.find("results format " + std::to_string(kFormatVersion)) !=
+        std::string::npos);
+
+  auto counters = DocTable(text, "counter");
+  CHECK(counters.size() == AllCounters().size());
+  for (const Counter& c : AllCounters()) {
+    CAPTURE(c.name);
+    auto it = counters.find(std::string(c.name));
+    REQUIRE(it != counters.end());
+    REQUIRE(it->second.size() >= 2);
+    CHECK(it->second[0] == TypeName(c.type));
+    CHECK(it->second[1].rfind(WhereText(c.where), 0) == 0);
+  }
+
+  auto run = DocTable(text, "key");
+  std::map<std::string, std::vector<std::string>> run_keys, backend_keys;
+  for (auto& [name, cells] : run) {
+    (name.rfind("flatbench.", 0) == 0 ? run_keys : backend_keys)[name] = cells;
+  }
+  CHECK(run_keys.size() == AllContextKeys().size());
+  for (const ContextKey& k : AllContextKeys()) {
+    CAPTURE(k.name);
+    auto it = run_keys.find(std::string(k.name));
+    REQUIRE(it != run_keys.end());
+    REQUIRE(it->second.size() >= 2);
+    CHECK(it->second[0] == TypeName(k.type));
+    CHECK(it->second[1] == (k.provenance ? "yes" : "no"));
+  }
+  CHECK(backend_keys.size() == AllBackendContextKeys().size());
+  for (const BackendContextKey& k : AllBackendContextKeys()) {
+    CAPTURE(k.name);
+    auto it = backend_keys.find(std::string(k.name));
+    REQUIRE(it != backend_keys.end());
+    REQUIRE(it->second.size() >= 2);
+    CHECK(it->second[0] == TypeName(k.type));
+    CHECK(it->second[1] == (k.always ? "yes" : "no"));
+  }
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // The thresholds file: the checked-in defaults, their digest, and every
 // malformation rejected with the field named.
-#include "bench/report/thresholds.h"
+#include "report/thresholds.h"
 
 #include <catch2/catch.hpp>
 #include <fstream>
@@ -83,6 +83,12 @@ TEST_CASE("a malformed thresholds file is kCorruption naming the field",
                [](json& d) { d["validity"]["require_asserts_off"] = "yes"; }},
       Mutation{"validity.require_sanity_passd",
                [](json& d) { d["validity"]["require_sanity_passd"] = false; }},
+      Mutation{"validity.min_mean_inflight_share",
+               [](json& d) { d["validity"]["min_mean_inflight_share"] = 1.5; }},
+      Mutation{"validity.max_device_rate_spread",
+               [](json& d) { d["validity"]["max_device_rate_spread"] = 0.9; }},
+      Mutation{"validity.max_device_drift",
+               [](json& d) { d["validity"].erase("max_device_drift"); }},
       Mutation{"validity", [](json& d) { d.erase("validity"); }});
   CAPTURE(m.field);
   m.apply(doc);

@@ -1,6 +1,6 @@
-#include "bench/report/html.h"
+#include "report/html.h"
 
-#include "bench/report/format.h"
+#include "report/format.h"
 
 namespace flatbench::report {
 namespace {

@@ -1,4 +1,4 @@
-#include "bench/report/markdown.h"
+#include "report/markdown.h"
 
 namespace flatbench::report {
 namespace {

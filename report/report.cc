@@ -1,13 +1,13 @@
-#include "bench/report/report.h"
+#include "report/report.h"
 
 #include <filesystem>
 
-#include "bench/report/document.h"
-#include "bench/report/html.h"
-#include "bench/report/markdown.h"
-#include "bench/report/svg.h"
-#include "bench/report/thresholds.h"
 #include "common/files.h"
+#include "report/document.h"
+#include "report/html.h"
+#include "report/markdown.h"
+#include "report/svg.h"
+#include "report/thresholds.h"
 
 namespace flatbench::report {
 

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "bench/report/results.h"
-#include "bench/report/verdict.h"
 #include "common/status.h"
+#include "report/results.h"
+#include "report/verdict.h"
 
 namespace flatbench::report {
 

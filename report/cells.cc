@@ -1,4 +1,4 @@
-#include "bench/report/cells.h"
+#include "report/cells.h"
 
 #include <algorithm>
 #include <cmath>
@@ -23,6 +23,11 @@ Spread Summarize(std::vector<double> values) {
   return s;
 }
 
+Spread CellStats::Of(const results::Counter& counter) const {
+  auto it = counters.find(counter.name);
+  return it == counters.end() ? Summarize({}) : it->second;
+}
+
 std::map<CellKey, CellStats> SummarizeCells(const std::vector<Pass>& passes) {
   std::map<CellKey, std::vector<const Pass*>> groups;
   std::map<CellKey, int> errors;
@@ -35,35 +40,28 @@ std::map<CellKey, CellStats> SummarizeCells(const std::vector<Pass>& passes) {
     }
   }
   std::map<CellKey, CellStats> out;
-  for (const auto& [cell, list] : groups) {
+  for (auto& [cell, list] : groups) {
+    std::sort(list.begin(), list.end(),
+              [](const Pass* a, const Pass* b) { return a->rep < b->rep; });
     CellStats s;
     s.cell = cell;
     s.repetitions = static_cast<int>(list.size());
     s.errors = errors[cell];
-    auto collect = [&](double Pass::*field) {
-      std::vector<double> v;
-      for (const Pass* p : list) v.push_back(p->*field);
-      return Summarize(std::move(v));
-    };
-    s.reads_per_s = collect(&Pass::reads_per_s);
-    std::vector<double> cost;
     for (const Pass* p : list) {
-      cost.push_back(p->reads_per_s > 0
-                         ? cell.threads / p->reads_per_s
-                         : std::numeric_limits<double>::quiet_NaN());
+      const double rate = p->Get(results::kReadsPerS);
+      s.reps.push_back(p->rep);
+      s.rates.push_back(rate);
+      // The parser admits only positive rates, so the cost is finite.
+      s.costs.push_back(cell.threads / rate);
     }
-    s.cost_per_read_s = Summarize(std::move(cost));
-    s.lat_p50_ns = collect(&Pass::lat_p50_ns);
-    s.lat_p99_ns = collect(&Pass::lat_p99_ns);
-    s.lat_p999_ns = collect(&Pass::lat_p999_ns);
-    s.major_faults_per_read = collect(&Pass::major_faults_per_read);
-    s.bytes_read_per_read = collect(&Pass::bytes_read_per_read);
-    s.resident_fraction_before = collect(&Pass::resident_fraction_before);
-    s.peak_inflight = collect(&Pass::peak_inflight);
-    s.rss_after_open_bytes = collect(&Pass::rss_after_open_bytes);
-    s.rss_after_pass_bytes = collect(&Pass::rss_after_pass_bytes);
-    s.open_seconds = collect(&Pass::open_seconds);
-    s.metadata_bytes = collect(&Pass::metadata_bytes);
+    s.reads_per_s = Summarize(s.rates);
+    s.cost_per_read_s = Summarize(s.costs);
+    for (const results::Counter& c : results::AllCounters()) {
+      std::vector<double> v;
+      for (const Pass* p : list) v.push_back(p->Get(c));
+      Spread sp = Summarize(std::move(v));
+      if (sp.n > 0) s.counters[c.name] = sp;
+    }
     out.emplace(cell, std::move(s));
   }
   return out;

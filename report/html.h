@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "bench/report/document.h"
+#include "report/document.h"
 
 namespace flatbench::report {
 

@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
-#include "bench/report/results.h"
-#include "bench/report/svg.h"
-#include "bench/report/verdict.h"
+#include "report/results.h"
+#include "report/svg.h"
+#include "report/verdict.h"
 
 namespace flatbench::report {
 

@@ -52,8 +52,18 @@ struct Thresholds {
   std::map<std::string, std::vector<std::string>> cells;
   bool require_release_build = true;
   bool require_asserts_off = true;
+  // Concurrency gate: storage-bound cells need mean reads in flight of at
+  // least min_mean_inflight_share x threads; CPU-bound cells need a host
+  // with at least as many hardware threads as the cell has threads.
   bool require_full_concurrency = true;
   bool require_sanity_passed = true;
+  double min_mean_inflight_share = 0.75;
+  // Storage uniformity: max/min of the gated backends' own-file device
+  // rates per (table, threads), at most this.
+  double max_device_rate_spread = 1.25;
+  // Drift: per backend, first against last repetition's device rates
+  // (geometric mean over table x threads), max/min at most this.
+  double max_device_drift = 1.25;
 
   std::string source;  // Where the text came from (a path or "built-in").
   std::string text;    // The exact bytes the digest covers.

@@ -1,14 +1,17 @@
-#include "bench/report/document_context.h"
+#include "report/document_context.h"
 
 #include <cmath>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "bench/report/format.h"
+#include "report/format.h"
+#include "report/interval.h"
 
 namespace flatbench::report {
 namespace {
+
+namespace r = flatbench::results;
 
 Block List(std::vector<std::string> items) {
   Block b;
@@ -36,7 +39,7 @@ std::string MedianRange(const Spread& s, std::string (*fmt)(double)) {
   return fmt(s.median) + " (" + fmt(s.min) + "–" + fmt(s.max) + ")";
 }
 
-Section MemorySection(const Verdict& v, const ResultSet& r) {
+Section MemorySection(const Verdict& v, const ResultSet& res) {
   Section s{"Memory and open time", {}};
   s.blocks.push_back(Paragraph(
       "Per backend and mode, over every pass: median (min–max). Resident "
@@ -47,18 +50,19 @@ Section MemorySection(const Verdict& v, const ResultSet& r) {
       "backend",           "mode",      "RSS after open", "RSS after pass",
       "resident metadata", "open time", "passes"};
   std::set<std::string> modes;
-  for (const auto& p : r.passes) modes.insert(p.cell.mode);
+  for (const auto& p : res.passes) modes.insert(p.cell.mode);
   for (const auto& backend : BackendOrder(v)) {
     for (const auto& mode : modes) {
       std::vector<double> open_rss, pass_rss, meta, open_s;
-      for (const auto& p : r.passes) {
-        if (p.error || p.cell.backend != backend || p.cell.mode != mode) {
+      for (const auto& p : res.passes) {
+        if (p.error || p.cell.backend != backend || p.cell.mode != mode ||
+            !r::IsReadKind(p.cell.kind)) {
           continue;
         }
-        open_rss.push_back(p.rss_after_open_bytes);
-        pass_rss.push_back(p.rss_after_pass_bytes);
-        meta.push_back(p.metadata_bytes);
-        open_s.push_back(p.open_seconds);
+        open_rss.push_back(p.Get(r::kRssAfterOpenBytes));
+        pass_rss.push_back(p.Get(r::kRssAfterPassBytes));
+        meta.push_back(p.Get(r::kMetadataBytes));
+        open_s.push_back(p.Get(r::kOpenSeconds));
       }
       if (open_s.empty()) continue;
       t.rows.push_back({{backend},
@@ -74,62 +78,61 @@ Section MemorySection(const Verdict& v, const ResultSet& r) {
   return s;
 }
 
-Section BuildSection(const Verdict& v, const ResultSet& r) {
+Section BuildSection(const Verdict& v, const ResultSet& res) {
   Section s{"Build time and on-disk size", {}};
   Table t;
   t.header = {"backend", "build time", "on-disk size"};
   for (const auto& backend : BackendOrder(v)) {
-    const std::string pre = "flatbench.backend." + backend;
-    t.rows.push_back({{backend},
-                      {NumberField(r.Context(pre + ".build_seconds"), Seconds)},
-                      {NumberField(r.Context(pre + ".disk_bytes"), Bytes)}});
+    t.rows.push_back(
+        {{backend},
+         {NumberField(res.Context(backend, r::kBuildSeconds), Seconds)},
+         {NumberField(res.Context(backend, r::kDiskBytes), Bytes)}});
   }
   s.blocks.push_back(TableBlock(std::move(t)));
   return s;
 }
 
-Section EnvironmentSection(const ResultSet& r) {
+Section EnvironmentSection(const ResultSet& res) {
   Section s{"Environment", {}};
+  s.blocks.push_back(Paragraph(
+      "Where and how the results were produced. Every file of this report "
+      "agrees on each provenance key (the report refuses files that do "
+      "not)."));
   Table t;
   t.header = {"key", "value"};
-  auto wanted = [](const std::string& key) {
-    for (const char* prefix : {"flatbench.env.", "flatbench.lib."}) {
-      if (key.rfind(prefix, 0) == 0) return true;
+  for (const r::ContextKey& k : r::AllContextKeys()) {
+    const std::string name(k.name);
+    bool shown = name.rfind("flatbench.env.", 0) == 0 ||
+                 name.rfind("flatbench.lib.", 0) == 0;
+    for (const r::ContextKey& also :
+         {r::kResultsFormat, r::kVersion, r::kRevision, r::kBuildType,
+          r::kAssertsOn, r::kRunStart, r::kTimingOverheadNs}) {
+      shown = shown || k.name == also.name;
     }
-    for (const char* k :
-         {"flatbench.version", "flatbench.build_type", "flatbench.asserts",
-          "host_name", "num_cpus", "mhz_per_cpu", "cpu_scaling_enabled",
-          "library_build_type", "date", "executable"}) {
-      if (key == k) return true;
-    }
-    return false;
-  };
-  for (const auto& [key, values] : r.context) {
-    if (!wanted(key)) continue;
-    // google-benchmark's key describes the library Debian built, not ours.
-    std::string label = key == "library_build_type"
-                            ? "library_build_type (google-benchmark)"
-                            : key;
-    t.rows.push_back({{label}, {r.Context(key)}});
+    if (!shown) continue;
+    std::string value = res.Context(k);
+    t.rows.push_back({{name}, {value.empty() ? "not recorded" : value}});
+  }
+  // google-benchmark's own keys; library_build_type is Debian's build of
+  // the library, not ours.
+  for (const char* key : {"host_name", "num_cpus", "mhz_per_cpu",
+                          "cpu_scaling_enabled", "date", "executable"}) {
+    if (res.context.count(key)) t.rows.push_back({{key}, {res.Context(key)}});
   }
   s.blocks.push_back(TableBlock(std::move(t)));
   return s;
 }
 
-Section SettingsSection(const Verdict& v, const ResultSet& r) {
+Section SettingsSection(const Verdict& v, const ResultSet& res) {
   Section s{"Backend settings", {}};
   for (const auto& backend : BackendOrder(v)) {
-    std::string raw = r.Context("flatbench.backend." + backend + ".settings");
-    if (raw.empty()) {
+    auto it = res.settings.find(backend);
+    if (it == res.settings.end()) {
       s.blocks.push_back(Paragraph(backend + ": settings not recorded."));
       continue;
     }
     s.blocks.push_back(Paragraph(backend + ":"));
-    auto j = nlohmann::json::parse(raw, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) {
-      s.blocks.push_back(List({raw}));
-      continue;
-    }
+    const nlohmann::json& j = it->second;
     Table t;
     t.header = {"setting", "value"};
     for (const auto& [key, value] : j.items()) {
@@ -142,27 +145,35 @@ Section SettingsSection(const Verdict& v, const ResultSet& r) {
   return s;
 }
 
-Section DatasetSection(const ResultSet& r) {
-  Section s{"Dataset", {}};
+Section DatasetSection(const ResultSet& res) {
+  Section s{"Dataset and run parameters", {}};
   Table t;
   t.header = {"field", "value"};
-  t.rows.push_back({{"scale"}, {r.scale}});
-  t.rows.push_back({{"spec"}, {r.spec}});
-  t.rows.push_back({{"fingerprint"}, {r.fingerprint}});
-  for (const char* key : {"flatbench.dataset_dir", "flatbench.reads_per_pass",
-                          "flatbench.repetitions", "flatbench.key_draw",
-                          "flatbench.threads", "flatbench.eviction_bound",
-                          "flatbench.warm_bound", "flatbench.device"}) {
-    t.rows.push_back({{key}, {Or(r.Context(key), "not recorded")}});
+  for (const r::ContextKey& k :
+       {r::kScale, r::kSpec, r::kFingerprint, r::kDatasetAccounts,
+        r::kDatasetSlotsPerAccount, r::kDatasetDir, r::kReadsPerPass,
+        r::kRepetitions, r::kThreadCounts, r::kModeList, r::kKeyDraw,
+        r::kEvictionBound, r::kWarmBound, r::kSchedule}) {
+    t.rows.push_back(
+        {{std::string(k.name)}, {Or(res.Context(k), "not recorded")}});
+  }
+  std::set<std::string> backends;
+  for (const auto& p : res.passes) backends.insert(p.cell.backend);
+  for (const auto& b : backends) {
+    for (const r::BackendContextKey& k :
+         {r::kEviction, r::kWarmLock, r::kDeviceStatus, r::kError}) {
+      std::string value = res.Context(b, k);
+      if (!value.empty()) t.rows.push_back({{r::BackendKey(b, k)}, {value}});
+    }
   }
   std::string files;
-  for (const auto& f : r.files) files += (files.empty() ? "" : ", ") + f;
+  for (const auto& f : res.files) files += (files.empty() ? "" : ", ") + f;
   t.rows.push_back({{"results files"}, {files}});
   s.blocks.push_back(TableBlock(std::move(t)));
   return s;
 }
 
-Section CaveatSection(const Verdict& v, const ResultSet& r) {
+Section CaveatSection(const Verdict& v, const ResultSet& res) {
   Section s{"Caveats", {}};
   std::vector<std::string> items = {
       "Every backend is a freshly compacted bulk load in ascending key "
@@ -185,11 +196,19 @@ Section CaveatSection(const Verdict& v, const ResultSet& r) {
           "different seek pattern, so their ratios do not predict the "
           "full-scale answer and their verdict is INCONCLUSIVE by design. "
           "This run is at " +
-          r.scale + " scale.",
+          res.scale() + " scale.",
       "Cold passes read distinct keys with no warm-up, after eviction that "
-      "was verified with mincore; the device row is the physical limit of "
-      "the same disk in the same run, so a backend near 1.0 of device has "
-      "little left to gain."};
+      "was verified with mincore. Each backend's own-file device rate is "
+      "the limit of the storage under that backend's files, measured in the "
+      "same run beside its passes, so a backend near 1.0 of it has little "
+      "left to gain. On virtualized or tiered storage recently written or "
+      "read files are served faster; the storage uniformity and drift gates "
+      "catch a run where that favoured one backend.",
+      "Ratios are compared on medians of " +
+          std::to_string(v.thresholds.min_repetitions) +
+          " or more repetitions; a check whose " + Percent(kConfidence) +
+          " bootstrap interval contains its bound is reported within noise "
+          "rather than passed or failed."};
   s.blocks.push_back(List(std::move(items)));
   return s;
 }
@@ -232,19 +251,34 @@ Section ThresholdSection(const Verdict& v) {
       {{"require full concurrency"}, {yes(t.require_full_concurrency)}});
   tab.rows.push_back(
       {{"require sanity passed"}, {yes(t.require_sanity_passed)}});
+  tab.rows.push_back({{"min mean in flight (storage-bound cells)"},
+                      {Percent(t.min_mean_inflight_share) + " of threads"}});
+  tab.rows.push_back({{"max own-file device rate spread (max/min)"},
+                      {Ratio(t.max_device_rate_spread)}});
+  tab.rows.push_back({{"max device drift (first/last repetition)"},
+                      {Ratio(t.max_device_drift)}});
   s.blocks.push_back(TableBlock(std::move(tab)));
   return s;
 }
 
 }  // namespace
 
-void AddContextSections(const Verdict& v, const ResultSet& r, Document* doc) {
-  doc->sections.push_back(MemorySection(v, r));
-  doc->sections.push_back(BuildSection(v, r));
-  doc->sections.push_back(EnvironmentSection(r));
-  doc->sections.push_back(SettingsSection(v, r));
-  doc->sections.push_back(DatasetSection(r));
-  doc->sections.push_back(CaveatSection(v, r));
+std::vector<std::string> BackendOrder(const Verdict& v) {
+  std::vector<std::string> out = v.thresholds.Backends();
+  std::set<std::string> rest;
+  for (const auto& [key, st] : v.cells) rest.insert(key.backend);
+  for (const auto& b : out) rest.erase(b);
+  out.insert(out.end(), rest.begin(), rest.end());
+  return out;
+}
+
+void AddContextSections(const Verdict& v, const ResultSet& res, Document* doc) {
+  doc->sections.push_back(MemorySection(v, res));
+  doc->sections.push_back(BuildSection(v, res));
+  doc->sections.push_back(EnvironmentSection(res));
+  doc->sections.push_back(SettingsSection(v, res));
+  doc->sections.push_back(DatasetSection(res));
+  doc->sections.push_back(CaveatSection(v, res));
   doc->sections.push_back(ThresholdSection(v));
 }
 

@@ -11,6 +11,12 @@ namespace flatbench::report {
 struct BarSeries {
   std::string name;
   std::vector<double> values;  // One per group; NaN draws no bar.
+  // Optional, one per group or empty: an error bar from low to high.
+  std::vector<double> low;
+  std::vector<double> high;
+  // Optional, one per group or empty: a black tick across the bar at this
+  // value (NaN draws none), e.g. the limit the bar is measured against.
+  std::vector<double> marker;
 };
 
 struct BarChart {
@@ -23,6 +29,13 @@ struct BarChart {
   std::optional<double> threshold;
   std::string threshold_label;
   bool higher_is_better = true;
+  // A logarithmic value axis (decades), for values spanning magnitudes.
+  bool log_scale = false;
+  // Legend text for the series' markers; empty: no legend entry.
+  std::string marker_label;
+  // With one series and a threshold: bars whose error bar straddles the
+  // threshold are amber ("within noise") instead of green or red.
+  bool color_noise = false;
 };
 
 // Renders `chart` as an <svg> element (no XML prolog). `standalone` adds

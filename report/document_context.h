@@ -5,12 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "bench/report/document.h"
+#include "report/document.h"
 
 namespace flatbench::report {
 
-// The candidate, then the baselines, then any other backend in the results
-// (never the device row).
+// The candidate, then the baselines, then any other backend in the results.
 std::vector<std::string> BackendOrder(const Verdict& verdict);
 
 // Appends the context sections to `doc`.

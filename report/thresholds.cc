@@ -1,4 +1,4 @@
-#include "bench/report/thresholds.h"
+#include "report/thresholds.h"
 
 #include <xxhash.h>
 
@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "bench/report/thresholds_default.h"
 #include "common/files.h"
+#include "report/thresholds_default.h"
 
 namespace flatbench::report {
 namespace {
@@ -129,7 +129,9 @@ Status ParseValidity(const Parser& p, const json& v, Thresholds* t) {
       p.RejectUnknown(v, pre,
                       {"min_repetitions", "max_resident_fraction", "threads",
                        "cells", "require_release_build", "require_asserts_off",
-                       "require_full_concurrency", "require_sanity_passed"}));
+                       "require_full_concurrency", "require_sanity_passed",
+                       "min_mean_inflight_share", "max_device_rate_spread",
+                       "max_device_drift"}));
   FLATBENCH_RETURN_IF_ERROR(
       p.Integer(v, pre, "min_repetitions", &t->min_repetitions));
   FLATBENCH_RETURN_IF_ERROR(
@@ -174,7 +176,20 @@ Status ParseValidity(const Parser& p, const json& v, Thresholds* t) {
       p.Bool(v, pre, "require_asserts_off", &t->require_asserts_off));
   FLATBENCH_RETURN_IF_ERROR(
       p.Bool(v, pre, "require_full_concurrency", &t->require_full_concurrency));
-  return p.Bool(v, pre, "require_sanity_passed", &t->require_sanity_passed);
+  FLATBENCH_RETURN_IF_ERROR(
+      p.Bool(v, pre, "require_sanity_passed", &t->require_sanity_passed));
+  FLATBENCH_RETURN_IF_ERROR(
+      p.Number(v, pre, "min_mean_inflight_share", &t->min_mean_inflight_share));
+  if (t->min_mean_inflight_share > 1) {
+    return p.Bad(pre + "min_mean_inflight_share", "must be at most 1");
+  }
+  for (auto [key, field] :
+       {std::pair{"max_device_rate_spread", &t->max_device_rate_spread},
+        std::pair{"max_device_drift", &t->max_device_drift}}) {
+    FLATBENCH_RETURN_IF_ERROR(p.Number(v, pre, key, field));
+    if (*field < 1) return p.Bad(pre + key, "must be at least 1 (max/min)");
+  }
+  return Status::Ok();
 }
 
 }  // namespace

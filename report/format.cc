@@ -1,4 +1,4 @@
-#include "bench/report/format.h"
+#include "report/format.h"
 
 #include <cmath>
 #include <cstdio>
@@ -82,6 +82,7 @@ std::string Short(double v) {
   if (a >= 1e9) return Sig(v / 1e9, 3) + "G";
   if (a >= 1e6) return Sig(v / 1e6, 3) + "M";
   if (a >= 1e4) return Sig(v / 1e3, 3) + "k";
+  if (a >= 1e3) return Sig(v, 4);  // "1000", not "1e+03".
   return Sig(v, 3);
 }
 

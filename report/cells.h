@@ -5,9 +5,10 @@
 
 #include <cstddef>
 #include <map>
+#include <string_view>
 #include <vector>
 
-#include "bench/report/results.h"
+#include "report/results.h"
 
 namespace flatbench::report {
 
@@ -28,21 +29,19 @@ struct CellStats {
   CellKey cell;
   int repetitions = 0;  // Distinct passes without an error.
   int errors = 0;       // Passes that reported error_occurred.
-  Spread reads_per_s;
+  // Per pass without an error, in repetition order.
+  std::vector<int> reps;
+  std::vector<double> rates;  // reads_per_s.
   // threads / reads_per_s per pass, in seconds: the mean time one reader
   // thread spends per read (the miss-cost metric; lower is better).
+  std::vector<double> costs;
+  Spread reads_per_s;
   Spread cost_per_read_s;
-  Spread lat_p50_ns;
-  Spread lat_p99_ns;
-  Spread lat_p999_ns;
-  Spread major_faults_per_read;
-  Spread bytes_read_per_read;
-  Spread resident_fraction_before;
-  Spread peak_inflight;
-  Spread rss_after_open_bytes;
-  Spread rss_after_pass_bytes;
-  Spread open_seconds;
-  Spread metadata_bytes;
+  // Every counter's spread, by counter name.
+  std::map<std::string_view, Spread> counters;
+
+  // The counter's spread; all NaN if no pass carried it.
+  Spread Of(const results::Counter& counter) const;
 };
 
 // Groups passes by cell and summarizes each.

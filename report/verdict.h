@@ -3,8 +3,10 @@
 //
 //   GO           the run is valid and every ratio check passes;
 //   NO-GO        the run is valid and any ratio check fails;
-//   INCONCLUSIVE any validity gate fails. Every ratio is still computed and
-//                marked with its provisional pass/fail.
+//   INCONCLUSIVE any validity gate fails, or a check is within noise: the
+//                bootstrap interval of its ratio (interval.h) holds values
+//                on both sides of its bound. Every ratio is still computed
+//                and marked with its provisional pass/fail.
 //
 // Ratios use per-cell medians over the repetitions (cells.h). A check
 // passes at its bound exactly; a relative tolerance of 1e-9 absorbs the
@@ -14,10 +16,11 @@
 #include <string>
 #include <vector>
 
-#include "bench/report/cells.h"
-#include "bench/report/gates.h"
-#include "bench/report/results.h"
-#include "bench/report/thresholds.h"
+#include "report/cells.h"
+#include "report/gates.h"
+#include "report/interval.h"
+#include "report/results.h"
+#include "report/thresholds.h"
 
 namespace flatbench::report {
 
@@ -37,7 +40,12 @@ struct RatioCheck {
   double candidate_value = 0;  // Median reads/s, or median cost (s/read).
   double baseline_value = 0;
   double ratio = 0;
-  bool passed = false;  // Provisional when the run is not valid.
+  Interval interval;          // 95% bootstrap interval of `ratio`.
+  bool passed = false;        // Provisional when the run is not valid.
+  bool within_noise = false;  // The interval contains the bound.
+  // Distance from the bound in the passing direction, relative to it
+  // (negative when failing); -inf when unavailable.
+  double Margin() const;
 };
 
 struct Verdict {
@@ -53,18 +61,11 @@ struct Verdict {
   bool Valid() const;
   std::vector<const Gate*> FailedGates() const;
   int FailedChecks() const;
+  std::vector<const RatioCheck*> NoisyChecks() const;
 };
 
 // Applies `thresholds` to `results`. Never fails: anything missing makes
 // the run INCONCLUSIVE and is named in a gate.
 Verdict ComputeVerdict(const ResultSet& results, const Thresholds& thresholds);
-
-// The device row's cell for `threads` (backend device, table raw, kind hit,
-// mode cold), or nullptr.
-const CellStats* DeviceCell(const std::map<CellKey, CellStats>& cells,
-                            int threads);
-
-// True if the kind is a miss kind (miss-absent, miss-live).
-bool IsMissKind(const std::string& kind);
 
 }  // namespace flatbench::report

@@ -1,0 +1,185 @@
+#include "report/entry.h"
+
+#include <cmath>
+
+#include "report/format.h"
+
+namespace flatbench::report {
+namespace {
+
+namespace r = flatbench::results;
+using nlohmann::json;
+
+// Why `v` is not a valid value of counter type `type`, or "" if it is.
+std::string CounterProblem(double v, r::Type type) {
+  if (!std::isfinite(v)) return "is not finite";
+  switch (type) {
+    case r::Type::kRate:
+    case r::Type::kNanos:
+    case r::Type::kSeconds:
+      return v > 0 ? "" : "is not positive";
+    case r::Type::kCount:
+      return v >= 0 ? "" : "is negative";
+    case r::Type::kFraction:
+      return v >= 0 && v <= 1 ? "" : "is outside [0, 1]";
+    case r::Type::kFlag:
+      return v == 0 || v == 1 ? "" : "is not 0 or 1";
+    default:
+      return "has a context type";
+  }
+}
+
+// The checks between counters of one entry: figures that cannot all be
+// true at once. Returns "" or the problem, naming the counter.
+std::string Inconsistency(const Pass& p, const json& entry) {
+  const double threads = p.Get(r::kThreads);
+  if (threads != p.cell.threads) {
+    return std::string(r::kThreads.name) + " is " + Sig(threads, 6) +
+           " but the name says threads:" + std::to_string(p.cell.threads);
+  }
+  if (p.Get(r::kRepetition) != p.rep) {
+    return std::string(r::kRepetition.name) + " is " +
+           Sig(p.Get(r::kRepetition), 6) +
+           " but the name says rep:" + std::to_string(p.rep);
+  }
+  const double rate = p.Get(r::kReadsPerS);
+  if (rate > kMaxReadsPerSPerThread * p.cell.threads) {
+    return std::string(r::kReadsPerS.name) + " " + Sig(rate, 4) +
+           " is above the physical bound of " + Sig(kMaxReadsPerSPerThread, 3) +
+           " per thread";
+  }
+  // Percentiles never fall as the rank rises; name the one that did.
+  const r::Counter* lat[] = {&r::kLatP50Ns, &r::kLatP99Ns, &r::kLatP999Ns};
+  for (int i = 1; i < 3; ++i) {
+    if (p.Get(*lat[i]) < p.Get(*lat[i - 1])) {
+      return std::string(lat[i]->name) + " " + Sig(p.Get(*lat[i]), 4) +
+             " is below " + std::string(lat[i - 1]->name) + " " +
+             Sig(p.Get(*lat[i - 1]), 4) + " (percentiles out of order)";
+    }
+  }
+  if (p.Get(r::kPeakInflight) > p.cell.threads) {
+    return std::string(r::kPeakInflight.name) + " " +
+           Sig(p.Get(r::kPeakInflight), 6) + " is above the thread count";
+  }
+  // The efficiency is the quotient of two figures on the same entry.
+  const double eff = p.Get(r::kIoEfficiency);
+  const double device = p.Get(r::kDeviceReadsPerS);
+  if (std::isfinite(eff) != std::isfinite(device) ||
+      (std::isfinite(eff) && std::fabs(eff * device - rate) > 1e-6 * rate)) {
+    return std::string(r::kIoEfficiency.name) + " " + Sig(eff, 6) +
+           " is not reads_per_s / " + std::string(r::kDeviceReadsPerS.name) +
+           " (" + Sig(rate, 6) + " / " + Sig(device, 6) + ")";
+  }
+  if (p.cell.kind == r::kKindDevice) return "";
+  // Hits find every key they read, misses none: anything else means the
+  // counts of reads made and reads found do not add up.
+  const double found = p.Get(r::kFoundFraction);
+  const double want = p.cell.kind == r::kKindHit ? 1.0 : 0.0;
+  if (found != want) {
+    return std::string(r::kFoundFraction.name) + " is " + Sig(found, 6) +
+           " on a " + p.cell.kind + " pass (must be " + Sig(want, 1) + ")";
+  }
+  auto it = entry.find(r::kEntryIterations);
+  if (it != entry.end() && it->is_number() &&
+      it->get<double>() != p.Get(r::kDistinctKeys)) {
+    return std::string(r::kDistinctKeys.name) + " " +
+           Sig(p.Get(r::kDistinctKeys), 12) + " differs from the " +
+           Sig(it->get<double>(), 12) + " reads made (iterations)";
+  }
+  return "";
+}
+
+}  // namespace
+
+double Pass::Get(const r::Counter& counter) const {
+  auto it = counters.find(counter.name);
+  return it == counters.end() ? NAN : it->second;
+}
+
+std::string Pass::Name() const {
+  return cell.Name() + "/rep:" + std::to_string(rep);
+}
+
+Status CheckContextValue(const json& v, r::Type type,
+                         const std::string& where) {
+  bool ok = false;
+  switch (type) {
+    case r::Type::kText:
+      ok = v.is_string() && !v.get<std::string>().empty();
+      break;
+    case r::Type::kInteger:
+      ok = v.is_number_integer() && v.get<int64_t>() >= 0;
+      break;
+    case r::Type::kNumber:
+      ok = v.is_number() && std::isfinite(v.get<double>());
+      break;
+    case r::Type::kBool:
+      ok = v.is_boolean();
+      break;
+    case r::Type::kObject:
+      ok = v.is_object();
+      for (const auto& [k, x] : v.items()) ok = ok && x.is_primitive();
+      break;
+    default:
+      break;
+  }
+  if (ok) return Status::Ok();
+  return Status::Corruption(where + " must be " +
+                            std::string(r::TypeName(type)) + ", not " +
+                            v.dump().substr(0, 60));
+}
+
+Status ReadEntry(const json& b, const std::string& file, Pass* pass) {
+  auto bad = [&](const std::string& what) {
+    return Status::Corruption("results " + file + ": " + what);
+  };
+  if (!b.is_object()) return bad("a benchmarks[] entry is not an object");
+  auto name_it = b.find(r::kEntryName);
+  if (name_it == b.end() || !name_it->is_string()) {
+    return bad("a benchmarks[] entry has no name");
+  }
+  const std::string name = name_it->get<std::string>();
+  std::optional<r::CellName> parsed = r::ParseCellName(name);
+  if (!parsed) {
+    return bad("benchmark '" + name +
+               "' is not <backend>/<table>/<kind>/<mode>/threads:N/rep:R");
+  }
+  pass->cell = {parsed->backend, parsed->table, parsed->kind, parsed->mode,
+                parsed->threads};
+  pass->rep = parsed->rep;
+  pass->file = file;
+  auto err = b.find(r::kEntryErrorOccurred);
+  if (err != b.end() && err->is_boolean() && err->get<bool>()) {
+    pass->error = true;
+    auto msg = b.find(r::kEntryErrorMessage);
+    pass->error_message = msg != b.end() && msg->is_string()
+                              ? msg->get<std::string>()
+                              : "error_occurred";
+    return Status::Ok();
+  }
+  for (const r::Counter& c : r::AllCounters()) {
+    auto it = b.find(c.name);
+    const std::string where =
+        "benchmark '" + name + "' counter " + std::string(c.name);
+    if (it == b.end()) {
+      if (r::CounterExpected(c, pass->cell.kind, pass->cell.mode)) {
+        return bad(where + " is missing");
+      }
+      continue;
+    }
+    if (!it->is_number()) return bad(where + " is not a number");
+    const double v = it->get<double>();
+    std::string problem = CounterProblem(v, c.type);
+    if (!problem.empty()) {
+      return bad(where + " " + problem + " (" + it->dump() + ")");
+    }
+    pass->counters[c.name] = v;
+  }
+  std::string inconsistent = Inconsistency(*pass, b);
+  if (!inconsistent.empty()) {
+    return bad("benchmark '" + name + "' counter " + inconsistent);
+  }
+  return Status::Ok();
+}
+
+}  // namespace flatbench::report
