@@ -40,7 +40,7 @@ struct BenchArgs {
   std::string threads = "1,8,32";
   uint64_t reads = 20'000;
   int repetitions = 0;        // 0: 3 at smoke and below, 5 above.
-  uint64_t device_reads = 0;  // 0: min(reads, 10000).
+  uint64_t device_reads = 0;  // 0: as many as --reads.
   bool no_device = false;
   std::string evict = "auto";
   bool force = false;
@@ -126,7 +126,7 @@ Status MakeOptions(const BenchArgs& a, const datagen::Spec& spec,
   o.reads_per_pass = a.reads;
   o.device_reads = a.no_device          ? 0
                    : a.device_reads > 0 ? a.device_reads
-                                        : std::min<uint64_t>(a.reads, 10'000);
+                                        : a.reads;
   o.repetitions = a.repetitions > 0 ? a.repetitions
                   : (spec.scale == "tiny" || spec.scale == "smoke") ? 3
                                                                     : 5;
@@ -384,8 +384,8 @@ RunFn AddBench(CLI::App& app) {
                   "Passes per cell (default 3 at tiny/smoke, 5 above)");
   auto* dev = sub->add_option(
       "--device-reads", a->device_reads,
-      "Reads per device cell, over all threads (default: min(--reads, "
-      "10000))");
+      "Reads per device cell, over all threads (default: as many as "
+      "--reads)");
   sub->add_flag("--no-device", a->no_device,
                 "Skip the device cells (no I/O efficiency, and the report's "
                 "storage-uniformity gate cannot pass)")

@@ -59,6 +59,9 @@ Gate ConcurrencyGate(const ResultSet& res, const Thresholds& t,
   size_t bad = 0, bound = 0;
   double lowest = INFINITY;
   for (const Pass* p : passes) {
+    // Device cells are the reference, not a gated cell; their figures feed
+    // the uniformity and drift gates.
+    if (p->cell.kind == r::kKindDevice) continue;
     const int threads = p->cell.threads;
     if (p->Get(r::kStorageBound) == 1) {
       // Reads that wait on storage overlap only if the threads really ran

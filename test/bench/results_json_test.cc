@@ -97,6 +97,15 @@ TEST_CASE("bench JSON carries every counter and context key", "[bench][json]") {
     CHECK(reads[b] == 3 * 5 * 2);
     CHECK(devices[b] == 2 * 2 * 2);
   }
+
+  // The round trip: what bench wrote, report reads, with the contract
+  // header as the only shared definition. Tiny is below the gate scale, so
+  // the verdict is INCONCLUSIVE (2), never a refusal (65) of the file.
+  auto rep = RunFlatbench("report " + (out / "r.json") + " --out " +
+                          (out / "report"));
+  INFO(rep.err);
+  CHECK(rep.exit_code == 2);
+  CHECK_THAT(rep.out, Catch::Contains("INCONCLUSIVE"));
 }
 
 TEST_CASE("bench exit codes", "[bench][cli]") {

@@ -273,6 +273,19 @@ TEST_CASE("short concurrency makes the run INCONCLUSIVE", "[report][verdict]") {
   CHECK(std::find(failed.begin(), failed.end(), "concurrency") != failed.end());
 }
 
+TEST_CASE("a device cell short of concurrency does not fail the gate",
+          "[report][verdict]") {
+  // Device cells are the reference the storage gates read, not gated
+  // cells: a short one cannot make the concurrency gate fail.
+  auto doc = ResultsBuilder().Build();
+  auto& e = testing::Entry(doc, "lmdb/account/device/cold/threads:32/rep:1");
+  e["mean_inflight"] = 12.0;
+  Verdict v = Judge(doc);
+  CAPTURE(v.reason);
+  auto failed = FailedGateNames(v);
+  CHECK(std::find(failed.begin(), failed.end(), "concurrency") == failed.end());
+}
+
 TEST_CASE("the mean in flight exactly at 0.75 x threads passes",
           "[report][verdict]") {
   auto doc = ResultsBuilder().Build();
