@@ -182,6 +182,11 @@ Result<std::unique_ptr<Backend>> OpenLmdb(const std::string& dir,
     int rc = mdb_dbi_open(txn, kDbNames[t], 0, &b->dbis_[t]);
     if (rc != MDB_SUCCESS) {
       mdb_txn_abort(txn);
+      // The environment exists, so a table missing from it is damage.
+      if (rc == MDB_NOTFOUND) {
+        return Status::Corruption(dir + "/data.mdb: no database '" +
+                                  kDbNames[t] + "' in it");
+      }
       return FromMdb(rc, dir + ": open database " + kDbNames[t]);
     }
   }

@@ -15,11 +15,21 @@ namespace {
 
 Status FromRocks(const rocksdb::Status& s, const std::string& what) {
   if (s.ok()) return Status::Ok();
-  if (s.IsCorruption()) return Status::Corruption(what + ": " + s.ToString());
-  if (s.IsInvalidArgument() || s.IsPathNotFound()) {
-    return Status::MissingInput(what + ": " + s.ToString());
+  std::string msg = s.ToString();
+  // RocksDB repeats the code of a wrapped status ("Corruption: Corruption:
+  // IO error: ..."), and its messages often name the path already.
+  if (size_t colon = msg.find(": "); colon != std::string::npos) {
+    const std::string code = msg.substr(0, colon + 2);
+    while (msg.compare(code.size(), code.size(), code) == 0) {
+      msg.erase(0, code.size());
+    }
   }
-  return Status::IOError(what + ": " + s.ToString());
+  if (msg.find(what) == std::string::npos) msg = what + ": " + msg;
+  if (s.IsCorruption()) return Status::Corruption(msg);
+  if (s.IsInvalidArgument() || s.IsPathNotFound()) {
+    return Status::MissingInput(msg);
+  }
+  return Status::IOError(msg);
 }
 
 class RocksSession : public ReadSession {
