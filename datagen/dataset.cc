@@ -294,8 +294,7 @@ Result<BackendBuild> Dataset::Build(const std::string& backend) const {
   std::error_code ec;
   if (!fs::exists(path, ec)) {
     return Status::MissingInput(dir_ + ": backend '" + backend +
-                                "' is not built (no " + backend +
-                                ".complete)");
+                                "' is not built (no " + backend + ".complete)");
   }
   Result<std::string> text = ReadSmallFile(path);
   if (!text.ok()) return text.status();
