@@ -122,6 +122,12 @@ Status VerifyBackend(const datagen::Dataset& ds, const std::string& name,
   Backend& b = *backend.value();
   FLATBENCH_RETURN_IF_ERROR(CheckCounts(ds, name, b));
   if (!a.quick) {
+    // These walks print nothing until they end; say what is running.
+    if (!a.quiet && name != "lmdb") {
+      std::fprintf(stderr, "verify %s: %s\n", name.c_str(),
+                   name == "arena" ? "walking every block of both files"
+                                   : "VerifyChecksum of every SST file");
+    }
     FLATBENCH_RETURN_IF_ERROR(SelfCheck(name, ds.BackendDir(name), b));
   }
   datagen::CheckOptions opts;
