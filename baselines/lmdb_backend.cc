@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "baselines/lmdb_pages.h"
+#include "baselines/lmdb_meta.h"
 
 namespace flatbench::baselines {
 namespace {
@@ -185,9 +186,12 @@ class LmdbLoader : public BulkLoader {
 Result<std::unique_ptr<Backend>> OpenLmdb(const std::string& dir,
                                           const OpenOptions& options) {
   std::error_code ec;
-  if (!std::filesystem::exists(dir + "/data.mdb", ec)) {
+  if (!std::filesystem::exists(dir + "/data.mdb", ec) && !ec) {
     return Status::MissingInput(dir + ": no LMDB environment (no data.mdb)");
   }
+  // LMDB maps the size its meta pages claim; a shorter file would fault.
+  Result<LmdbMeta> meta = CheckLmdbDataFile(dir + "/data.mdb");
+  if (!meta.ok()) return meta.status();
   auto b = std::make_unique<LmdbBackend>();
   FLATBENCH_RETURN_IF_ERROR(b->env_.Create(
       dir, MDB_RDONLY | MDB_NORDAHEAD | MDB_NOTLS, /*map_size=*/0));
@@ -201,6 +205,11 @@ Result<std::unique_ptr<Backend>> OpenLmdb(const std::string& dir,
     int rc = mdb_dbi_open(txn, kDbNames[t], 0, &b->dbis_[t]);
     if (rc != MDB_SUCCESS) {
       mdb_txn_abort(txn);
+      // The environment exists, so a table missing from it is damage.
+      if (rc == MDB_NOTFOUND) {
+        return Status::Corruption(dir + "/data.mdb: no database '" +
+                                  kDbNames[t] + "' in it");
+      }
       return FromMdb(rc, dir + ": open database " + kDbNames[t]);
     }
   }
@@ -222,6 +231,51 @@ Result<std::unique_ptr<BulkLoader>> NewLmdbLoader(const std::string& dir,
   auto loader = std::make_unique<LmdbLoader>();
   FLATBENCH_RETURN_IF_ERROR(loader->Init(dir, map));
   return std::unique_ptr<BulkLoader>(std::move(loader));
+}
+
+namespace {
+
+class LmdbScan : public TableScan {
+ public:
+  ~LmdbScan() override {
+    if (cursor_ != nullptr) mdb_cursor_close(cursor_);
+    if (txn_ != nullptr) mdb_txn_abort(txn_);
+  }
+  Status Open(MDB_env* env, MDB_dbi dbi) {
+    FLATBENCH_RETURN_IF_ERROR(FromMdb(
+        mdb_txn_begin(env, nullptr, MDB_RDONLY, &txn_), "lmdb scan txn"));
+    return FromMdb(mdb_cursor_open(txn_, dbi, &cursor_), "lmdb scan cursor");
+  }
+  Status Next(bool* valid, std::string_view* key,
+              std::string_view* value) override {
+    MDB_val k, v;
+    int rc = mdb_cursor_get(cursor_, &k, &v, started_ ? MDB_NEXT : MDB_FIRST);
+    started_ = true;
+    *valid = rc == MDB_SUCCESS;
+    if (rc == MDB_NOTFOUND) return Status::Ok();
+    FLATBENCH_RETURN_IF_ERROR(FromMdb(rc, "lmdb scan"));
+    *key = std::string_view(static_cast<const char*>(k.mv_data), k.mv_size);
+    *value = std::string_view(static_cast<const char*>(v.mv_data), v.mv_size);
+    return Status::Ok();
+  }
+
+ private:
+  MDB_txn* txn_ = nullptr;
+  MDB_cursor* cursor_ = nullptr;
+  bool started_ = false;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<TableScan>> NewLmdbScan(Backend& backend, Table table) {
+  auto* lmdb = dynamic_cast<LmdbBackend*>(&backend);
+  if (lmdb == nullptr) {
+    return Status::Usage(backend.Name() + ": not an LMDB backend");
+  }
+  auto scan = std::make_unique<LmdbScan>();
+  FLATBENCH_RETURN_IF_ERROR(
+      scan->Open(lmdb->env_.get(), lmdb->dbis_[static_cast<int>(table)]));
+  return std::unique_ptr<TableScan>(std::move(scan));
 }
 
 }  // namespace flatbench::baselines

@@ -4,13 +4,16 @@
 #include <memory>
 #include <string>
 
+#include "baselines/table_scan.h"
 #include "common/backend.h"
 
 namespace flatbench::baselines {
 
 // Opens the environment in `dir` with MDB_RDONLY | MDB_NORDAHEAD. Each
 // session holds one long-lived read transaction; a value view stays valid
-// until that session is destroyed.
+// until that session is destroyed. Before LMDB maps data.mdb, its meta pages
+// are read and a file shorter than they claim is kCorruption with the
+// figures (see lmdb_meta.h), never a SIGBUS.
 Result<std::unique_ptr<Backend>> OpenLmdb(const std::string& dir,
                                           const OpenOptions& options);
 
@@ -19,5 +22,9 @@ Result<std::unique_ptr<Backend>> OpenLmdb(const std::string& dir,
 Result<std::unique_ptr<BulkLoader>> NewLmdbLoader(const std::string& dir,
                                                   uint64_t expected_pairs,
                                                   uint64_t expected_bytes);
+
+// An ordered scan (an LMDB cursor in its own read transaction) of `table`
+// of a backend opened by OpenLmdb; kUsage for any other backend.
+Result<std::unique_ptr<TableScan>> NewLmdbScan(Backend& backend, Table table);
 
 }  // namespace flatbench::baselines

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "baselines/table_scan.h"
 #include "common/backend.h"
 
 namespace flatbench::baselines {
@@ -17,5 +18,16 @@ Result<std::unique_ptr<Backend>> OpenRocksDb(const std::string& dir,
 // A loader that writes each table as ascending SST files and ingests them
 // into the bottommost level of a new database in `dir` at Finish.
 Result<std::unique_ptr<BulkLoader>> NewRocksDbLoader(const std::string& dir);
+
+// An ordered scan (a RocksDB iterator, checksums verified, block cache not
+// filled) of `table` of a backend opened by OpenRocksDb; kUsage for any
+// other backend.
+Result<std::unique_ptr<TableScan>> NewRocksDbScan(Backend& backend,
+                                                  Table table);
+
+// RocksDB's own DB::VerifyChecksum: every block of every SST file of a
+// backend opened by OpenRocksDb, against its stored checksum. kCorruption
+// with RocksDB's message (which names the file) on a mismatch.
+Status VerifyRocksDbChecksums(Backend& backend);
 
 }  // namespace flatbench::baselines

@@ -1,4 +1,5 @@
 // flatbench gen: build a dataset into the chosen backends.
+#include <csignal>
 #include <cstdio>
 #include <memory>
 
@@ -21,6 +22,22 @@ struct GenArgs {
   bool quiet = false;
 };
 
+// The signal that asked gen to stop, or 0. Set by the handler only.
+volatile std::sig_atomic_t g_stop_signal = 0;
+
+void OnStopSignal(int signo) { g_stop_signal = signo; }
+
+// SIGINT, SIGTERM and SIGHUP make the build stop at its next pair and
+// remove its partial backend; the handler is reset on first use, so a
+// second signal kills at once (the next gen then removes the leftovers).
+void CatchStopSignals() {
+  struct sigaction sa = {};
+  sa.sa_handler = OnStopSignal;
+  sa.sa_flags = SA_RESETHAND | SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
+}
+
 int RunGen(const GenArgs& a) {
   Result<datagen::Spec> spec =
       datagen::MakeSpec(a.scale, a.accounts, a.slots, a.seed);
@@ -33,7 +50,14 @@ int RunGen(const GenArgs& a) {
   o.backends = backends.value();
   o.rebuild = a.rebuild;
   o.progress = !a.quiet;
+  o.stop = &g_stop_signal;
+  CatchStopSignals();
   auto builds = datagen::Generate(o, NewLoader);
+  if (!builds.ok() && g_stop_signal != 0) {
+    std::fprintf(stderr, "flatbench: gen: stopped by signal %d\n",
+                 static_cast<int>(g_stop_signal));
+    return 128 + g_stop_signal;
+  }
   if (!builds.ok()) return Fail(builds.status());
   std::printf("dataset %s: %s\n", a.dir.c_str(), o.spec.Canonical().c_str());
   std::printf("%-8s %12s %12s %10s %12s\n", "backend", "pairs", "disk",
@@ -59,8 +83,11 @@ RunFn AddGen(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "gen",
       "Build a dataset into the chosen backends. Resumable: finished "
-      "backends are skipped, an interrupted one is rebuilt. Refuses (exit "
-      "73) to touch a directory holding another dataset unless --rebuild.");
+      "backends are skipped, an interrupted one is rebuilt. A failed build "
+      "removes its partial backend; on SIGINT, SIGTERM or SIGHUP it stops, "
+      "removes it and exits 128+signal (a killed gen's leftovers are removed "
+      "by the next run). Refuses (exit 73) to touch a directory holding "
+      "another dataset unless --rebuild, or one another gen is building.");
   sub->add_option("--scale", a->scale,
                   "tiny (10k x 5), smoke (100k x 5), medium (10M x 4), full "
                   "(300M x 4) or custom")

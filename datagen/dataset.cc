@@ -8,6 +8,7 @@
 
 #include "common/files.h"
 #include "common/progress.h"
+#include "datagen/dataset_files.h"
 
 namespace flatbench::datagen {
 namespace fs = std::filesystem;
@@ -41,13 +42,14 @@ std::string DescribeSpec(const Spec& s) {
          std::to_string(s.seed) + ")";
 }
 
+constexpr const char* kBackendNames[] = {"arena", "rocksdb", "lmdb"};
+
 // Every name a dataset of ours may hold directly under its directory.
 bool IsOurs(const std::string& name) {
-  static const char* kBackends[] = {"arena", "rocksdb", "lmdb"};
   if (name == kIdentityFile || name == std::string(kIdentityFile) + ".tmp") {
     return true;
   }
-  for (const char* b : kBackends) {
+  for (const char* b : kBackendNames) {
     std::string s = b;
     if (name == s || name == s + ".complete" || name == s + ".complete.tmp") {
       return true;
@@ -68,6 +70,42 @@ Status RemoveDataset(const std::string& dir) {
   return Status::Ok();
 }
 
+// Removes what an earlier, killed gen left behind: unfinished backend
+// folders and half-written marker or identity files. Only our own names.
+Status RemoveStaleLeftovers(const Dataset& ds) {
+  for (const char* backend : kBackendNames) {
+    Result<bool> removed =
+        RemovePartialBackend(ds.BackendDir(backend), ds.MarkerPath(backend));
+    if (!removed.ok()) return removed.status();
+    if (removed.value()) {
+      std::fprintf(stderr, "gen: removed %s, left by an interrupted build\n",
+                   ds.BackendDir(backend).c_str());
+    }
+    std::error_code ec;
+    fs::remove(ds.MarkerPath(backend) + ".tmp", ec);
+  }
+  std::error_code ec;
+  fs::remove(ds.dir() + "/" + kIdentityFile + ".tmp", ec);
+  return Status::Ok();
+}
+
+// Passes pairs on to the real loader until `stop` becomes non-zero.
+class StoppableSink final : public BulkLoader {
+ public:
+  StoppableSink(BulkLoader* inner, const volatile std::sig_atomic_t* stop)
+      : inner_(inner), stop_(stop) {}
+  Status Add(Table table, std::string_view key,
+             std::string_view value) override {
+    if (stop_ != nullptr && *stop_ != 0) return Status::IOError("interrupted");
+    return inner_->Add(table, key, value);
+  }
+  Status Finish() override { return inner_->Finish(); }
+
+ private:
+  BulkLoader* inner_;
+  const volatile std::sig_atomic_t* stop_;
+};
+
 std::string RebuildHint(const GenOptions& o) {
   std::string cmd = "flatbench gen --dir " + o.dir + " --scale " + o.spec.scale;
   if (o.spec.scale == "custom") {
@@ -83,14 +121,17 @@ std::string RebuildHint(const GenOptions& o) {
 // dataset, and refuses anything else unless rebuild is set.
 Status PrepareDirectory(const GenOptions& o) {
   std::error_code ec;
-  if (!fs::exists(o.dir, ec)) {
+  bool exists = false, is_dir = false;
+  FLATBENCH_RETURN_IF_ERROR(StatDir(o.dir, &exists, &is_dir));
+  if (!exists) {
     fs::create_directories(o.dir, ec);
     if (ec) return Status::IOError(o.dir + ": cannot create: " + ec.message());
     return WriteIdentity(o.dir, o.spec, "");
   }
-  if (!fs::is_directory(o.dir, ec)) {
+  if (!is_dir) {
     return Status::RefuseOverwrite(o.dir + ": exists and is not a directory");
   }
+  FLATBENCH_RETURN_IF_ERROR(CheckReadable(o.dir));
   Result<Dataset> existing = Dataset::Open(o.dir);
   if (!existing.ok()) {
     bool empty = fs::is_empty(o.dir, ec);
@@ -149,8 +190,9 @@ Result<BackendBuild> BuildOne(const GenOptions& o, Dataset* ds,
   if (!loader.ok()) return loader.status();
   // Steps: one per account to bucket it, then one per pair loaded.
   Progress progress("gen " + backend, "steps", o.progress);
+  StoppableSink sink(loader->get(), o.stop);
   Result<StreamDigest> digest = GenerateSorted(
-      o.spec, loader->get(),
+      o.spec, &sink,
       [&](uint64_t done, uint64_t total) { progress.Update(done, total); });
   if (!digest.ok()) return digest.status().WithContext("gen " + backend);
   FLATBENCH_RETURN_IF_ERROR(
@@ -183,6 +225,22 @@ Result<BackendBuild> BuildOne(const GenOptions& o, Dataset* ds,
   return b;
 }
 
+// A failed or interrupted build leaves no partial backend behind.
+Status FailBuild(const Dataset& ds, const std::string& backend,
+                 const Status& error) {
+  Result<bool> removed =
+      RemovePartialBackend(ds.BackendDir(backend), ds.MarkerPath(backend));
+  if (!removed.ok()) {
+    return error.WithContext("gen " + backend + " (and " +
+                             removed.status().message() + ")");
+  }
+  if (removed.value()) {
+    std::fprintf(stderr, "gen %s: removed the partial %s\n", backend.c_str(),
+                 ds.BackendDir(backend).c_str());
+  }
+  return error;
+}
+
 }  // namespace
 
 std::string Dataset::BackendDir(const std::string& backend) const {
@@ -194,11 +252,14 @@ std::string Dataset::MarkerPath(const std::string& backend) const {
 
 Result<Dataset> Dataset::Open(const std::string& dir) {
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) {
-    return Status::MissingInput(dir + ": no such dataset directory");
-  }
+  bool exists = false, is_dir = false;
+  FLATBENCH_RETURN_IF_ERROR(StatDir(dir, &exists, &is_dir));
+  if (!exists) return Status::MissingInput(dir + ": no such dataset directory");
+  if (!is_dir) return Status::MissingInput(dir + ": not a directory");
+  FLATBENCH_RETURN_IF_ERROR(CheckReadable(dir));
   std::string path = dir + "/" + kIdentityFile;
   if (!fs::exists(path, ec)) {
+    if (ec) return Status::IOError(path + ": " + ec.message());
     return Status::MissingInput(path + ": no dataset identity file");
   }
   Result<std::string> text = ReadSmallFile(path);
@@ -233,7 +294,7 @@ Result<BackendBuild> Dataset::Build(const std::string& backend) const {
   std::error_code ec;
   if (!fs::exists(path, ec)) {
     return Status::MissingInput(dir_ + ": backend '" + backend +
-                                "' is not built (no " + path + ")");
+                                "' is not built (no " + backend + ".complete)");
   }
   Result<std::string> text = ReadSmallFile(path);
   if (!text.ok()) return text.status();
@@ -273,11 +334,20 @@ std::vector<std::string> Dataset::CompleteBackends() const {
 
 Result<std::vector<BackendBuild>> Generate(const GenOptions& o,
                                            const LoaderFactory& factory) {
+  DirLock lock;
+  bool exists = false, is_dir = false;
+  FLATBENCH_RETURN_IF_ERROR(StatDir(o.dir, &exists, &is_dir));
+  if (is_dir) FLATBENCH_RETURN_IF_ERROR(lock.Lock(o.dir));
   FLATBENCH_RETURN_IF_ERROR(PrepareDirectory(o));
+  if (!is_dir) FLATBENCH_RETURN_IF_ERROR(lock.Lock(o.dir));
   Result<Dataset> ds = Dataset::Open(o.dir);
   if (!ds.ok()) return ds.status();
+  FLATBENCH_RETURN_IF_ERROR(RemoveStaleLeftovers(ds.value()));
   std::vector<BackendBuild> builds;
   for (const std::string& backend : o.backends) {
+    if (o.stop != nullptr && *o.stop != 0) {
+      return Status::IOError("gen: interrupted before " + backend);
+    }
     Result<BackendBuild> done = ds->Build(backend);
     if (done.ok()) {
       std::fprintf(stderr, "gen %s: already complete, skipping\n",
@@ -287,7 +357,7 @@ Result<std::vector<BackendBuild>> Generate(const GenOptions& o,
     }
     if (done.status().code() != Code::kMissingInput) return done.status();
     Result<BackendBuild> built = BuildOne(o, &ds.value(), backend, factory);
-    if (!built.ok()) return built.status();
+    if (!built.ok()) return FailBuild(ds.value(), backend, built.status());
     builds.push_back(built.value());
   }
   return builds;

@@ -8,8 +8,10 @@
 //                           finished; holds the fingerprint and build figures
 //
 // A backend folder without its marker is the remains of an interrupted
-// build of this same dataset, and `gen` rebuilds it.
+// build of this same dataset: a failed or interrupted `gen` removes it on
+// the way out, and the next `gen` removes any it finds (a killed one).
 
+#include <csignal>
 #include <functional>
 #include <memory>
 #include <string>
@@ -63,12 +65,18 @@ struct GenOptions {
   std::vector<std::string> backends;
   bool rebuild = false;  // Replace a dataset whose identity differs.
   bool progress = true;  // Progress lines on stderr.
+  // Read between pairs; once non-zero (a signal handler sets it), the build
+  // in progress stops, its partial folder is removed and Generate returns
+  // kIOError. A backend already finishing is completed first.
+  const volatile std::sig_atomic_t* stop = nullptr;
 };
 
 // Builds every requested backend that is not already complete, resuming an
 // interrupted build. Refuses (kRefuseOverwrite) to touch a directory that
 // holds another dataset or foreign files unless `rebuild` is set, and then
-// deletes only the dataset's own files.
+// deletes only the dataset's own files; refuses too while another gen holds
+// the directory's lock. A directory it may not read is kIOError "permission
+// denied".
 Result<std::vector<BackendBuild>> Generate(const GenOptions& options,
                                            const LoaderFactory& factory);
 

@@ -1,0 +1,135 @@
+#include "baselines/lmdb_meta.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace flatbench::baselines {
+namespace {
+
+// LMDB does not export its page layout, so the offsets are written out here
+// from lmdb's mdb.c (0.9, 64-bit builds): a page starts with a 16-byte
+// header (page number, pad, flags at 10, bounds); a meta page's MDB_meta
+// follows it: magic, version, map address, map size, two 48-byte MDB_db
+// records (the first one's leading uint32 is the page size), last page
+// number, transaction id.
+constexpr size_t kFlagsOffset = 10;
+constexpr uint16_t kMetaPageFlag = 0x08;  // P_META
+constexpr size_t kMetaOffset = 16;
+constexpr size_t kMagicOffset = kMetaOffset + 0;
+constexpr size_t kVersionOffset = kMetaOffset + 4;
+constexpr size_t kPageSizeOffset = kMetaOffset + 24;
+constexpr size_t kLastPageOffset = kMetaOffset + 120;
+constexpr size_t kTxnIdOffset = kMetaOffset + 128;
+constexpr size_t kMetaBytes = kTxnIdOffset + 8;  // What one meta page needs.
+constexpr uint32_t kMagic = 0xBEEFC0DE;
+constexpr uint32_t kDataVersion = 1;
+constexpr uint32_t kMinPageSize = 512;
+constexpr uint32_t kMaxPageSize = 65536;
+
+template <typename T>
+T Load(const unsigned char* p, size_t offset) {
+  T v;
+  std::memcpy(&v, p + offset, sizeof(v));
+  return v;
+}
+
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+Status ShortFile(const std::string& path, uint64_t size, uint64_t expected,
+                 const std::string& why) {
+  return Status::Corruption(path + ": " + std::to_string(size) +
+                            " bytes, expected at least " +
+                            std::to_string(expected) + " (" + why + ")");
+}
+
+Status ReadMeta(int fd, const std::string& path, int index, uint64_t offset,
+                unsigned char* buf) {
+  ssize_t n = ::pread(fd, buf, kMetaBytes, static_cast<off_t>(offset));
+  if (n < 0) return Status::FromErrno(path);
+  if (static_cast<size_t>(n) != kMetaBytes) {
+    return Status::Corruption(path + ": meta page " + std::to_string(index) +
+                              " cut short");
+  }
+  std::string where = path + ": meta page " + std::to_string(index);
+  if ((Load<uint16_t>(buf, kFlagsOffset) & kMetaPageFlag) == 0 ||
+      Load<uint32_t>(buf, kMagicOffset) != kMagic) {
+    return Status::Corruption(where + " is not an LMDB meta page (bad magic)");
+  }
+  if (Load<uint32_t>(buf, kVersionOffset) != kDataVersion) {
+    return Status::Corruption(
+        where + ": LMDB data version " +
+        std::to_string(Load<uint32_t>(buf, kVersionOffset)) + ", expected " +
+        std::to_string(kDataVersion));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<LmdbMeta> CheckLmdbDataFile(const std::string& path) {
+  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0) {
+    if (errno == ENOENT) return Status::MissingInput(path + ": no such file");
+    return Status::FromErrno(path);
+  }
+  struct stat st;
+  if (::fstat(fd.get(), &st) != 0) return Status::FromErrno(path);
+  LmdbMeta m;
+  m.file_bytes = static_cast<uint64_t>(st.st_size);
+  if (m.file_bytes < kMetaBytes) {
+    return ShortFile(path, m.file_bytes, kMetaBytes, "the first meta page");
+  }
+  unsigned char meta[2][kMetaBytes];
+  FLATBENCH_RETURN_IF_ERROR(ReadMeta(fd.get(), path, 0, 0, meta[0]));
+  uint32_t psize = Load<uint32_t>(meta[0], kPageSizeOffset);
+  if (psize < kMinPageSize || psize > kMaxPageSize ||
+      (psize & (psize - 1)) != 0) {
+    return Status::Corruption(path + ": meta page 0 gives page size " +
+                              std::to_string(psize) +
+                              ", not a power of two in 512..65536");
+  }
+  if (m.file_bytes < 2ULL * psize) {
+    return ShortFile(path, m.file_bytes, 2ULL * psize,
+                     "two meta pages of " + std::to_string(psize) + " bytes");
+  }
+  FLATBENCH_RETURN_IF_ERROR(ReadMeta(fd.get(), path, 1, psize, meta[1]));
+  // LMDB reads through the meta page with the higher transaction id.
+  m.meta_page = Load<uint64_t>(meta[1], kTxnIdOffset) >
+                        Load<uint64_t>(meta[0], kTxnIdOffset)
+                    ? 1
+                    : 0;
+  const unsigned char* cur = meta[m.meta_page];
+  m.page_size = psize;
+  m.txn_id = Load<uint64_t>(cur, kTxnIdOffset);
+  m.last_page = Load<uint64_t>(cur, kLastPageOffset);
+  std::string claim = "meta page " + std::to_string(m.meta_page) + " (txn " +
+                      std::to_string(m.txn_id) + ") claims pages 0.." +
+                      std::to_string(m.last_page) + " of " +
+                      std::to_string(psize) + " bytes";
+  if (m.last_page < 1 || m.last_page >= (UINT64_MAX / psize) - 1) {
+    return Status::Corruption(path + ": " + claim);
+  }
+  m.needed_bytes = (m.last_page + 1) * psize;
+  if (m.file_bytes < m.needed_bytes) {
+    return ShortFile(path, m.file_bytes, m.needed_bytes, claim);
+  }
+  return m;
+}
+
+}  // namespace flatbench::baselines
