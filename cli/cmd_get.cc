@@ -81,7 +81,9 @@ RunFn AddGet(CLI::App& app) {
   auto* dir = sub->add_option("--dir", a->dir, "Dataset directory");
   auto* file = sub->add_option("--file", a->file, "A single arena file");
   dir->excludes(file);
-  sub->add_option("--backend", a->backend, "Backend (with --dir)")
+  sub->add_option("--backend", a->backend,
+                  "Backend (with --dir); arena+pread and arena+direct read "
+                  "the arena's files with pread or O_DIRECT")
       ->capture_default_str();
   sub->add_option("--table", a->table, "account or storage (with --dir)")
       ->capture_default_str();
