@@ -7,7 +7,7 @@ class ArenaSession final : public ReadSession {
  public:
   explicit ArenaSession(const ArenaBackend& backend) : backend_(backend) {
     for (int t = 0; t < kNumTables; ++t) {
-      if (backend.reader(static_cast<Table>(t)).compressed()) {
+      if (backend.reader(static_cast<Table>(t)).NeedsBuffer()) {
         buffers_[t] = std::make_unique<ReadBuffer>();
       }
     }
@@ -31,13 +31,15 @@ std::string ArenaPath(const std::string& dir, Table table) {
 }
 
 Result<std::unique_ptr<ArenaBackend>> ArenaBackend::Open(
-    const std::string& dir, const OpenOptions& options) {
+    const std::string& dir, const OpenOptions& options, ReadPath read_path) {
   std::unique_ptr<ArenaBackend> backend(new ArenaBackend());
   backend->dir_ = dir;
   backend->options_ = options;
+  backend->read_path_ = read_path;
   ReaderOptions ro;
   ro.lazy = options.lazy_metadata;
   ro.verify_checksums = options.verify_checksums;
+  ro.read_path = read_path;
   for (int t = 0; t < kNumTables; ++t) {
     const Table table = static_cast<Table>(t);
     auto reader = Reader::Open(ArenaPath(dir, table), ro);
@@ -50,6 +52,21 @@ Result<std::unique_ptr<ArenaBackend>> ArenaBackend::Open(
     backend->readers_[t] = std::move(reader.value());
   }
   return backend;
+}
+
+std::string ArenaBackend::Name() const {
+  if (read_path_ == ReadPath::kMmap) return "arena";
+  return std::string("arena+") + ReadPathName(read_path_);
+}
+
+std::vector<std::string> ArenaBackend::AdviceWarnings() const {
+  std::vector<std::string> out;
+  for (const auto& r : readers_) {
+    for (const auto& w : r->AdviceWarnings()) {
+      out.push_back(r->info().path + ": " + w);
+    }
+  }
+  return out;
 }
 
 Result<std::unique_ptr<ReadSession>> ArenaBackend::NewSession() {
@@ -72,9 +89,20 @@ Settings ArenaBackend::Describe() const {
   s.emplace_back("shards", std::to_string(kNumShards));
   s.emplace_back("block_size", std::to_string(kBlockSize));
   s.emplace_back("lazy_metadata", options_.lazy_metadata ? "true" : "false");
+  s.emplace_back("preload", options_.lazy_metadata
+                                ? "nothing: the index and filter are read "
+                                  "through the map on first use"
+                                : "the index and filter of every shard, read "
+                                  "at open from their own pages");
   s.emplace_back("verify_checksums",
                  options_.verify_checksums ? "true" : "false");
+  s.emplace_back("read_path", ReadPathName(read_path_));
   s.emplace_back("madvise", "MADV_RANDOM");
+  std::string advice;
+  for (const auto& w : AdviceWarnings()) {
+    advice += (advice.empty() ? "" : "; ") + w;
+  }
+  s.emplace_back("advice_warnings", advice.empty() ? "none" : advice);
   for (int t = 0; t < kNumTables; ++t) {
     const ArenaInfo& i = readers_[t]->info();
     const std::string p = std::string(TableName(static_cast<Table>(t))) + ".";

@@ -1,11 +1,14 @@
 #pragma once
 // The arena behind the shared read interface: DIR/account.arena and
-// DIR/storage.arena, one Reader each.
+// DIR/storage.arena, one Reader each. The same files can be opened with any
+// ReadPath; each is a variant with its own name ("arena", "arena+pread",
+// "arena+direct").
 
 #include <array>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "arena/reader.h"
 #include "common/backend.h"
@@ -22,12 +25,15 @@ class ArenaBackend final : public Backend {
   // Opens both table files of `dir`. OpenOptions::lazy_metadata maps to
   // ReaderOptions::lazy and verify_checksums to verify_checksums. Errors as
   // Reader::Open, prefixed by the file's path.
-  static Result<std::unique_ptr<ArenaBackend>> Open(const std::string& dir,
-                                                    const OpenOptions& options);
+  static Result<std::unique_ptr<ArenaBackend>> Open(
+      const std::string& dir, const OpenOptions& options,
+      ReadPath read_path = ReadPath::kMmap);
 
-  std::string Name() const override { return "arena"; }
-  // Sessions are cheap; values they return from uncompressed files stay
-  // valid while this backend lives (longer than the interface promises).
+  // "arena" for the mmap read path, else "arena+pread" / "arena+direct".
+  std::string Name() const override;
+  // Sessions are cheap. With the mmap read path, values they return from
+  // uncompressed files stay valid while this backend lives (longer than the
+  // interface promises); otherwise until the session's next Get.
   Result<std::unique_ptr<ReadSession>> NewSession() override;
   // Index and filter bytes copied into memory (0 with lazy_metadata).
   uint64_t ResidentMetadataBytes() const override;
@@ -41,11 +47,14 @@ class ArenaBackend final : public Backend {
   const Reader& reader(Table table) const {
     return *readers_[static_cast<int>(table)];
   }
+  // Failed posix_fadvise/madvise calls of both files, "FILE: what" each.
+  std::vector<std::string> AdviceWarnings() const;
 
  private:
   ArenaBackend() = default;
   std::string dir_;
   OpenOptions options_;
+  ReadPath read_path_ = ReadPath::kMmap;
   std::array<std::unique_ptr<Reader>, kNumTables> readers_;
 };
 

@@ -1,5 +1,7 @@
 #include "arena/block.h"
 
+#include <string>
+
 namespace flatbench::arena {
 
 // Keys are compared first on their 8-byte big-endian prefix (one load and
@@ -66,41 +68,59 @@ uint32_t BlockContents::LowerBoundBetween(std::string_view target, uint64_t low,
   return lo;
 }
 
-const char* DecodeBlock(const char* p, uint64_t avail, uint64_t offset,
-                        uint32_t key_width, bool verify, char* scratch,
-                        ZSTD_DCtx* dctx, BlockContents* out) {
-  if (avail < kBlockHeaderSize) return "block truncated";
+namespace {
+
+// Built only on the failure path.
+Status BlockError(const char* what, uint64_t offset) {
+  return Status::Corruption(std::string(what) + " at offset " +
+                            std::to_string(offset));
+}
+
+}  // namespace
+
+Status DecodeBlock(const char* p, uint64_t avail, uint64_t offset,
+                   uint32_t key_width, bool verify, char* scratch,
+                   ZSTD_DCtx* dctx, BlockContents* out) {
+  if (avail < kBlockHeaderSize) return BlockError("block truncated", offset);
   const BlockHeader h = ReadBlockHeader(p);
   if (h.stored_len < kBlockHeaderSize || h.stored_len > avail ||
       h.stored_len > kBlockSize) {
-    return "bad block length";
+    return BlockError("bad block length", offset);
   }
   if (verify && Checksum(p + 8, h.stored_len - 8, offset) != h.checksum) {
-    return "block checksum mismatch";
+    return BlockError("block checksum mismatch", offset);
   }
   const char* body = p + kBlockHeaderSize;
   const uint32_t body_len = h.stored_len - kBlockHeaderSize;
   if (h.kind == kBlockRaw) {
-    if (h.raw_len != body_len) return "bad block length";
+    if (h.raw_len != body_len) return BlockError("bad block length", offset);
   } else if (h.kind == kBlockZstd) {
-    if (h.raw_len > kBlockPayload) return "bad block length";
-    if (scratch == nullptr || dctx == nullptr) return "no decompression buffer";
+    if (h.raw_len > kBlockPayload) {
+      return BlockError("bad block length", offset);
+    }
+    if (scratch == nullptr || dctx == nullptr) {
+      return Status::Usage("a compressed block needs a ReadBuffer");
+    }
     const size_t n =
         ZSTD_decompressDCtx(dctx, scratch, kBlockPayload, body, body_len);
-    if (ZSTD_isError(n) || n != h.raw_len) return "block decompression failed";
+    if (ZSTD_isError(n) || n != h.raw_len) {
+      return BlockError("block decompression failed", offset);
+    }
     body = scratch;
   } else {
-    return "unknown block kind";
+    return BlockError("unknown block kind", offset);
   }
   const uint64_t fixed = uint64_t{h.count} * (key_width + kValueEndSize);
-  if (h.count == 0 || fixed > h.raw_len) return "bad block entry count";
+  if (h.count == 0 || fixed > h.raw_len) {
+    return BlockError("bad block entry count", offset);
+  }
   out->keys = body;
   out->ends = body + size_t{h.count} * key_width;
   out->values = body + fixed;
   out->count = h.count;
   out->values_len = static_cast<uint32_t>(h.raw_len - fixed);
   out->key_width = key_width;
-  return nullptr;
+  return Status::Ok();
 }
 
 }  // namespace flatbench::arena

@@ -3,7 +3,7 @@
 //
 // A block body is `count` fixed-width keys, then `count` u16 value-end
 // offsets, then the values back to back. Decoders take (pointer, limit),
-// never read past the limit, and report malformed input as an error string.
+// never read past the limit, and report malformed input as kCorruption.
 
 #include <zstd.h>
 
@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "arena/format.h"
+#include "common/status.h"
 
 namespace flatbench::arena {
 
@@ -67,9 +68,11 @@ inline BlockHeader ReadBlockHeader(const char* p) {
 // Decodes the block starting at `p`, of which `avail` bytes are readable,
 // located at file offset `offset`. Checks the checksum when `verify`. A zstd
 // block is decompressed into `scratch` (kBlockPayload bytes) with `dctx`.
-// Returns nullptr on success, else a short static error message.
-const char* DecodeBlock(const char* p, uint64_t avail, uint64_t offset,
-                        uint32_t key_width, bool verify, char* scratch,
-                        ZSTD_DCtx* dctx, BlockContents* out);
+// Errors: kCorruption "WHAT at offset N" (e.g. "block checksum mismatch at
+// offset 8192"); kUsage for a zstd block without scratch. Success allocates
+// nothing.
+Status DecodeBlock(const char* p, uint64_t avail, uint64_t offset,
+                   uint32_t key_width, bool verify, char* scratch,
+                   ZSTD_DCtx* dctx, BlockContents* out);
 
 }  // namespace flatbench::arena

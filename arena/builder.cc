@@ -171,6 +171,7 @@ Status Builder::FinishShard() {
       for (uint64_t off : offsets_) StoreU64(p, off), p += 8;
       StoreU64(p, e.data_bytes);
     }
+    // A fresh page: reading the index at open then pulls in no data page.
     FLATBENCH_RETURN_IF_ERROR(writer_->PadTo(kIndexAlign));
     e.index_offset = writer_->offset();
     e.index_checksum = Checksum(index.data(), index.size(), e.index_offset);
@@ -207,7 +208,7 @@ Status Builder::Finish() {
         e.filter_checksum = Checksum("", 0, 0);
       }
     }
-    FLATBENCH_RETURN_IF_ERROR(writer_->PadTo(kFilterAlign));
+    FLATBENCH_RETURN_IF_ERROR(writer_->PadTo(kDirectoryAlign));
     Header h;
     h.key_width = options_.key_width;
     h.flags = options_.compress ? kFlagZstd : 0;

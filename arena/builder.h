@@ -6,7 +6,7 @@
 //   [header page: 128-byte header, zero padding to 4096]
 //   for each non-empty shard, in shard order:
 //     [data block 0][pad to 4 KiB][data block 1] ... [last data block]
-//     [pad to 8][block index][pad to 64][bloom filter][pad to 4 KiB]
+//     [pad to 4 KiB][block index][pad to 64][bloom filter][pad to 4 KiB]
 //   [pad to 64][shard directory: 256 x 64 bytes]
 //
 // The header is written last, so a file cut short anywhere has no magic.

@@ -19,10 +19,12 @@ static_assert(std::endian::native == std::endian::little,
 
 // First 8 bytes of every arena file.
 inline constexpr std::string_view kMagic{"FBARENA\x1a", 8};
-// Version this code writes.
-inline constexpr uint32_t kFormatVersion = 1;
-// Oldest version this code can read.
-inline constexpr uint32_t kOldestReadableVersion = 1;
+// Version this code writes. Version 2 starts each shard's block index on a
+// fresh 4 KiB page, so reading the metadata at open touches no data page.
+inline constexpr uint32_t kFormatVersion = 2;
+// Oldest version this code can read (version 1 put the index right after
+// the shard's last block, in the same page).
+inline constexpr uint32_t kOldestReadableVersion = 2;
 
 inline constexpr size_t kHeaderSize = 128;
 inline constexpr size_t kHeaderChecksumOffset = 120;
@@ -40,8 +42,11 @@ inline constexpr size_t kFilterLineBytes = 64;  // one cache line
 inline constexpr size_t kFilterLineBits = kFilterLineBytes * 8;
 inline constexpr uint32_t kMaxBloomBitsPerKey = 32;
 inline constexpr uint32_t kMaxBloomProbes = 16;
-inline constexpr size_t kIndexAlign = 8;
+// Each shard's index starts on its own page, after the shard's data.
+inline constexpr size_t kIndexAlign = kBlockSize;
 inline constexpr size_t kFilterAlign = kFilterLineBytes;
+// The directory follows the last shard at the next multiple of this.
+inline constexpr size_t kDirectoryAlign = 64;
 // The first data block starts after the header page.
 inline constexpr uint64_t kFirstDataOffset = kBlockSize;
 
@@ -92,7 +97,7 @@ struct ShardEntry {
   uint64_t key_count = 0;
   uint32_t block_count = 0;
   uint32_t filter_lines = 0;
-  uint64_t index_offset = 0;  // 8-aligned
+  uint64_t index_offset = 0;  // a multiple of kBlockSize, after the data
   uint64_t index_checksum = 0;
   uint64_t filter_offset = 0;  // 64-aligned
   uint64_t filter_checksum = 0;

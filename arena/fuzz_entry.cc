@@ -117,6 +117,8 @@ int OpenAndExercise(const uint8_t* data, size_t size) {
     ReaderOptions options;
     options.lazy = (mode & 1) != 0;
     options.verify_checksums = (mode & 2) != 0;
+    // The pread read path shares every check but the block fetch.
+    if (mode == 3) options.read_path = ReadPath::kPread;
     auto reader = Reader::OpenFd(fd, "fuzz", options);
     if (!reader.ok()) continue;
     ++opened;

@@ -1,36 +1,114 @@
 #include "arena/import.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
-#include <fstream>
+#include <cerrno>
+#include <cstring>
 #include <memory>
 #include <string_view>
+#include <vector>
 
 #include "common/hex.h"
 
 namespace flatbench::arena {
+namespace {
+
+// Splits a file into lines with read(2) and a fixed buffer, refusing a line
+// as soon as it passes `limit` bytes: std::getline would read a line of any
+// length into memory before it could be judged.
+class LineReader {
+ public:
+  LineReader(int fd, size_t limit) : fd_(fd), limit_(limit) {
+    chunk_.resize(64 * 1024);
+  }
+  // Sets *line to the next line without its '\n'. Returns false at the end
+  // of input or on error (then status() says which).
+  bool Next(std::string* line) {
+    line->clear();
+    for (;;) {
+      if (pos_ == len_) {
+        if (eof_) return !line->empty();
+        const ssize_t r = ::read(fd_, chunk_.data(), chunk_.size());
+        if (r < 0) {
+          if (errno == EINTR) continue;
+          status_ = Status::FromErrno("read");
+          return false;
+        }
+        pos_ = 0;
+        len_ = static_cast<size_t>(r);
+        if (r == 0) {
+          eof_ = true;
+          continue;
+        }
+      }
+      const char* start = chunk_.data() + pos_;
+      const void* nl = std::memchr(start, '\n', len_ - pos_);
+      const size_t n =
+          nl != nullptr
+              ? static_cast<size_t>(static_cast<const char*>(nl) - start)
+              : len_ - pos_;
+      if (line->size() + n > limit_) {
+        too_long_ = true;
+        return false;
+      }
+      line->append(start, n);
+      pos_ += n;
+      if (nl != nullptr) {
+        ++pos_;
+        return true;
+      }
+    }
+  }
+  bool too_long() const { return too_long_; }
+  const Status& status() const { return status_; }
+
+ private:
+  int fd_;
+  size_t limit_;
+  std::vector<char> chunk_;
+  size_t pos_ = 0;
+  size_t len_ = 0;
+  bool eof_ = false;
+  bool too_long_ = false;
+  Status status_;
+};
+
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+}  // namespace
 
 Status ImportTsv(const std::string& input_path, const std::string& output_path,
                  const BuilderOptions& options, BuildStats* stats) {
-  std::ifstream in(input_path, std::ios::binary);
-  if (!in) {
-    struct stat st;
-    if (::stat(input_path.c_str(), &st) != 0) {
-      return Status::FromErrno("open " + input_path);
-    }
-    return Status::IOError("open " + input_path + ": cannot read");
-  }
+  Fd in(::open(input_path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (in.get() < 0) return Status::FromErrno("open " + input_path);
   struct stat st;
   if (::stat(output_path.c_str(), &st) == 0) {
     return Status::RefuseOverwrite(output_path +
                                    ": already exists; remove it first");
   }
+  // A temporary file left by an import that was killed: ours to remove.
+  ::unlink((output_path + ".tmp").c_str());
   std::unique_ptr<Builder> builder;
   std::string line;
   std::string key;
   std::string value;
   uint64_t line_no = 0;
-  while (std::getline(in, line)) {
+  LineReader reader(in.get(), kMaxTsvLineBytes);
+  while (reader.Next(&line)) {
     ++line_no;
     const std::string at = input_path + ":" + std::to_string(line_no) + ": ";
     std::string_view text(line);
@@ -64,7 +142,13 @@ Status ImportTsv(const std::string& input_path, const std::string& output_path,
       return s;
     }
   }
-  if (in.bad()) return Status::IOError("read " + input_path);
+  if (reader.too_long()) {
+    return Status::Corruption(
+        input_path + ":" + std::to_string(line_no + 1) + ": line longer than " +
+        std::to_string(kMaxTsvLineBytes) +
+        " bytes (no key and value of an arena file are that long)");
+  }
+  if (!reader.status().ok()) return reader.status().WithContext(input_path);
   if (builder == nullptr) {
     return Status::Corruption(input_path + ":1: no key/value lines");
   }

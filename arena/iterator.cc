@@ -9,18 +9,16 @@ Iterator::Iterator(const Reader& reader) : reader_(reader) {
   if (reader.compressed()) buffer_ = std::make_unique<ReadBuffer>();
 }
 
-void Iterator::Fail(const char* what) {
+void Iterator::Fail(Status status) {
   valid_ = false;
-  status_ =
-      Status::Corruption(reader_.info().path + ": " + what + " at offset " +
-                         std::to_string(reader_.BlockOffset(shard_, block_)));
+  status_ = std::move(status);
 }
 
 bool Iterator::Load() {
-  if (const char* err =
-          reader_.ReadBlock(shard_, block_, reader_.info().verify_checksums,
-                            buffer_.get(), &contents_)) {
-    Fail(err);
+  Status st = reader_.ReadBlock(shard_, block_, reader_.info().verify_checksums,
+                                buffer_.get(), &contents_);
+  if (!st.ok()) {
+    Fail(st.WithContext(reader_.info().path));
     return false;
   }
   return true;
@@ -34,7 +32,9 @@ void Iterator::Settle(uint32_t index, bool loaded) {
       loaded = false;
       if (index < contents_.count) {
         if (!contents_.Value(index, &value_)) {
-          Fail("bad value offset");
+          Fail(Status::Corruption(
+              reader_.info().path + ": bad value offset at offset " +
+              std::to_string(reader_.BlockOffset(shard_, block_))));
           return;
         }
         index_ = index;
@@ -65,34 +65,18 @@ void Iterator::Seek(std::string_view target) {
     return;
   }
   shard_ = static_cast<unsigned char>(target[0]);
-  const uint32_t blocks = reader_.BlockCount(shard_);
-  const uint64_t prefix = KeyPrefix(target.data(), target.size());
   uint32_t b = kNoBlock;
-  if (blocks > 0) {
-    // Binary search through the accessor keeps this independent of where
-    // the index lives; scans are not the hot path.
-    uint32_t lo = 0, hi = blocks;
-    while (lo < hi) {
-      const uint32_t mid = lo + (hi - lo) / 2;
-      if (reader_.BlockPrefix(shard_, mid) <= prefix) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
+  if (reader_.BlockCount(shard_) > 0) {
+    Status st = reader_.SeekBlock(shard_, target, buffer_.get(), &b);
+    if (!st.ok()) {
+      Fail(st);
+      return;
     }
-    b = lo == 0 ? kNoBlock : lo - 1;
   }
   if (b == kNoBlock) {
     block_ = 0;
     Settle(0, false);
     return;
-  }
-  // Step back over blocks that share the prefix but start after target.
-  while (b > 0 && reader_.BlockPrefix(shard_, b) == prefix) {
-    block_ = b;
-    if (!Load()) return;
-    if (contents_.key(0) <= target) break;
-    --b;
   }
   block_ = b;
   if (!Load()) return;

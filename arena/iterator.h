@@ -35,7 +35,7 @@ class Iterator {
   // `loaded`), moving on to later blocks and shards as needed.
   void Settle(uint32_t index, bool loaded);
   bool Load();
-  void Fail(const char* what);
+  void Fail(Status status);
 
   const Reader& reader_;
   std::unique_ptr<ReadBuffer> buffer_;

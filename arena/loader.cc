@@ -3,6 +3,17 @@
 #include "arena/backend.h"
 
 namespace flatbench::arena {
+namespace {
+
+// Builder I/O errors already name the file they failed on (its ".tmp"),
+// so only data and usage errors get the path prefixed: no path twice.
+Status InContext(const Status& st, const std::string& path) {
+  const bool names_file =
+      st.code() != Code::kCorruption && st.code() != Code::kUsage;
+  return names_file ? st : st.WithContext(path);
+}
+
+}  // namespace
 
 Result<std::unique_ptr<ArenaLoader>> ArenaLoader::Create(
     const std::string& dir, const BuilderOptions& options) {
@@ -24,7 +35,7 @@ Status ArenaLoader::Start(Table table) {
 
 Status ArenaLoader::FinishCurrent() {
   Status st = builder_->Finish();
-  if (!st.ok()) return st.WithContext(ArenaPath(dir_, Table(table_)));
+  if (!st.ok()) return InContext(st, ArenaPath(dir_, Table(table_)));
   stats_[table_] = builder_->stats();
   builder_.reset();
   return Status::Ok();
@@ -44,7 +55,7 @@ Status ArenaLoader::Add(Table table, std::string_view key,
     if (!status_.ok()) return status_;
   }
   Status st = builder_->Add(key, value);
-  if (!st.ok()) status_ = st.WithContext(ArenaPath(dir_, table));
+  if (!st.ok()) status_ = InContext(st, ArenaPath(dir_, table));
   return status_;
 }
 

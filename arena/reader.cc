@@ -1,9 +1,11 @@
-// The read path (opening and validation live in reader_open.cc). Why each
-// choice:
+// The read path (opening and validation live in reader_open.cc and
+// reader_directory.cc). Why each choice:
 //
 // - mmap + zero-copy values: a warm hit costs no syscall and no copy; the
 //   value view points into the page cache. MADV_RANDOM stops the kernel from
-//   reading ahead around each 4 KiB block on cold reads.
+//   reading ahead around each 4 KiB block on cold reads. pread and O_DIRECT
+//   reads into the session's buffer are kept as measured alternatives (is
+//   the cold cost the format's, or the page-fault path's?).
 // - Open validates header, directory, index and filter through pread before
 //   mapping, so a short or garbage file is an error, never a SIGBUS. Every
 //   offset is checked as `len <= size && off <= size - len` (no overflow).
@@ -24,7 +26,10 @@
 
 #include "arena/reader.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 
 #include "arena/block_index.h"
@@ -45,37 +50,82 @@ uint64_t SplitMix64(uint64_t* state) {
 ReadBuffer::ReadBuffer() : dctx_(ZSTD_createDCtx()) {}
 ReadBuffer::~ReadBuffer() { ZSTD_freeDCtx(dctx_); }
 
+uint64_t Reader::BlockPrefix(int shard, uint32_t block) const {
+  return IndexWord(shards_[shard].prefixes, block);
+}
+
 uint64_t Reader::BlockOffset(int shard, uint32_t block) const {
   const Shard& s = shards_[shard];
-  return s.data_offset +
-         (compressed_ ? s.offsets[block] : uint64_t{block} * kBlockSize);
+  return s.data_offset + (compressed_ ? IndexWord(s.offsets, block)
+                                      : uint64_t{block} * kBlockSize);
 }
 
-const char* Reader::ReadBlock(int shard, uint32_t block, bool verify,
-                              ReadBuffer* buffer, BlockContents* out) const {
+Status Reader::LocateBlock(int shard, uint32_t block, uint64_t* offset,
+                           uint64_t* avail) const {
   const Shard& s = shards_[shard];
   uint64_t off;
-  uint64_t avail;
   if (compressed_) {
     // Re-checked on every read: a lazily mapped index is not verified.
-    off = s.offsets[block];
-    const uint64_t end = s.offsets[block + 1];
+    off = IndexWord(s.offsets, block);
+    const uint64_t end = IndexWord(s.offsets, block + 1);
     if (off >= end || end > s.data_bytes || end - off > kBlockSize) {
-      return "bad block offset";
+      return Status::Corruption("shard " + std::to_string(shard) +
+                                ": bad block offset for block " +
+                                std::to_string(block));
     }
-    avail = end - off;
+    *avail = end - off;
   } else {
     off = uint64_t{block} * kBlockSize;
-    avail = std::min<uint64_t>(kBlockSize, s.data_bytes - off);
+    *avail = std::min<uint64_t>(kBlockSize, s.data_bytes - off);
   }
-  return DecodeBlock(s.data + off, avail, s.data_offset + off, key_width_,
-                     verify, buffer != nullptr ? buffer->data() : nullptr,
-                     buffer != nullptr ? buffer->dctx() : nullptr, out);
+  *offset = s.data_offset + off;
+  return Status::Ok();
 }
 
-Status Reader::BlockError(int shard, uint32_t block, const char* what) const {
-  return Status::Corruption(name_ + ": " + what + " at offset " +
-                            std::to_string(BlockOffset(shard, block)));
+Status Reader::ReadBlock(int shard, uint32_t block, bool verify,
+                         ReadBuffer* buffer, BlockContents* out) const {
+  return FetchBlock(shard, block, /*via_map=*/true, verify, buffer, out);
+}
+
+// The pread paths read exactly the block's bytes (buffered) or the aligned
+// pages holding them (O_DIRECT needs offset, length and address aligned to
+// the device's logical block; 4 KiB covers every common device). Each read
+// is one syscall into the session's buffer: no allocation.
+Status Reader::FetchBlock(int shard, uint32_t block, bool via_map, bool verify,
+                          ReadBuffer* buffer, BlockContents* out) const {
+  uint64_t offset;
+  uint64_t avail;
+  FLATBENCH_RETURN_IF_ERROR(LocateBlock(shard, block, &offset, &avail));
+  if (buffer != nullptr) buffer->CountBlockRead();
+  const char* p = map_ + offset;
+  if (!via_map && read_path_ != ReadPath::kMmap) {
+    uint64_t start = offset;
+    uint64_t len = avail;
+    if (read_path_ == ReadPath::kDirect) {
+      start = offset & ~uint64_t{kBlockSize - 1};
+      len = (offset + avail + kBlockSize - 1) / kBlockSize * kBlockSize - start;
+    }
+    // len <= kIoSize: a block is at most one page, so it spans two at most.
+    char* io = buffer->io();
+    uint64_t done = 0;
+    while (done < len) {
+      const ssize_t r = ::pread(data_fd_, io + done, len - done,
+                                static_cast<off_t>(start + done));
+      if (r < 0) {
+        if (errno == EINTR) continue;
+        return Status::FromErrno("read at offset " + std::to_string(offset));
+      }
+      if (r == 0) break;  // end of file: only the aligned tail can be short
+      done += static_cast<uint64_t>(r);
+    }
+    if (done < offset - start + avail) {
+      return Status::IOError("short read at offset " + std::to_string(offset));
+    }
+    p = io + (offset - start);
+  }
+  return DecodeBlock(p, avail, offset, key_width_, verify,
+                     buffer != nullptr ? buffer->data() : nullptr,
+                     buffer != nullptr ? buffer->dctx() : nullptr, out);
 }
 
 bool Reader::FilterMayMatch(int shard, std::string_view key) const {
@@ -88,6 +138,47 @@ bool Reader::MayContain(std::string_view key) const {
   if (key.size() != key_width_) return false;
   const int shard = static_cast<unsigned char>(key[0]);
   return shards_[shard].block_count > 0 && FilterMayMatch(shard, key);
+}
+
+// Blocks first..last all start with `prefix` (FORMAT.md, Lookup step 4):
+// imported keys with a long common prefix can make this hundreds of blocks.
+// Binary search on their first keys finds the last block whose first key is
+// <= `key` in about log2(last - first + 1) block reads; when none is, the
+// answer is the block before the run (or none).
+Status Reader::SearchTiedBlocks(int shard, std::string_view key,
+                                uint64_t prefix, uint32_t last, bool via_map,
+                                ReadBuffer* buffer, uint32_t* block) const {
+  const Shard& s = shards_[shard];
+  const uint32_t first = FirstBlockAtLeast(s.prefixes, last + 1, prefix);
+  // Invariant: blocks in [first, lo) start <= key; blocks in [hi, last] > key.
+  uint32_t lo = first;
+  uint32_t hi = last + 1;
+  while (lo < hi) {
+    const uint32_t mid = lo + (hi - lo) / 2;
+    BlockContents c;
+    Status st = FetchBlock(shard, mid, via_map, verify_, buffer, &c);
+    if (!st.ok()) return st;
+    if (std::memcmp(c.key_ptr(0), key.data(), key_width_) <= 0) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  *block = lo == 0 ? kNoBlock : lo - 1;
+  return Status::Ok();
+}
+
+Status Reader::SeekBlock(int shard, std::string_view key, ReadBuffer* buffer,
+                         uint32_t* block) const {
+  const Shard& s = shards_[shard];
+  const uint64_t prefix = KeyPrefix(key.data(), key_width_);
+  *block = FindBlock(s.prefixes, s.block_count, prefix);
+  if (*block == kNoBlock || IndexWord(s.prefixes, *block) != prefix) {
+    return Status::Ok();  // every earlier block starts below the key
+  }
+  Status st = SearchTiedBlocks(shard, key, prefix, *block, /*via_map=*/true,
+                               buffer, block);
+  return st.WithContext(name_);
 }
 
 Status Reader::Get(std::string_view key, bool* found, std::string_view* value,
@@ -118,31 +209,47 @@ Status Reader::Get(std::string_view key, bool* found, std::string_view* value,
     return Status::Ok();
   }
   if (block == kNoBlock) return Status::Ok();
-  if (compressed_ && buffer == nullptr) {
-    return Status::Usage("a compressed arena needs a ReadBuffer");
+  if (buffer == nullptr && NeedsBuffer()) {
+    return Status::Usage(name_ + ": this arena's reads need a ReadBuffer");
+  }
+  if (block > 0 && IndexWord(s.prefixes, block - 1) == prefix) {
+    // Several blocks start with the key's prefix: search their first keys
+    // rather than walk back one block at a time.
+    Status st = SearchTiedBlocks(shard, key, prefix, block, /*via_map=*/false,
+                                 buffer, &block);
+    if (!st.ok()) return st.WithContext(name_);
+    if (block == kNoBlock) return Status::Ok();
   }
   // Keys of the last block are bounded by the shard's last possible prefix.
   const uint64_t shard_end =
       (uint64_t{static_cast<unsigned>(shard)} << 56) | 0x00ffffffffffffffull;
+  // At most two rounds: the block found, and (when the key sorts before its
+  // first key and the block starts with the key's prefix) the one before,
+  // which then starts with a smaller prefix.
   for (;;) {
     BlockContents c;
-    if (const char* err = ReadBlock(shard, block, verify_, buffer, &c)) {
-      return BlockError(shard, block, err);
-    }
-    const uint64_t high =
-        block + 1 < s.block_count ? s.prefixes[block + 1] : shard_end;
-    const uint32_t i = c.LowerBoundBetween(key, s.prefixes[block], high);
+    Status st =
+        FetchBlock(shard, block, /*via_map=*/false, verify_, buffer, &c);
+    if (!st.ok()) return st.WithContext(name_);
+    const uint64_t low = IndexWord(s.prefixes, block);
+    const uint64_t high = block + 1 < s.block_count
+                              ? IndexWord(s.prefixes, block + 1)
+                              : shard_end;
+    const uint32_t i = c.LowerBoundBetween(key, low, high);
     const bool equal =
         i < c.count && std::memcmp(c.key_ptr(i), key.data(), key_width_) == 0;
     if (equal) {
-      if (!c.Value(i, value))
-        return BlockError(shard, block, "bad value offset");
+      if (!c.Value(i, value)) {
+        return Status::Corruption(name_ + ": bad value offset at offset " +
+                                  std::to_string(BlockOffset(shard, block)));
+      }
       *found = true;
       return Status::Ok();
     }
-    // The key sorts before this block's first key: only possible when
-    // earlier blocks start with the same 8-byte prefix.
-    if (i == 0 && block > 0 && s.prefixes[block] == prefix) {
+    // The key sorts before this block's first key: keys with its prefix may
+    // end the previous block.
+    if (i == 0 && block > 0 && low == prefix &&
+        IndexWord(s.prefixes, block - 1) != prefix) {
       --block;
       continue;
     }
@@ -154,7 +261,7 @@ double Reader::MeasureFalsePositiveRate(uint64_t probes, uint64_t seed) const {
   if (probes_ == 0) return 1.0;
   std::string key(key_width_, '\0');
   std::unique_ptr<ReadBuffer> buffer;
-  if (compressed_) buffer = std::make_unique<ReadBuffer>();
+  if (NeedsBuffer()) buffer = std::make_unique<ReadBuffer>();
   uint64_t state = seed;
   uint64_t absent = 0;
   uint64_t passed = 0;

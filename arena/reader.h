@@ -1,15 +1,18 @@
 #pragma once
-// Read-only, memory-mapped access to one arena file.
+// Read-only access to one arena file: metadata copied (or mapped) at open,
+// data blocks read through a read-only map or, as a measured alternative,
+// with pread (buffered or O_DIRECT) into the caller's ReadBuffer.
 //
 // Thread-safety: a Reader is immutable after Open; Get, the iterators and
 // every const method may run concurrently from any number of threads without
 // locks. A ReadBuffer belongs to one thread at a time.
 //
-// Lifetime of returned values (as LMDB documents mdb_get): a value from an
-// uncompressed file points into the read-only map and stays valid until the
-// Reader is destroyed. A value from a zstd-compressed block lives in the
-// caller's ReadBuffer and is valid only until the next Get with that buffer
-// or the buffer's destruction, whichever comes first. Never write through it.
+// Lifetime of returned values (as LMDB documents mdb_get): with the mmap read
+// path, a value from an uncompressed file points into the read-only map and
+// stays valid until the Reader is destroyed. A value from a zstd-compressed
+// block, or read with the pread or direct path, lives in the caller's
+// ReadBuffer and is valid only until the next Get with that buffer or the
+// buffer's destruction, whichever comes first. Never write through it.
 //
 // A file truncated by another process while mapped can still raise SIGBUS;
 // Open only guarantees the file was whole when it was opened.
@@ -24,7 +27,9 @@
 #include <vector>
 
 #include "arena/block.h"
+#include "arena/block_index.h"
 #include "arena/format.h"
+#include "arena/read_path.h"
 #include "arena/stats.h"
 #include "common/status.h"
 
@@ -38,10 +43,13 @@ struct ReaderOptions {
   bool lazy = false;
   // Check each block's checksum on every read.
   bool verify_checksums = false;
+  ReadPath read_path = ReadPath::kMmap;
 };
 
-// Per-thread scratch for compressed blocks: one block body and a zstd
-// decompression context, allocated once so reads allocate nothing.
+// Per-thread scratch, allocated once so reads allocate nothing: a
+// decompressed block body, a zstd context, and a 4 KiB-aligned I/O area for
+// the pread and direct read paths (two pages: a packed compressed block may
+// straddle a page boundary).
 class ReadBuffer {
  public:
   ReadBuffer();
@@ -50,10 +58,19 @@ class ReadBuffer {
   ReadBuffer& operator=(const ReadBuffer&) = delete;
   char* data() { return data_; }
   ZSTD_DCtx* dctx() { return dctx_; }
+  char* io() { return io_; }
+  static constexpr size_t kIoSize = 2 * kBlockSize;
+  // Data blocks Get has read with this buffer (a statistic for tests and
+  // micro-benchmarks: a lookup reads one block, two at a shard's edge, and
+  // about log2(n) + 1 when n blocks start with the key's first 8 bytes).
+  uint64_t blocks_read() const { return blocks_read_; }
+  void CountBlockRead() { ++blocks_read_; }
 
  private:
+  alignas(kBlockSize) char io_[kIoSize];
   alignas(64) char data_[kBlockPayload];
   ZSTD_DCtx* dctx_;
+  uint64_t blocks_read_ = 0;
 };
 
 class Reader {
@@ -61,14 +78,19 @@ class Reader {
   // Opens and validates `path`. Errors (kCorruption unless noted):
   //   "not an arena file"; "unsupported version N"; "header checksum
   //   mismatch"; "file size N does not match header (M)"; "... out of
-  //   bounds"; "directory checksum mismatch"; "shard S: index checksum
-  //   mismatch" / "filter checksum mismatch"; kMissingInput when `path` does
-  //   not exist; kIOError when it can't be read or mapped.
+  //   bounds"; "shard S: regions overlap"; "directory checksum mismatch";
+  //   "shard S: index checksum mismatch" / "filter checksum mismatch";
+  //   kNotOurFormat for "not an arena file" (bad magic, or shorter than the
+  //   magic); kVersionMismatch for "unsupported version N"; kMissingInput
+  //   when `path` does not exist; kIOError when it can't be read or mapped,
+  //   or (direct read path) its file system refuses O_DIRECT. Every message
+  //   starts with `path`.
   static Result<std::unique_ptr<Reader>> Open(
       const std::string& path, const ReaderOptions& options = {});
   // As Open, on an already open descriptor (not taken over; may be closed
   // after return). `name` is used in messages. Sets POSIX_FADV_RANDOM on
-  // `fd` (no readahead), which its other users then share.
+  // `fd` (no readahead), which its other users then share. The direct read
+  // path needs a path to reopen with O_DIRECT: kUsage here.
   static Result<std::unique_ptr<Reader>> OpenFd(int fd, const std::string& name,
                                                 const ReaderOptions& options);
   ~Reader();
@@ -76,10 +98,13 @@ class Reader {
   Reader& operator=(const Reader&) = delete;
 
   // Looks up `key`. Sets *found; when found, *value views the value (see the
-  // lifetime rules above). `buffer` may be null for uncompressed files.
-  // Errors: kUsage for a key of the wrong width or a compressed block with no
-  // buffer; kCorruption for a malformed block or, with verify_checksums, a
-  // checksum mismatch. Lock-free; no heap allocation unless it fails.
+  // lifetime rules above). `buffer` may be null only for an uncompressed
+  // file read through the map (NeedsBuffer() false). Errors: kUsage for a
+  // key of the wrong width or a missing buffer; kCorruption "PATH: WHAT at
+  // offset N" for a malformed block or, with verify_checksums, "block
+  // checksum mismatch"; kIOError when a pread fails. Lock-free; no heap
+  // allocation unless it fails. When many blocks start with the key's first
+  // 8 bytes, it reads about log2(their number) + 1 blocks, not all of them.
   Status Get(std::string_view key, bool* found, std::string_view* value,
              ReadBuffer* buffer = nullptr) const;
 
@@ -94,16 +119,31 @@ class Reader {
   const ArenaInfo& info() const { return info_; }
   uint32_t key_width() const { return key_width_; }
   bool compressed() const { return compressed_; }
+  ReadPath read_path() const { return read_path_; }
+  // Whether Get needs a ReadBuffer (compressed file or a pread read path).
+  bool NeedsBuffer() const {
+    return compressed_ || read_path_ != ReadPath::kMmap;
+  }
+  // posix_fadvise / madvise calls that failed at open, one line each (empty
+  // when all took effect). Not fatal: reads stay correct, but the kernel may
+  // read ahead around each block, which flatters or hurts cold figures.
+  const std::vector<std::string>& AdviceWarnings() const {
+    return advice_warnings_;
+  }
 
   // Low-level access for the iterator and Verify.
   uint32_t BlockCount(int shard) const { return shards_[shard].block_count; }
-  uint64_t BlockPrefix(int shard, uint32_t block) const {
-    return shards_[shard].prefixes[block];
-  }
-  // Decodes block `block` of `shard` (REQUIRES: block < BlockCount(shard)).
-  // Returns nullptr or a static error message.
-  const char* ReadBlock(int shard, uint32_t block, bool verify,
-                        ReadBuffer* buffer, BlockContents* out) const;
+  uint64_t BlockPrefix(int shard, uint32_t block) const;
+  // Decodes block `block` of `shard` through the map (REQUIRES: block <
+  // BlockCount(shard)). Errors as DecodeBlock, plus "bad block offset".
+  Status ReadBlock(int shard, uint32_t block, bool verify, ReadBuffer* buffer,
+                   BlockContents* out) const;
+  // The last block of `shard` whose first key is <= `key` (kNoBlock if
+  // none), read through the map. Binary search over the first keys of the
+  // blocks that share `key`'s 8-byte prefix. REQUIRES: key is key_width
+  // bytes and its first byte is `shard`.
+  Status SeekBlock(int shard, std::string_view key, ReadBuffer* buffer,
+                   uint32_t* block) const;
   // File offset of a block, for messages.
   uint64_t BlockOffset(int shard, uint32_t block) const;
   // Checks the on-disk index and filter checksums of `shard` (also when
@@ -112,12 +152,13 @@ class Reader {
   bool FilterMayMatch(int shard, std::string_view key) const;
 
  private:
-  // Hot per-shard state: 64 bytes, one cache line per lookup.
+  // Hot per-shard state: 64 bytes, one cache line per lookup. The index is
+  // read with LoadU64 (unaligned-safe), wherever it lives.
   struct alignas(64) Shard {
-    const uint64_t* prefixes = nullptr;  // block_count entries
-    const uint64_t* offsets = nullptr;   // block_count + 1 (compressed only)
-    const char* data = nullptr;          // map + data_offset
-    const char* filter = nullptr;        // filter_lines * 64 bytes
+    const char* prefixes = nullptr;  // block_count u64 entries
+    const char* offsets = nullptr;   // block_count + 1 u64 (compressed only)
+    const char* data = nullptr;      // map + data_offset
+    const char* filter = nullptr;    // filter_lines * 64 bytes
     uint64_t data_offset = 0;
     uint64_t data_bytes = 0;
     uint32_t block_count = 0;
@@ -125,13 +166,31 @@ class Reader {
   };
 
   Reader() = default;
+  static Result<std::unique_ptr<Reader>> OpenWith(int fd, int data_fd,
+                                                  const std::string& name,
+                                                  const ReaderOptions& options);
   Status Validate(int fd, uint64_t size, const ReaderOptions& options);
+  Status CheckDirectory(const char* dir, uint64_t data_end, uint64_t keys);
   Status LoadMetadata(int fd);
   Status SetUpShards(const ReaderOptions& options);
+  void FillInfo(const Header& h, const ReaderOptions& options);
   Status CheckBlockOffsets(int shard) const;
-  Status BlockError(int shard, uint32_t block, const char* what) const;
+  // File offset and readable length of a block; "bad block offset" when a
+  // (lazily used) compressed index points outside the shard.
+  Status LocateBlock(int shard, uint32_t block, uint64_t* offset,
+                     uint64_t* avail) const;
+  // Reads and decodes a block with the configured read path, or through the
+  // map when `via_map`.
+  Status FetchBlock(int shard, uint32_t block, bool via_map, bool verify,
+                    ReadBuffer* buffer, BlockContents* out) const;
+  Status SearchTiedBlocks(int shard, std::string_view key, uint64_t prefix,
+                          uint32_t last, bool via_map, ReadBuffer* buffer,
+                          uint32_t* block) const;
 
   std::string name_;
+  int data_fd_ = -1;  // pread and direct read paths only
+  ReadPath read_path_ = ReadPath::kMmap;
+  std::vector<std::string> advice_warnings_;
   const char* map_ = nullptr;
   uint64_t map_size_ = 0;
   uint32_t key_width_ = 0;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "arena/format.h"
+#include "arena/read_path.h"
 
 namespace flatbench::arena {
 
@@ -27,6 +28,7 @@ struct ArenaInfo {
   uint32_t bloom_probes = 0;
   bool lazy = false;              // index and filter left in the map
   bool verify_checksums = false;  // every read checks its block
+  ReadPath read_path = ReadPath::kMmap;
   uint64_t file_bytes = 0;
   uint64_t key_count = 0;
   uint64_t value_bytes = 0;

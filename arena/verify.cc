@@ -27,10 +27,8 @@ Status Verify(const Reader& reader, VerifyReport* report) {
         return " at offset " + std::to_string(reader.BlockOffset(shard, b));
       };
       BlockContents c;
-      if (const char* err =
-              reader.ReadBlock(shard, b, true, buffer.get(), &c)) {
-        return Status::Corruption(where() + ": " + err + at());
-      }
+      Status st = reader.ReadBlock(shard, b, true, buffer.get(), &c);
+      if (!st.ok()) return st.WithContext(where());
       report->checksums_checked++;
       report->block_count++;
       if (reader.BlockPrefix(shard, b) !=

@@ -58,6 +58,11 @@ Status PrintArenaInfo(const std::string& path, bool per_shard) {
               i.bloom_bits_per_key, i.bloom_probes);
   std::printf("resident       %s after open (%.2f bytes/key)\n",
               HumanBytes(i.resident_bytes).c_str(), per_key(i.resident_bytes));
+  const auto& warnings = reader.value()->AdviceWarnings();
+  if (warnings.empty()) {
+    std::printf("kernel advice  ok (POSIX_FADV_RANDOM, MADV_RANDOM)\n");
+  }
+  for (const auto& w : warnings) std::printf("kernel advice  %s\n", w.c_str());
   if (i.bloom_bits_per_key > 0 && i.key_count > 0) {
     double measured = reader.value()->MeasureFalsePositiveRate(100'000, 1);
     std::printf(
@@ -86,8 +91,10 @@ Status PrintArenaInfo(const std::string& path, bool per_shard) {
 }
 
 int RunGetFile(const std::string& path, const std::string& key,
-               const std::string& key_hex) {
-  auto reader = arena::Reader::Open(path);
+               const std::string& key_hex, bool verify) {
+  arena::ReaderOptions options;
+  options.verify_checksums = verify;
+  auto reader = arena::Reader::Open(path, options);
   if (!reader.ok()) return Fail(reader.status());
   if (key.size() != reader.value()->key_width()) {
     return Fail(Status::Usage(
@@ -98,7 +105,8 @@ int RunGetFile(const std::string& path, const std::string& key,
   bool found = false;
   std::string_view value;
   Status st = reader.value()->Get(key, &found, &value, &buffer);
-  if (!st.ok()) return Fail(st.WithContext(path));
+  // The reader's message already names the file and the block's offset.
+  if (!st.ok()) return Fail(st.WithContext("get key " + key_hex));
   if (!found) {
     std::fprintf(stderr, "flatbench: key %s not found in %s\n", key_hex.c_str(),
                  path.c_str());

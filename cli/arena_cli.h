@@ -11,10 +11,12 @@ namespace flatbench::cli {
 Status VerifyArenaFile(const std::string& path, bool print);
 // Full walk of both table files of an arena backend directory.
 Status VerifyArenaDir(const std::string& dir);
-// Layout, sizes, settings and a measured filter false-positive rate.
+// Layout, sizes, settings, failed kernel advice and a measured filter
+// false-positive rate.
 Status PrintArenaInfo(const std::string& path, bool per_shard);
-// Looks `key` up in one arena file; returns the exit code.
+// Looks `key` up in one arena file, checking the block's checksum when
+// `verify`; returns the exit code (65 with file and key on a mismatch).
 int RunGetFile(const std::string& path, const std::string& key,
-               const std::string& key_hex);
+               const std::string& key_hex, bool verify);
 
 }  // namespace flatbench::cli

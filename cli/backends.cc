@@ -4,6 +4,7 @@
 
 #include "arena/backend.h"
 #include "arena/loader.h"
+#include "datagen/dataset.h"
 #include "flatbench_config.h"
 #if FLATBENCH_HAVE_ROCKSDB
 #include "baselines/rocksdb_backend.h"
@@ -25,9 +26,14 @@ std::vector<std::string> AvailableBackends() {
   return out;
 }
 
+std::vector<std::string> ReadVariants() {
+  return {"arena+pread", "arena+direct"};
+}
+
 Result<std::vector<std::string>> ParseBackendList(const std::string& csv) {
   std::vector<std::string> out;
   std::vector<std::string> known = AvailableBackends();
+  for (auto& v : ReadVariants()) known.push_back(std::move(v));
   std::stringstream ss(csv);
   std::string name;
   while (std::getline(ss, name, ',')) {
@@ -52,8 +58,16 @@ Result<std::vector<std::string>> ParseBackendList(const std::string& csv) {
 Result<std::unique_ptr<Backend>> OpenBackend(const std::string& name,
                                              const std::string& dir,
                                              const OpenOptions& options) {
-  if (name == "arena") {
-    auto b = arena::ArenaBackend::Open(dir, options);
+  const arena::ReadPath paths[] = {arena::ReadPath::kMmap,
+                                   arena::ReadPath::kPread,
+                                   arena::ReadPath::kDirect};
+  for (arena::ReadPath path : paths) {
+    const std::string variant =
+        path == arena::ReadPath::kMmap
+            ? "arena"
+            : std::string("arena+") + arena::ReadPathName(path);
+    if (name != variant) continue;
+    auto b = arena::ArenaBackend::Open(dir, options, path);
     if (!b.ok()) return b.status();
     return std::unique_ptr<Backend>(std::move(b).value());
   }
@@ -72,6 +86,10 @@ Result<std::unique_ptr<Backend>> OpenBackend(const std::string& name,
 Result<std::unique_ptr<BulkLoader>> NewLoader(const std::string& name,
                                               const std::string& dir,
                                               const datagen::Spec& spec) {
+  if (datagen::StorageBackend(name) != name) {
+    return Status::Usage("--backends: '" + name + "' reads the files of '" +
+                         datagen::StorageBackend(name) + "'; build those");
+  }
   if (name == "arena") {
     auto l = arena::ArenaLoader::Create(dir);
     if (!l.ok()) return l.status();

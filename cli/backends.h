@@ -10,9 +10,15 @@
 
 namespace flatbench::cli {
 
-// Every backend compiled into this build, in canonical order.
+// Every backend compiled into this build, in canonical order (what `gen`
+// builds by default).
 std::vector<std::string> AvailableBackends();
-// Splits "arena,rocksdb" and checks each name; kUsage names a bad one.
+// Read variants: other ways of reading a backend's files, named
+// "BACKEND+HOW" ("arena+pread", "arena+direct"). They open the files of
+// BACKEND (datagen::StorageBackend) and cannot be built on their own.
+std::vector<std::string> ReadVariants();
+// Splits "arena,rocksdb" and checks each name (a backend or a read
+// variant); kUsage names a bad one.
 Result<std::vector<std::string>> ParseBackendList(const std::string& csv);
 // Opens backend `name` whose files live in `dir`.
 Result<std::unique_ptr<Backend>> OpenBackend(const std::string& name,

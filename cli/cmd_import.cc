@@ -1,5 +1,10 @@
 // flatbench import: build an arena file from a user's sorted hex TSV dump.
+#include <signal.h>
+#include <unistd.h>
+
+#include <climits>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 
 #include "arena/format.h"
@@ -17,12 +22,54 @@ struct ImportArgs {
   bool compress = false;
 };
 
+// An interrupted import (SIGINT, SIGTERM, SIGHUP) removes its temporary
+// file on the way out; unlink is async-signal-safe. SIGKILL cannot be
+// caught: the next import of the same output removes the leftover.
+char g_tmp_path[PATH_MAX];
+
+extern "C" void RemoveTmpAndDie(int sig) {
+  ::unlink(g_tmp_path);
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+
+class TmpFileGuard {
+ public:
+  explicit TmpFileGuard(const std::string& tmp) {
+    if (tmp.size() >= sizeof g_tmp_path) return;  // open fails on it anyway
+    std::memcpy(g_tmp_path, tmp.c_str(), tmp.size() + 1);
+    struct sigaction sa {};
+    sa.sa_handler = RemoveTmpAndDie;
+    sigemptyset(&sa.sa_mask);
+    for (int i = 0; i < kSignals; ++i) {
+      installed_[i] = ::sigaction(kSignal[i], &sa, &old_[i]) == 0;
+    }
+  }
+  ~TmpFileGuard() {
+    for (int i = 0; i < kSignals; ++i) {
+      if (installed_[i]) ::sigaction(kSignal[i], &old_[i], nullptr);
+    }
+  }
+  TmpFileGuard(const TmpFileGuard&) = delete;
+  TmpFileGuard& operator=(const TmpFileGuard&) = delete;
+
+ private:
+  static constexpr int kSignals = 3;
+  static constexpr int kSignal[kSignals] = {SIGINT, SIGTERM, SIGHUP};
+  struct sigaction old_[kSignals] = {};
+  bool installed_[kSignals] = {};
+};
+
 int RunImport(const ImportArgs& a) {
   arena::BuilderOptions opts;
   opts.bloom_bits_per_key = a.bloom_bits;
   opts.compress = a.compress;
   arena::BuildStats stats;
-  Status st = arena::ImportTsv(a.in, a.out, opts, &stats);
+  Status st;
+  {
+    TmpFileGuard guard(a.out + ".tmp");
+    st = arena::ImportTsv(a.in, a.out, opts, &stats);
+  }
   if (!st.ok()) return Fail(st);
   std::printf("%s: %llu keys, %s (index %s, filter %s), built in %.2f s\n",
               a.out.c_str(), static_cast<unsigned long long>(stats.key_count),
@@ -40,8 +87,11 @@ RunFn AddImport(CLI::App& app) {
       "import",
       "Build an arena file from a hex TSV dump: one KEYHEX<TAB>VALUEHEX per "
       "line, keys of one width in strictly ascending byte order. A bad line "
-      "is reported with its line number (exit 65) and no output is left "
-      "behind; an existing output is never overwritten (exit 73).");
+      "is reported with its line number (exit 65), as is a line longer than "
+      "any legal key and value (without reading it whole), and no output is "
+      "left behind: the build writes OUT.tmp, removed on failure or "
+      "interruption (or, after SIGKILL, by the next import of OUT). An "
+      "existing output is never overwritten (exit 73).");
   sub->add_option("--in", a->in, "Input TSV dump")->required();
   sub->add_option("--out", a->out, "Output arena file")->required();
   sub->add_option("--bloom-bits", a->bloom_bits,

@@ -54,19 +54,26 @@ datagen::NextPairFn ArenaWalk(const arena::Reader& reader) {
 }
 
 // Opens an ordered walk of `table` of `backend`, whichever kind it is.
+// The baseline's ordered scan of `table`.
+Result<std::unique_ptr<baselines::TableScan>> OpenScan(Backend& backend,
+                                                       Table table) {
+#if FLATBENCH_HAVE_ROCKSDB
+  if (backend.Name() == "rocksdb") {
+    return baselines::NewRocksDbScan(backend, table);
+  }
+#endif
+#if FLATBENCH_HAVE_LMDB
+  if (backend.Name() == "lmdb") return baselines::NewLmdbScan(backend, table);
+#endif
+  (void)table;
+  return Status::Usage(backend.Name() + ": no ordered walk in this build");
+}
+
 Result<datagen::NextPairFn> OpenWalk(Backend& backend, Table table) {
   if (auto* a = dynamic_cast<arena::ArenaBackend*>(&backend)) {
     return ArenaWalk(a->reader(table));
   }
-  Result<std::unique_ptr<baselines::TableScan>> scan =
-      Status::Usage(backend.Name() + ": no ordered walk in this build");
-#if FLATBENCH_HAVE_ROCKSDB
-  if (backend.Name() == "rocksdb")
-    scan = baselines::NewRocksDbScan(backend, table);
-#endif
-#if FLATBENCH_HAVE_LMDB
-  if (backend.Name() == "lmdb") scan = baselines::NewLmdbScan(backend, table);
-#endif
+  auto scan = OpenScan(backend, table);
   if (!scan.ok()) return scan.status();
   std::shared_ptr<baselines::TableScan> owned = std::move(scan).value();
   return datagen::NextPairFn(

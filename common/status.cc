@@ -14,6 +14,8 @@ int ExitCodeFor(Code code) {
     case Code::kUsage:
       return 64;
     case Code::kCorruption:
+    case Code::kNotOurFormat:
+    case Code::kVersionMismatch:
       return 65;
     case Code::kMissingInput:
       return 66;

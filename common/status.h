@@ -5,6 +5,7 @@
 // command-line front end can turn any error into the documented exit status.
 
 #include <cassert>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -16,6 +17,8 @@ enum class Code {
   kNotFound,         // A lookup found no key (exit 1).
   kUsage,            // A wrong flag, argument or caller-supplied value (64).
   kCorruption,       // Bad or corrupt data: checksums, ordering, format (65).
+  kNotOurFormat,     // A file is not of the expected format: bad magic (65).
+  kVersionMismatch,  // A file of our format, in a version not readable (65).
   kMissingInput,     // A file or directory that must exist does not (66).
   kRefuseOverwrite,  // Existing data does not match and was left alone (73).
   kIOError,          // The operating system refused a read or write (74).
@@ -24,9 +27,22 @@ enum class Code {
 // Process exit code for a Code, per the CLI contract in README.md.
 int ExitCodeFor(Code code);
 
+// One pointer, null when OK (as LevelDB's Status): returning and testing a
+// success costs no allocation and no string; only errors carry a message.
 class [[nodiscard]] Status {
  public:
-  Status() = default;
+  Status() noexcept = default;
+  Status(const Status& other)
+      : rep_(other.rep_ ? std::make_unique<Rep>(*other.rep_) : nullptr) {}
+  Status& operator=(const Status& other) {
+    if (this != &other) {
+      rep_ = other.rep_ ? std::make_unique<Rep>(*other.rep_) : nullptr;
+    }
+    return *this;
+  }
+  Status(Status&&) noexcept = default;
+  Status& operator=(Status&&) noexcept = default;
+
   static Status Ok() { return Status(); }
   static Status NotFound(std::string msg) {
     return Status(Code::kNotFound, std::move(msg));
@@ -46,25 +62,40 @@ class [[nodiscard]] Status {
   static Status IOError(std::string msg) {
     return Status(Code::kIOError, std::move(msg));
   }
+  static Status NotOurFormat(std::string msg) {
+    return Status(Code::kNotOurFormat, std::move(msg));
+  }
+  static Status VersionMismatch(std::string msg) {
+    return Status(Code::kVersionMismatch, std::move(msg));
+  }
   // An I/O error naming `what` and the current errno's description.
   static Status FromErrno(const std::string& what);
 
-  bool ok() const { return code_ == Code::kOk; }
-  Code code() const { return code_; }
-  const std::string& message() const { return msg_; }
-  int ExitCode() const { return ExitCodeFor(code_); }
+  bool ok() const { return rep_ == nullptr; }
+  Code code() const { return rep_ ? rep_->code : Code::kOk; }
+  // Empty when ok().
+  const std::string& message() const {
+    static const std::string kEmpty;
+    return rep_ ? rep_->msg : kEmpty;
+  }
+  int ExitCode() const { return ExitCodeFor(code()); }
 
   // Returns a copy whose message is "prefix: message".
   Status WithContext(const std::string& prefix) const {
-    if (ok()) return *this;
-    return Status(code_, prefix + ": " + msg_);
+    if (ok()) return Status();
+    return Status(rep_->code, prefix + ": " + rep_->msg);
   }
 
  private:
-  Status(Code code, std::string msg) : code_(code), msg_(std::move(msg)) {}
-  Code code_ = Code::kOk;
-  std::string msg_;
+  struct Rep {
+    Code code;
+    std::string msg;
+  };
+  Status(Code code, std::string msg)
+      : rep_(std::make_unique<Rep>(Rep{code, std::move(msg)})) {}
+  std::unique_ptr<Rep> rep_;
 };
+static_assert(sizeof(Status) == sizeof(void*));
 
 // A value or the error that prevented it (g++ 12 has no std::expected).
 template <typename T>

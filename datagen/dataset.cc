@@ -243,11 +243,15 @@ Status FailBuild(const Dataset& ds, const std::string& backend,
 
 }  // namespace
 
+std::string StorageBackend(const std::string& name) {
+  return name.substr(0, name.find('+'));
+}
+
 std::string Dataset::BackendDir(const std::string& backend) const {
-  return dir_ + "/" + backend;
+  return dir_ + "/" + StorageBackend(backend);
 }
 std::string Dataset::MarkerPath(const std::string& backend) const {
-  return dir_ + "/" + backend + ".complete";
+  return dir_ + "/" + StorageBackend(backend) + ".complete";
 }
 
 Result<Dataset> Dataset::Open(const std::string& dir) {

@@ -10,6 +10,9 @@
 // A backend folder without its marker is the remains of an interrupted
 // build of this same dataset: a failed or interrupted `gen` removes it on
 // the way out, and the next `gen` removes any it finds (a killed one).
+//
+// A read variant "BACKEND+HOW" (e.g. "arena+pread") has no files of its
+// own: BackendDir, MarkerPath and Build answer for BACKEND.
 
 #include <csignal>
 #include <functional>
@@ -54,6 +57,10 @@ class Dataset {
   Spec spec_;
   std::string fingerprint_;
 };
+
+// The backend whose files `name` reads: the part before a '+' ("arena" for
+// "arena+pread"), else `name` itself.
+std::string StorageBackend(const std::string& name);
 
 using LoaderFactory = std::function<Result<std::unique_ptr<BulkLoader>>(
     const std::string& backend, const std::string& backend_dir,

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -52,9 +53,16 @@ TEST_CASE("FindBlock matches upper_bound", "[arena][index]") {
     queries.push_back(x + 1);
     queries.push_back(rng.Next());
   }
+  // Read through an unaligned copy: the index may sit anywhere in the map.
+  std::vector<char> bytes(8 * size_t{n} + 1);
+  std::memcpy(bytes.data() + 1, v.data(), 8 * size_t{n});
+  const char* index = bytes.data() + 1;
   for (uint64_t q : queries) {
     CAPTURE(q);
-    REQUIRE(FindBlock(v.data(), n, q) == Expected(v, q));
+    REQUIRE(FindBlock(index, n, q) == Expected(v, q));
+    const uint32_t first = FirstBlockAtLeast(index, n, q);
+    REQUIRE(first == static_cast<uint32_t>(
+                         std::lower_bound(v.begin(), v.end(), q) - v.begin()));
   }
 }
 

@@ -3,8 +3,15 @@
 
 #include "arena/import.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <string>
+#include <thread>
 
 #include "arena/reader.h"
 #include "arena/verify.h"
@@ -89,6 +96,101 @@ TEST_CASE("import refuses to overwrite and needs its input",
   REQUIRE(ImportTsv(in, out, BuilderOptions{}).code() ==
           Code::kRefuseOverwrite);
   REQUIRE(testing::ReadAll(out) == "precious");
+}
+
+TEST_CASE("import removes a temporary file left by a killed run",
+          "[arena][import]") {
+  testing::TempDir dir;
+  const std::string in = dir.File("dump.tsv");
+  const std::string out = dir.File("out.arena");
+  SECTION("the next run fails") {
+    testing::WriteAll(out + ".tmp", "half a file");
+    testing::WriteAll(in, "nonsense\n");
+    REQUIRE(ImportTsv(in, out, BuilderOptions{}).code() == Code::kCorruption);
+  }
+  SECTION("the next run succeeds") {
+    testing::WriteAll(out + ".tmp", "half a file");
+    testing::WriteAll(in, kK1 + "\t01\n");
+    REQUIRE(ImportTsv(in, out, BuilderOptions{}).ok());
+    REQUIRE(testing::Exists(out));
+  }
+  REQUIRE_FALSE(testing::Exists(out + ".tmp"));
+}
+
+TEST_CASE("import rejects an over-long line without reading it whole",
+          "[arena][import]") {
+  SECTION("from a file") {
+    testing::TempDir dir;
+    const std::string in = dir.File("dump.tsv");
+    const std::string out = dir.File("out.arena");
+    testing::WriteAll(in, kK1 + "\t01\n" + kK2 + "\t" +
+                              std::string(kMaxTsvLineBytes, 'a') + "\n");
+    Status st = ImportTsv(in, out, BuilderOptions{});
+    REQUIRE(st.code() == Code::kCorruption);
+    REQUIRE(st.message().rfind(in + ":2: line longer than", 0) == 0);
+    REQUIRE_FALSE(testing::Exists(out));
+    REQUIRE_FALSE(testing::Exists(out + ".tmp"));
+  }
+  SECTION("from a pipe that never ends the line") {
+    // The writer sends one byte past the limit and then holds the pipe open
+    // until the import returns (or 20 s pass): an import that waited for
+    // the end of the line would take the full 20 s.
+    testing::TempDir dir;
+    const std::string fifo = dir.File("fifo");
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    std::atomic<bool> done{false};
+    std::thread writer([&] {
+      const int fd = ::open(fifo.c_str(), O_WRONLY);
+      if (fd < 0) return;
+      const std::string chunk(kMaxTsvLineBytes + 1, 'a');
+      size_t off = 0;
+      while (off < chunk.size()) {
+        const ssize_t w = ::write(fd, chunk.data() + off, chunk.size() - off);
+        if (w <= 0) break;
+        off += static_cast<size_t>(w);
+      }
+      for (int i = 0; i < 2000 && !done; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+      ::close(fd);
+    });
+    const auto start = std::chrono::steady_clock::now();
+    Status st = ImportTsv(fifo, dir.File("out.arena"), BuilderOptions{});
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    done = true;
+    writer.join();
+    CAPTURE(st.message(), seconds);
+    REQUIRE(st.code() == Code::kCorruption);
+    REQUIRE(st.message().find(":1: line longer than") != std::string::npos);
+    REQUIRE(seconds < 10);
+  }
+}
+
+TEST_CASE("import says permission denied", "[arena][import]") {
+  if (::geteuid() == 0) {
+    WARN("running as root: permission bits are not enforced; skipped");
+    return;
+  }
+  testing::TempDir dir;
+  const std::string in = dir.File("dump.tsv");
+  testing::WriteAll(in, kK1 + "\t01\n");
+  SECTION("unreadable input") {
+    REQUIRE(::chmod(in.c_str(), 0) == 0);
+    Status st = ImportTsv(in, dir.File("out.arena"), BuilderOptions{});
+    REQUIRE(st.code() == Code::kIOError);
+    REQUIRE(st.message() == "open " + in + ": Permission denied");
+  }
+  SECTION("unwritable output directory") {
+    const std::string sub = dir.File("ro");
+    REQUIRE(::mkdir(sub.c_str(), 0500) == 0);
+    Status st = ImportTsv(in, sub + "/out.arena", BuilderOptions{});
+    REQUIRE(st.code() == Code::kIOError);
+    REQUIRE(st.message() ==
+            "create " + sub + "/out.arena.tmp: Permission denied");
+    REQUIRE(::chmod(sub.c_str(), 0700) == 0);
+  }
 }
 
 }  // namespace

@@ -4,17 +4,18 @@
 //   build-arena/test/arena/arena_make_corpus test/arena/corpus
 
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <map>
 #include <string>
 
 #include "arena/builder.h"
+#include "arena/format.h"
 
 namespace {
 
-using flatbench::arena::Builder;
-using flatbench::arena::BuilderOptions;
+using namespace flatbench::arena;
 
 std::string Build(const std::string& path,
                   const std::map<std::string, std::string>& model,
@@ -82,5 +83,21 @@ int main(int argc, char** argv) {
   version[8] = 9;
   Write(dir, "bad_version.bin", version);
   Write(dir, "garbage.bin", std::string("not an arena file at all\n"));
+  // A filter placed on its own shard's index, every checksum resealed:
+  // only the overlap check can refuse it.
+  std::string overlap = one_key;
+  const uint64_t dir_off = overlap.size() - kDirectorySize;
+  char* entry = overlap.data() + dir_off + 0x42 * kShardEntrySize;
+  ShardEntry e = DecodeShardEntry(entry);
+  e.filter_offset = e.index_offset;
+  e.filter_checksum =
+      Checksum(overlap.data() + e.filter_offset,
+               uint64_t{e.filter_lines} * kFilterLineBytes, e.filter_offset);
+  EncodeShardEntry(e, entry);
+  StoreU64(overlap.data() + 72,
+           Checksum(overlap.data() + dir_off, kDirectorySize, dir_off));
+  StoreU64(overlap.data() + kHeaderChecksumOffset,
+           Checksum(overlap.data(), kHeaderChecksumOffset, 0));
+  Write(dir, "overlap.bin", overlap);
   return 0;
 }

@@ -179,13 +179,24 @@ TEST_CASE("arena round-trips a model across the option grid", "[arena]") {
   REQUIRE_FALSE(testing::Exists(path + ".tmp"));
 
   // Eager without checksums and lazy with them cover both index homes and
-  // both block paths; the full 2x2 doubles the time for no new code.
-  for (const auto& [lazy, verify] : {std::pair{false, false}, {true, true}}) {
+  // both checksum settings; the pread and direct read paths each run once
+  // more. The full grid would multiply the time for no new code.
+  struct Mode {
+    bool lazy;
+    bool verify;
+    ReadPath path;
+  };
+  for (const Mode& mode :
+       {Mode{false, false, ReadPath::kMmap}, Mode{true, true, ReadPath::kMmap},
+        Mode{false, true, ReadPath::kPread},
+        Mode{true, false, ReadPath::kDirect}}) {
     {
-      CAPTURE(lazy, verify);
+      const bool lazy = mode.lazy;
+      CAPTURE(lazy, mode.verify, ReadPathName(mode.path));
       ReaderOptions ro;
       ro.lazy = lazy;
-      ro.verify_checksums = verify;
+      ro.verify_checksums = mode.verify;
+      ro.read_path = mode.path;
       auto reader = Reader::Open(path, ro);
       INFO(reader.status().message());
       REQUIRE(reader.ok());

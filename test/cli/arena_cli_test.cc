@@ -1,0 +1,227 @@
+// The arena's command-line contract: checked reads by default, the read
+// variants, kernel advice in info, and imports that leave nothing behind.
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <thread>
+
+#include "arena/backend.h"
+#include "arena/reader.h"
+#include "common/hex.h"
+#include "datagen/keys.h"
+#include "test/run_command.h"
+
+extern char** environ;
+
+using flatbench::testing::RunFlatbench;
+using flatbench::testing::TempDir;
+
+namespace {
+
+int Lines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+size_t Count(const std::string& haystack, const std::string& needle) {
+  size_t n = 0;
+  for (size_t at = haystack.find(needle); at != std::string::npos;
+       at = haystack.find(needle, at + 1)) {
+    ++n;
+  }
+  return n;
+}
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void WriteAll(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+// A small arena-only dataset.
+std::string MakeDataset(const TempDir& tmp) {
+  const std::string dir = tmp / "ds";
+  auto r = RunFlatbench(
+      "gen --scale custom --accounts 2000 --slots-per-account 2 --backends "
+      "arena --quiet --dir " +
+      dir);
+  REQUIRE(r.exit_code == 0);
+  return dir;
+}
+
+// Flips the last stored byte of the block holding `key` in `path`.
+void CorruptBlockOf(const std::string& path, const std::string& key) {
+  using namespace flatbench::arena;
+  uint64_t offset = 0;
+  {
+    auto reader = Reader::Open(path);
+    REQUIRE(reader.ok());
+    const int shard = static_cast<unsigned char>(key[0]);
+    uint32_t block = 0;
+    REQUIRE(reader.value()->SeekBlock(shard, key, nullptr, &block).ok());
+    REQUIRE(block != kNoBlock);
+    offset = reader.value()->BlockOffset(shard, block);
+  }
+  std::string bytes = ReadAll(path);
+  const uint16_t stored_len = LoadU16(bytes.data() + offset + 12);
+  bytes[offset + stored_len - 1] ^= 0x01;
+  WriteAll(path, bytes);
+}
+
+}  // namespace
+
+TEST_CASE("get checks the block checksum unless --no-verify") {
+  using namespace flatbench::datagen;
+  TempDir tmp;
+  const std::string dir = MakeDataset(tmp);
+  const std::string file = dir + "/arena/account.arena";
+  const std::string key = flatbench::ToHex(View(MakeAccountKey(17)));
+  std::string raw_key;
+  REQUIRE(flatbench::FromHex(key, &raw_key));
+  CorruptBlockOf(file, raw_key);
+
+  for (const char* backend : {"arena", "arena+pread", "arena+direct"}) {
+    CAPTURE(backend);
+    auto r = RunFlatbench("get --dir " + dir + " --backend " + backend +
+                          " --key " + key);
+    CHECK(r.exit_code == 65);
+    CHECK(Lines(r.err) == 1);
+    CHECK(Count(r.err, file) == 1);
+    CHECK(r.err.find("account") != std::string::npos);
+    CHECK(r.err.find(key) != std::string::npos);
+    CHECK(r.err.find("block checksum mismatch") != std::string::npos);
+    r = RunFlatbench("get --no-verify --dir " + dir + " --backend " + backend +
+                     " --key " + key);
+    CHECK(r.exit_code == 0);
+  }
+  auto r = RunFlatbench("get --file " + file + " --key " + key);
+  CHECK(r.exit_code == 65);
+  CHECK(Lines(r.err) == 1);
+  CHECK(Count(r.err, file) == 1);
+  CHECK(r.err.find(key) != std::string::npos);
+  CHECK(RunFlatbench("get --no-verify --file " + file + " --key " + key)
+            .exit_code == 0);
+  CHECK(RunFlatbench("get --help").out.find("--no-verify") !=
+        std::string::npos);
+}
+
+TEST_CASE("the read variants open the arena's files and agree") {
+  using namespace flatbench::datagen;
+  TempDir tmp;
+  const std::string dir = MakeDataset(tmp);
+  for (uint64_t counter : {0u, 17u, 1999u}) {
+    const std::string key = flatbench::ToHex(View(MakeAccountKey(counter)));
+    const std::string value =
+        flatbench::ToHex(MakeAccountValue(kDefaultSeed, counter).view());
+    for (const char* backend : {"arena", "arena+pread", "arena+direct"}) {
+      CAPTURE(counter, backend);
+      auto r = RunFlatbench("get --dir " + dir + " --backend " + backend +
+                            " --key " + key);
+      CHECK(r.exit_code == 0);
+      CHECK(r.out == value + "\n");
+    }
+  }
+  // A variant has no files of its own to build.
+  auto r = RunFlatbench(
+      "gen --scale custom --accounts 2000 "
+      "--slots-per-account 2 --backends arena+pread "
+      "--quiet --dir " +
+      (tmp / "other"));
+  CHECK(r.exit_code == 64);
+  CHECK(r.err.find("arena+pread") != std::string::npos);
+}
+
+TEST_CASE("info reports the kernel advice; old versions are refused") {
+  TempDir tmp;
+  const std::string dir = MakeDataset(tmp);
+  const std::string file = dir + "/arena/storage.arena";
+  auto r = RunFlatbench("info --file " + file);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("kernel advice  ok") != std::string::npos);
+  r = RunFlatbench("info --dir " + dir);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("advice_warnings") != std::string::npos);
+
+  std::string bytes = ReadAll(file);
+  bytes[8] = 1;  // version 1, rejected before the header checksum
+  WriteAll(file, bytes);
+  r = RunFlatbench("info --file " + file);
+  CHECK(r.exit_code == 65);
+  CHECK(Lines(r.err) == 1);
+  CHECK(Count(r.err, file) == 1);
+  CHECK(r.err.find("unsupported version 1") != std::string::npos);
+}
+
+namespace {
+
+// Starts `flatbench import --in FIFO --out OUT`, feeds it one valid line
+// and waits until its temporary file exists. Returns the child's pid.
+pid_t StartImportOnPipe(const std::string& fifo, const std::string& out,
+                        int* write_fd) {
+  const std::string bin = flatbench::testing::FlatbenchBin();
+  std::vector<std::string> args = {bin, "import", "--in", fifo, "--out", out};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = -1;
+  REQUIRE(::posix_spawn(&pid, bin.c_str(), nullptr, nullptr, argv.data(),
+                        environ) == 0);
+  *write_fd = ::open(fifo.c_str(), O_WRONLY);
+  REQUIRE(*write_fd >= 0);
+  const std::string line =
+      "0102030405060708090a0b0c0d0e0f1011121314\tdeadbeef\n";
+  REQUIRE(::write(*write_fd, line.data(), line.size()) ==
+          static_cast<ssize_t>(line.size()));
+  for (int i = 0; i < 1000 && !std::filesystem::exists(out + ".tmp"); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  REQUIRE(std::filesystem::exists(out + ".tmp"));
+  return pid;
+}
+
+}  // namespace
+
+TEST_CASE("an interrupted import leaves no temporary file") {
+  TempDir tmp;
+  const std::string fifo = tmp / "fifo";
+  const std::string out = tmp / "out.arena";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  int fd = -1;
+  SECTION("SIGTERM: removed on the way out") {
+    const pid_t pid = StartImportOnPipe(fifo, out, &fd);
+    REQUIRE(::kill(pid, SIGTERM) == 0);
+    int status = 0;
+    REQUIRE(::waitpid(pid, &status, 0) == pid);
+    ::close(fd);
+    CHECK(WIFSIGNALED(status));
+    CHECK_FALSE(std::filesystem::exists(out + ".tmp"));
+    CHECK_FALSE(std::filesystem::exists(out));
+  }
+  SECTION("SIGKILL: removed by the next import") {
+    const pid_t pid = StartImportOnPipe(fifo, out, &fd);
+    REQUIRE(::kill(pid, SIGKILL) == 0);
+    int status = 0;
+    REQUIRE(::waitpid(pid, &status, 0) == pid);
+    ::close(fd);
+    REQUIRE(std::filesystem::exists(out + ".tmp"));
+    WriteAll(tmp / "bad.tsv", "no tab here\n");
+    auto r = RunFlatbench("import --in " + (tmp / "bad.tsv") + " --out " + out);
+    CHECK(r.exit_code == 65);
+    CHECK(Lines(r.err) == 1);
+    CHECK_FALSE(std::filesystem::exists(out + ".tmp"));
+  }
+}
