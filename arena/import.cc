@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/files.h"
 #include "common/hex.h"
 
 namespace flatbench::arena {
@@ -75,25 +76,11 @@ class LineReader {
   Status status_;
 };
 
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
-
 }  // namespace
 
 Status ImportTsv(const std::string& input_path, const std::string& output_path,
                  const BuilderOptions& options, BuildStats* stats) {
-  Fd in(::open(input_path.c_str(), O_RDONLY | O_CLOEXEC));
+  UniqueFd in(::open(input_path.c_str(), O_RDONLY | O_CLOEXEC));
   if (in.get() < 0) return Status::FromErrno("open " + input_path);
   struct stat st;
   if (::stat(output_path.c_str(), &st) == 0) {

@@ -7,6 +7,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "common/files.h"
+
 namespace flatbench::baselines {
 namespace {
 
@@ -36,20 +38,6 @@ T Load(const unsigned char* p, size_t offset) {
   std::memcpy(&v, p + offset, sizeof(v));
   return v;
 }
-
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
 
 Status ShortFile(const std::string& path, uint64_t size, uint64_t expected,
                  const std::string& why) {
@@ -83,7 +71,7 @@ Status ReadMeta(int fd, const std::string& path, int index, uint64_t offset,
 }  // namespace
 
 Result<LmdbMeta> CheckLmdbDataFile(const std::string& path) {
-  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (fd.get() < 0) {
     if (errno == ENOENT) return Status::MissingInput(path + ": no such file");
     return Status::FromErrno(path);

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <vector>
 
+#include "common/files.h"
+
 namespace flatbench::baselines {
 namespace {
 
@@ -119,12 +121,9 @@ Result<BranchPreload> PreloadBranchPages(MDB_env* env, MDB_txn* txn,
   if (mdb_dbi_open(txn, nullptr, 0, &main_dbi) != MDB_SUCCESS) {
     return Status::Corruption(path + ": cannot open the main database");
   }
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Status::FromErrno("open " + path);
-  struct Closer {
-    int fd;
-    ~Closer() { close(fd); }
-  } closer{fd};
+  UniqueFd file(open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!file.ok()) return Status::FromErrno("open " + path);
+  const int fd = file.get();
   const off_t size = lseek(fd, 0, SEEK_END);
   if (size < 0) return Status::FromErrno("seek " + path);
   Walker walker(fd, path, page, static_cast<uint64_t>(size) / page);

@@ -20,30 +20,25 @@
 #define MADV_POPULATE_READ 22  // Linux 5.14; older headers lack the name.
 #endif
 
+#include "common/files.h"
+
 namespace flatbench::bench {
 namespace {
 
 namespace fs = std::filesystem;
 constexpr char kDropCaches[] = "/proc/sys/vm/drop_caches";
 
-struct Fd {
-  int fd = -1;
-  ~Fd() {
-    if (fd >= 0) close(fd);
-  }
-};
-
 Status ResidencyOf(const std::string& path, Residency* out) {
-  Fd f{open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  UniqueFd f(open(path.c_str(), O_RDONLY | O_CLOEXEC));
   // A file removed since it was listed (a rotated log) holds no pages.
-  if (f.fd < 0 && errno == ENOENT) return Status::Ok();
-  if (f.fd < 0) return Status::FromErrno("open " + path);
+  if (f.get() < 0 && errno == ENOENT) return Status::Ok();
+  if (f.get() < 0) return Status::FromErrno("open " + path);
   struct stat st {};
-  if (fstat(f.fd, &st) != 0) return Status::FromErrno("stat " + path);
+  if (fstat(f.get(), &st) != 0) return Status::FromErrno("stat " + path);
   if (st.st_size == 0) return Status::Ok();
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   size_t len = static_cast<size_t>(st.st_size);
-  void* map = mmap(nullptr, len, PROT_READ, MAP_SHARED, f.fd, 0);
+  void* map = mmap(nullptr, len, PROT_READ, MAP_SHARED, f.get(), 0);
   if (map == MAP_FAILED) return Status::FromErrno("mmap " + path);
   size_t pages = (len + page - 1) / page;
   std::unique_ptr<unsigned char[]> vec(new unsigned char[pages]);
@@ -57,19 +52,19 @@ Status ResidencyOf(const std::string& path, Residency* out) {
 }
 
 bool WriteDropCaches() {
-  Fd f{open(kDropCaches, O_WRONLY | O_CLOEXEC)};
-  if (f.fd < 0) return false;
-  return write(f.fd, "1", 1) == 1;
+  UniqueFd f(open(kDropCaches, O_WRONLY | O_CLOEXEC));
+  if (f.get() < 0) return false;
+  return write(f.get(), "1", 1) == 1;
 }
 
 Status FadviseDontNeed(const std::vector<std::string>& files) {
   for (const auto& path : files) {
-    Fd f{open(path.c_str(), O_RDONLY | O_CLOEXEC)};
-    if (f.fd < 0 && errno == ENOENT) continue;
-    if (f.fd < 0) return Status::FromErrno("open " + path);
+    UniqueFd f(open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (f.get() < 0 && errno == ENOENT) continue;
+    if (f.get() < 0) return Status::FromErrno("open " + path);
     // Dirty pages are not dropped by DONTNEED; write them back first.
-    fdatasync(f.fd);
-    int rc = posix_fadvise(f.fd, 0, 0, POSIX_FADV_DONTNEED);
+    fdatasync(f.get());
+    int rc = posix_fadvise(f.get(), 0, 0, POSIX_FADV_DONTNEED);
     if (rc != 0) {
       errno = rc;
       return Status::FromErrno("posix_fadvise " + path);
@@ -127,12 +122,12 @@ Status Evict(const std::vector<std::string>& files, EvictMethod* method,
 Status MakeResident(const std::vector<std::string>& files) {
   std::unique_ptr<char[]> buf(new char[1 << 20]);
   for (const auto& path : files) {
-    Fd f{open(path.c_str(), O_RDONLY | O_CLOEXEC)};
-    if (f.fd < 0 && errno == ENOENT) continue;
-    if (f.fd < 0) return Status::FromErrno("open " + path);
-    posix_fadvise(f.fd, 0, 0, POSIX_FADV_WILLNEED);
+    UniqueFd f(open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (f.get() < 0 && errno == ENOENT) continue;
+    if (f.get() < 0) return Status::FromErrno("open " + path);
+    posix_fadvise(f.get(), 0, 0, POSIX_FADV_WILLNEED);
     ssize_t n;
-    while ((n = read(f.fd, buf.get(), 1 << 20)) > 0) {
+    while ((n = read(f.get(), buf.get(), 1 << 20)) > 0) {
     }
     if (n < 0) return Status::FromErrno("read " + path);
   }
@@ -150,13 +145,13 @@ Result<std::unique_ptr<ResidentHold>> ResidentHold::Acquire(
     const std::vector<std::string>& files) {
   std::unique_ptr<ResidentHold> h(new ResidentHold());
   for (const auto& path : files) {
-    Fd f{open(path.c_str(), O_RDONLY | O_CLOEXEC)};
-    if (f.fd < 0) return Status::FromErrno("open " + path);
+    UniqueFd f(open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (f.get() < 0) return Status::FromErrno("open " + path);
     struct stat st {};
-    if (fstat(f.fd, &st) != 0) return Status::FromErrno("stat " + path);
+    if (fstat(f.get(), &st) != 0) return Status::FromErrno("stat " + path);
     if (st.st_size == 0) continue;
     const size_t len = static_cast<size_t>(st.st_size);
-    void* addr = mmap(nullptr, len, PROT_READ, MAP_SHARED, f.fd, 0);
+    void* addr = mmap(nullptr, len, PROT_READ, MAP_SHARED, f.get(), 0);
     if (addr == MAP_FAILED) return Status::FromErrno("mmap " + path);
     h->maps_.push_back({addr, len});
     if (h->method_ == "mlock") {

@@ -8,6 +8,20 @@
 
 namespace flatbench {
 
+// Owns a file descriptor and closes it when it goes out of scope.
+class UniqueFd {
+ public:
+  explicit UniqueFd(int fd = -1) : fd_(fd) {}
+  ~UniqueFd();
+  UniqueFd(const UniqueFd&) = delete;
+  UniqueFd& operator=(const UniqueFd&) = delete;
+  int get() const { return fd_; }
+  bool ok() const { return fd_ >= 0; }
+
+ private:
+  int fd_;
+};
+
 // Writes `contents` to `path` through "<path>.tmp", fsync and rename, so a
 // crash leaves either the old file or the whole new one.
 Status WriteFileAtomic(const std::string& path, const std::string& contents);

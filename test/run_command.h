@@ -42,4 +42,11 @@ inline CommandResult RunFlatbench(const std::string& args) {
   return r;
 }
 
+// Lines in `s` (newline characters): an error is one line.
+inline int Lines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
 }  // namespace flatbench::testing

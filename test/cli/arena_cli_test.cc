@@ -22,16 +22,11 @@
 
 extern char** environ;
 
+using flatbench::testing::Lines;
 using flatbench::testing::RunFlatbench;
 using flatbench::testing::TempDir;
 
 namespace {
-
-int Lines(const std::string& s) {
-  int n = 0;
-  for (char c : s) n += c == '\n';
-  return n;
-}
 
 size_t Count(const std::string& haystack, const std::string& needle) {
   size_t n = 0;

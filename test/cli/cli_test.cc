@@ -8,18 +8,11 @@
 #include "datagen/keys.h"
 #include "test/run_command.h"
 
+using flatbench::testing::Lines;
 using flatbench::testing::RunFlatbench;
 using flatbench::testing::TempDir;
 
-namespace {
-
-int Lines(const std::string& s) {
-  int n = 0;
-  for (char c : s) n += c == '\n';
-  return n;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("--help explains and exits 0") {
   auto r = RunFlatbench("--help");
