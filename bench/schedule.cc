@@ -4,6 +4,7 @@
 #include <map>
 
 #include "bench/key_plan.h"
+#include "common/results_schema.h"
 
 namespace flatbench::bench {
 namespace {
@@ -53,7 +54,7 @@ std::vector<Cell> EnumerateCells(const datagen::Spec& spec,
   for (Table table : tables) {
     if (table == Table::kStorage && spec.slots_per_account == 0) continue;
     for (KeyKind kind : kinds) {
-      if (table == Table::kAccount && kind == KeyKind::kMissLiveAccount) {
+      if (!results::CellExists(TableName(table), datagen::KeyKindName(kind))) {
         continue;
       }
       for (int t : threads) cells.push_back({table, kind, t});

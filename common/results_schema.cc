@@ -51,6 +51,11 @@ std::string FormatCellName(const CellName& c) {
          "/rep:" + std::to_string(c.rep);
 }
 
+bool CellExists(std::string_view table, std::string_view kind) {
+  return IsTable(table) && IsKind(kind) &&
+         (kind != kKindMissLive || table == kTableStorage);
+}
+
 std::optional<CellName> ParseCellName(std::string_view name) {
   std::vector<std::string_view> parts;
   while (true) {
@@ -71,7 +76,7 @@ std::optional<CellName> ParseCellName(std::string_view name) {
     return std::nullopt;
   }
   if (c.kind == kKindDevice && !IsColdMode(c.mode)) return std::nullopt;
-  if (c.kind == kKindMissLive && c.table != kTableStorage) return std::nullopt;
+  if (!CellExists(c.table, c.kind)) return std::nullopt;
   if (!NumberAfter(parts[parts.size() - 2], "threads:", &c.threads) ||
       !NumberAfter(parts.back(), "rep:", &c.rep) || c.threads < 1) {
     return std::nullopt;

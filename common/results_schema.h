@@ -57,6 +57,11 @@ bool IsReadKind(std::string_view kind);
 bool IsMissKind(std::string_view kind);
 // cold and cold-lazy: the modes that evict before each pass.
 bool IsColdMode(std::string_view mode);
+// Whether a (table, kind) cell exists at all: miss-live (a live account, a
+// slot never written) is a storage kind only. The one rule bench's cell
+// enumeration, the cell-name parser and thresholds.json's required cells
+// all apply.
+bool CellExists(std::string_view table, std::string_view kind);
 
 struct CellName {
   std::string backend;

@@ -9,10 +9,13 @@
 #include <set>
 
 #include "common/files.h"
+#include "common/results_schema.h"
 #include "report/thresholds_default.h"
 
 namespace flatbench::report {
 namespace {
+
+namespace r = results;
 
 using nlohmann::json;
 
@@ -156,7 +159,7 @@ Status ParseValidity(const Parser& p, const json& v, Thresholds* t) {
   if (cells->empty()) return p.Bad(pre + "cells", "names no table");
   for (const auto& [table, kinds] : cells->items()) {
     const std::string field = pre + "cells." + table;
-    if (table != "account" && table != "storage") {
+    if (!r::IsTable(table)) {
       return p.Bad(field, "is not a table (account or storage)");
     }
     if (!kinds.is_array() || kinds.empty()) {
@@ -164,8 +167,12 @@ Status ParseValidity(const Parser& p, const json& v, Thresholds* t) {
     }
     for (const auto& k : kinds) {
       std::string kind = k.is_string() ? k.get<std::string>() : "";
-      if (kind != "hit" && kind != "miss-absent" && kind != "miss-live") {
+      if (!r::IsReadKind(kind)) {
         return p.Bad(field, "must hold hit, miss-absent or miss-live");
+      }
+      if (!r::CellExists(table, kind)) {
+        return p.Bad(field, "holds " + kind + ", which " + table +
+                                " has no cell of (miss-live is storage only)");
       }
       t->cells[table].push_back(kind);
     }

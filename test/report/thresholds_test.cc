@@ -79,6 +79,10 @@ TEST_CASE("a malformed thresholds file is kCorruption naming the field",
                [](json& d) { d["validity"]["cells"]["blocks"] = {"hit"}; }},
       Mutation{"validity.cells.storage",
                [](json& d) { d["validity"]["cells"]["storage"] = {"hot"}; }},
+      Mutation{"validity.cells.account",
+               [](json& d) {
+                 d["validity"]["cells"]["account"] = {"hit", "miss-live"};
+               }},
       Mutation{"validity.require_asserts_off",
                [](json& d) { d["validity"]["require_asserts_off"] = "yes"; }},
       Mutation{"validity.require_sanity_passd",
