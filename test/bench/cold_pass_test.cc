@@ -113,6 +113,32 @@ TEST_CASE("a cold pass reads storage and follows its device cell",
   }
 }
 
+// Opening an arena reads its index and filter from their own pages and no
+// data page (format 2), so at tiny scale a cold pass over distinct blocks
+// faults about once per read instead of finding data pages the open
+// brought in.
+TEST_CASE("a cold tiny arena pass faults once per read on storage",
+          "[bench][cold]") {
+  auto ds = datagen::Dataset::Open(TinyDatasetDir());
+  REQUIRE(ds.ok());
+  WorkerOptions o;
+  o.allow_drop_caches = false;
+  o.check.samples = 20;
+  Worker w(ds.value(), "arena", testing::TinyOpener(ds.value()), o);
+  REQUIRE(w.Hello().ok());
+  Step step;
+  step.backend = "arena";
+  step.mode = Mode::kCold;
+  step.cell = {Table::kStorage, datagen::KeyKind::kHit, 1};
+  step.reads_per_thread = 40;  // Of about 1,000 data blocks: few repeats.
+  auto entries = w.RunStep(step);
+  REQUIRE(entries.ok());
+  REQUIRE(entries->size() == 1);
+  const auto& e = entries.value()[0];
+  REQUIRE(Num(e, results::kEvictionVerified) == 1);
+  CHECK(Num(e, results::kMajorFaultsPerRead) >= 0.9);
+}
+
 // cold means every backend's read metadata is resident after the open, and
 // cold-lazy that none is: the open preloads more than the lazy open.
 TEST_CASE("the cold open preloads metadata, the lazy open does not",
