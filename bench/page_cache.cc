@@ -154,25 +154,35 @@ Result<std::unique_ptr<ResidentHold>> ResidentHold::Acquire(
     void* addr = mmap(nullptr, len, PROT_READ, MAP_SHARED, f.get(), 0);
     if (addr == MAP_FAILED) return Status::FromErrno("mmap " + path);
     h->maps_.push_back({addr, len});
-    if (h->method_ == "mlock") {
-      if (mlock(addr, len) == 0) {
-        h->locked_bytes_ += len;
-        continue;
-      }
-      h->method_ =
-          std::string("mapped (mlock refused: ") + std::strerror(errno) + ")";
-    }
-    // Unlocked: keep the mapping and fault every page into it.
+    // Fault every page into the mapping first: mapped pages are not
+    // reclaimed or dropped by fadvise even where mlock does nothing (as
+    // under AddressSanitizer, which turns it into a no-op).
     if (madvise(addr, len, MADV_POPULATE_READ) != 0) {
       const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
       volatile const char* p = static_cast<const char*>(addr);
       for (size_t off = 0; off < len; off += page) (void)p[off];
     }
+    if (h->method_ == "mlock") {
+      if (mlock(addr, len) == 0) {
+        h->locked_bytes_ += len;
+      } else {
+        h->method_ =
+            std::string("mapped (mlock refused: ") + std::strerror(errno) + ")";
+      }
+    }
   }
   return h;
 }
 
-Result<uint64_t> PopulateOwnMappings(const std::vector<std::string>& files) {
+bool ResidentHold::Owns(const void* addr) const {
+  for (const auto& m : maps_) {
+    if (m.addr == addr) return true;
+  }
+  return false;
+}
+
+Result<uint64_t> PopulateOwnMappings(const std::vector<std::string>& files,
+                                     const ResidentHold* exclude) {
   struct Id {
     dev_t dev;
     ino_t ino;
@@ -195,7 +205,9 @@ Result<uint64_t> PopulateOwnMappings(const std::vector<std::string>& files) {
     char perms[8] = {0};
     if (std::sscanf(line.c_str(), "%lx-%lx %7s %lx %x:%x %lu", &start, &end,
                     perms, &offset, &major_no, &minor_no, &inode) != 7 ||
-        inode == 0 || perms[0] != 'r') {
+        inode == 0 || perms[0] != 'r' ||
+        (exclude != nullptr &&
+         exclude->Owns(reinterpret_cast<const void*>(start)))) {
       continue;
     }
     for (const Id& id : ids) {

@@ -73,6 +73,8 @@ class ResidentHold {
   ResidentHold& operator=(const ResidentHold&) = delete;
 
   uint64_t locked_bytes() const { return locked_bytes_; }
+  // Whether `addr` is the start of one of the hold's own mappings.
+  bool Owns(const void* addr) const;
   // "mlock", or "mapped (mlock refused: <reason>)".
   const std::string& method() const { return method_; }
 
@@ -91,7 +93,9 @@ class ResidentHold {
 // process holds (the backend's own mmap, found in /proc/self/maps), with
 // MADV_POPULATE_READ, or by touching one byte per page on kernels without
 // it. Afterwards a read of a resident page takes no minor fault, as in a
-// long-running process. Returns the bytes populated.
-Result<uint64_t> PopulateOwnMappings(const std::vector<std::string>& files);
+// long-running process. Returns the bytes populated. Mappings that
+// `exclude` owns (the hold's own) are neither touched nor counted.
+Result<uint64_t> PopulateOwnMappings(const std::vector<std::string>& files,
+                                     const ResidentHold* exclude = nullptr);
 
 }  // namespace flatbench::bench

@@ -224,7 +224,7 @@ Status Worker::BeginWarm() {
   s.hold = std::move(hold).value();
   s.warm_lock = s.hold->method();
   FLATBENCH_RETURN_IF_ERROR(s.TimedOpen(/*lazy=*/false));
-  auto populated = PopulateOwnMappings(s.files);
+  auto populated = PopulateOwnMappings(s.files, s.hold.get());
   if (!populated.ok()) return populated.status();
   s.populated_bytes = populated.value();
   // Untimed warm-up reads, so that a backend's own caches (RocksDB's block

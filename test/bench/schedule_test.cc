@@ -173,9 +173,28 @@ TEST_CASE("the driver interleaves backends and holds warm files",
     if (name->mode == "warm") {
       CHECK(e[std::string(results::kEvictionVerified.name)] == 1.0);
       CHECK(e[std::string(results::kResidentFractionAfterPass.name)] >= 0.99);
-      // Mappings populated before the pass: no minor fault per read.
-      CHECK(e[std::string(results::kMinorFaultsPerRead.name)] <= 0.05);
+      // The mmap backends' mappings were populated before the pass: no
+      // minor fault per read. (RocksDB reads into its heap, whose faults
+      // depend on the allocator, not on the harness.)
+      if (name->backend == "arena" || name->backend == "lmdb") {
+        CHECK(e[std::string(results::kMinorFaultsPerRead.name)] <= 0.05);
+      }
       CHECK(e[std::string(results::kMajorFaultsPerRead.name)] == 0.0);
+    }
+  }
+  // Only the backend's own mappings are populated (and counted), never the
+  // hold's: RocksDB reads with pread and maps nothing.
+  const auto& ctx = out->document["context"];
+  for (const auto& b : backends) {
+    CAPTURE(b);
+    const auto populated =
+        ctx[results::BackendKey(b, results::kPopulatedBytes)].get<uint64_t>();
+    const auto disk =
+        ctx[results::BackendKey(b, results::kDiskBytes)].get<uint64_t>();
+    if (b == "rocksdb") CHECK(populated == 0);
+    if (b == "arena" || b == "lmdb") {
+      CHECK(populated > 0);
+      CHECK(populated <= disk);
     }
   }
   // Each (cell, repetition) runs every backend once before the next.
