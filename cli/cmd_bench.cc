@@ -366,7 +366,8 @@ RunFn AddBench(CLI::App& app) {
   sub->add_option("--dir", a->dir, "Dataset directory")->required();
   sub->add_option("--backends", a->backends,
                   "Comma-separated backends (default: every backend built "
-                  "in the dataset)");
+                  "in the dataset); also the arena's diagnostic read paths "
+                  "arena+pread and arena+direct, on the arena's files");
   sub->add_option("--out", a->out, "Results JSON file")->required();
   sub->add_option("--modes", a->modes, "warm,cold,cold-lazy (any subset)")
       ->capture_default_str();
