@@ -294,7 +294,7 @@ RunFn AddGonogo(CLI::App& app) {
                   "Thresholds file (default: the checked-in one)");
   sub->add_flag("--full-verify", a->full_verify,
                 "Verify every pair of every backend against the generator "
-                "(about 13 min at medium, 6 h at full) instead of the quick "
+                "(about 16 min at medium, 8 h at full) instead of the quick "
                 "check (counts and sampled lookups)");
   sub->add_flag("--fresh", a->fresh,
                 "Start a new results directory instead of resuming");
