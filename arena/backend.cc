@@ -1,5 +1,7 @@
 #include "arena/backend.h"
 
+#include "arena/iterator.h"
+
 namespace flatbench::arena {
 namespace {
 
@@ -19,9 +21,25 @@ class ArenaSession final : public ReadSession {
     return backend_.reader(table).Get(key, found, value, buffers_[t].get());
   }
 
+  Status Scan(Table table, std::string_view start, uint32_t limit,
+              ScanVisitor* visitor, uint32_t* count) override {
+    *count = 0;
+    auto& it = iterators_[static_cast<int>(table)];
+    // One iterator per table for the session's life: a scan reuses its
+    // buffer, so it allocates nothing after the first.
+    if (it == nullptr) it = std::make_unique<Iterator>(backend_.reader(table));
+    it->Seek(start);
+    for (; *count < limit && it->Valid(); it->Next()) {
+      visitor->Visit(it->key(), it->value());
+      ++*count;
+    }
+    return it->status();
+  }
+
  private:
   const ArenaBackend& backend_;
   std::array<std::unique_ptr<ReadBuffer>, kNumTables> buffers_;
+  std::array<std::unique_ptr<Iterator>, kNumTables> iterators_;
 };
 
 }  // namespace

@@ -6,7 +6,7 @@
 namespace flatbench::arena {
 
 Iterator::Iterator(const Reader& reader) : reader_(reader) {
-  if (reader.compressed()) buffer_ = std::make_unique<ReadBuffer>();
+  if (reader.NeedsBuffer()) buffer_ = std::make_unique<ReadBuffer>();
 }
 
 void Iterator::Fail(Status status) {

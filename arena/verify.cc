@@ -12,7 +12,7 @@ Status Verify(const Reader& reader, VerifyReport* report) {
   report->checksums_checked = 2;  // header and directory, at open
   const ArenaInfo& info = reader.info();
   std::unique_ptr<ReadBuffer> buffer;
-  if (reader.compressed()) buffer = std::make_unique<ReadBuffer>();
+  if (reader.NeedsBuffer()) buffer = std::make_unique<ReadBuffer>();
   std::string last_key;
   bool have_last = false;
   for (int shard = 0; shard < static_cast<int>(kNumShards); ++shard) {

@@ -4,8 +4,8 @@
 
 #include <filesystem>
 
-#include "baselines/lmdb_pages.h"
 #include "baselines/lmdb_meta.h"
+#include "baselines/lmdb_pages.h"
 
 namespace flatbench::baselines {
 namespace {
@@ -50,7 +50,12 @@ class Env {
 class LmdbSession : public ReadSession {
  public:
   LmdbSession(MDB_txn* txn, const MDB_dbi* dbis) : txn_(txn), dbis_(dbis) {}
-  ~LmdbSession() override { mdb_txn_abort(txn_); }
+  ~LmdbSession() override {
+    for (MDB_cursor* c : cursors_) {
+      if (c != nullptr) mdb_cursor_close(c);
+    }
+    mdb_txn_abort(txn_);
+  }
   Status Get(Table table, std::string_view key, bool* found,
              std::string_view* value) override {
     MDB_val k{key.size(), const_cast<char*>(key.data())};
@@ -66,9 +71,36 @@ class LmdbSession : public ReadSession {
     return Status::Ok();
   }
 
+  Status Scan(Table table, std::string_view start, uint32_t limit,
+              ScanVisitor* visitor, uint32_t* count) override {
+    *count = 0;
+    const int t = static_cast<int>(table);
+    if (cursors_[t] == nullptr) {
+      int rc = mdb_cursor_open(txn_, dbis_[t], &cursors_[t]);
+      if (rc != MDB_SUCCESS) return FromMdb(rc, "lmdb cursor open");
+    }
+    MDB_val k{start.size(), const_cast<char*>(start.data())};
+    MDB_val v;
+    int rc = mdb_cursor_get(cursors_[t], &k, &v, MDB_SET_RANGE);
+    while (rc == MDB_SUCCESS && *count < limit) {
+      visitor->Visit(
+          std::string_view(static_cast<const char*>(k.mv_data), k.mv_size),
+          std::string_view(static_cast<const char*>(v.mv_data), v.mv_size));
+      ++*count;
+      if (*count < limit) rc = mdb_cursor_get(cursors_[t], &k, &v, MDB_NEXT);
+    }
+    if (rc != MDB_SUCCESS && rc != MDB_NOTFOUND) {
+      return FromMdb(rc, "lmdb scan");
+    }
+    return Status::Ok();
+  }
+
  private:
   MDB_txn* txn_;
   const MDB_dbi* dbis_;
+  // Read-only transaction cursors must be closed before the transaction
+  // ends; see the destructor.
+  MDB_cursor* cursors_[kNumTables] = {nullptr, nullptr};
 };
 
 class LmdbBackend : public Backend {

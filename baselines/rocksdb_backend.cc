@@ -39,6 +39,7 @@ class RocksSession : public ReadSession {
     read_.snapshot = snapshot_;
   }
   ~RocksSession() override {
+    for (auto& it : iterators_) it.reset();  // Before their snapshot goes.
     if (snapshot_ != nullptr) db_->ReleaseSnapshot(snapshot_);
   }
   Status Get(Table table, std::string_view key, bool* found,
@@ -57,12 +58,36 @@ class RocksSession : public ReadSession {
     return Status::Ok();
   }
 
+  Status Scan(Table table, std::string_view start, uint32_t limit,
+              ScanVisitor* visitor, uint32_t* count) override {
+    *count = 0;
+    const int t = static_cast<int>(table);
+    // One iterator per table, re-seeked for each page, as an application
+    // paging through a table would hold it; it reads the session's
+    // snapshot.
+    if (iterators_[t] == nullptr) {
+      iterators_[t].reset(db_->NewIterator(read_, cfs_[t]));
+    }
+    rocksdb::Iterator* it = iterators_[t].get();
+    it->Seek(rocksdb::Slice(start.data(), start.size()));
+    for (; *count < limit && it->Valid(); it->Next()) {
+      const rocksdb::Slice k = it->key();
+      const rocksdb::Slice v = it->value();
+      visitor->Visit(std::string_view(k.data(), k.size()),
+                     std::string_view(v.data(), v.size()));
+      ++*count;
+    }
+    if (!it->status().ok()) return FromRocks(it->status(), "rocksdb scan");
+    return Status::Ok();
+  }
+
  private:
   rocksdb::DB* db_;
   rocksdb::ColumnFamilyHandle* const* cfs_;
   const rocksdb::Snapshot* snapshot_;
   rocksdb::ReadOptions read_;
   rocksdb::PinnableSlice pinned_;
+  std::unique_ptr<rocksdb::Iterator> iterators_[kNumTables];
 };
 
 class RocksBackend : public Backend {

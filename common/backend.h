@@ -42,6 +42,14 @@ struct OpenOptions {
 // Settings as ordered name/value pairs, for reports.
 using Settings = std::vector<std::pair<std::string, std::string>>;
 
+// Receives the pairs of one ReadSession::Scan, in ascending key order.
+class ScanVisitor {
+ public:
+  virtual ~ScanVisitor() = default;
+  // `key` and `value` are valid only for the duration of the call.
+  virtual void Visit(std::string_view key, std::string_view value) = 0;
+};
+
 // One reader thread's handle. Not thread-safe: use one per thread.
 class ReadSession {
  public:
@@ -53,6 +61,13 @@ class ReadSession {
   // for I/O errors or corruption. Performs no heap allocation on success.
   virtual Status Get(Table table, std::string_view key, bool* found,
                      std::string_view* value) = 0;
+  // An ordered page: positions at the first key >= `start` in `table` and
+  // passes up to `limit` pairs, ascending, to `visitor`. *count is the
+  // number passed; fewer than `limit` only at the table's end. Returns a
+  // non-ok status only for I/O errors or corruption (then *count says how
+  // many pairs were passed before it).
+  virtual Status Scan(Table table, std::string_view start, uint32_t limit,
+                      ScanVisitor* visitor, uint32_t* count) = 0;
 };
 
 // An open, read-only backend. Thread-safe: sessions may be used concurrently.

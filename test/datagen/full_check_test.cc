@@ -59,6 +59,16 @@ class MapSession : public ReadSession {
     if (*found) *value = it->second;
     return Status::Ok();
   }
+  Status Scan(Table table, std::string_view start, uint32_t limit,
+              ScanVisitor* visitor, uint32_t* count) override {
+    auto& m = map_[static_cast<int>(table)];
+    *count = 0;
+    for (auto it = m.lower_bound(std::string(start));
+         it != m.end() && *count < limit; ++it, ++*count) {
+      visitor->Visit(it->first, it->second);
+    }
+    return Status::Ok();
+  }
   std::map<std::string, std::string> map_[kNumTables];
 };
 
