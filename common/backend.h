@@ -88,6 +88,11 @@ class Backend {
   virtual std::vector<std::string> DataFiles(Table /*table*/) const {
     return {};
   }
+  // Processes other than this one that serve this backend's reads (a
+  // database server's postmaster and backends), for memory accounting:
+  // their resident memory counts toward the backend's. Empty for embedded
+  // backends.
+  virtual std::vector<int> ServerProcesses() const { return {}; }
   // Exact number of pairs in `table`, from the backend's own metadata
   // (arena header, RocksDB table properties, LMDB mdb_stat).
   virtual Result<uint64_t> CountPairs(Table table) const = 0;
