@@ -27,6 +27,39 @@ int ExitCodeFor(Code code) {
   return 74;
 }
 
+int ExitCodeForSignal(int signo) { return 128 + signo; }
+
+std::optional<Code> CodeForExitCode(int exit_code) {
+  // The first Code of each exit code names it: kCorruption for 65.
+  for (Code c : {Code::kOk, Code::kNotFound, Code::kUsage, Code::kCorruption,
+                 Code::kMissingInput, Code::kRefuseOverwrite, Code::kIOError}) {
+    if (ExitCodeFor(c) == exit_code) return c;
+  }
+  return std::nullopt;
+}
+
+const char* CodeMeaning(Code code) {
+  switch (code) {
+    case Code::kOk:
+      return "success";
+    case Code::kNotFound:
+      return "not found";
+    case Code::kUsage:
+      return "usage error";
+    case Code::kCorruption:
+    case Code::kNotOurFormat:
+    case Code::kVersionMismatch:
+      return "bad or corrupt data";
+    case Code::kMissingInput:
+      return "missing input";
+    case Code::kRefuseOverwrite:
+      return "refusing to overwrite";
+    case Code::kIOError:
+      return "I/O error";
+  }
+  return "I/O error";
+}
+
 Status Status::FromErrno(const std::string& what) {
   int err = errno;
   std::string msg = what + ": " + std::strerror(err);

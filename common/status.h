@@ -26,6 +26,15 @@ enum class Code {
 
 // Process exit code for a Code, per the CLI contract in README.md.
 int ExitCodeFor(Code code);
+// The exit code of a process ended by signal `signo`, as the shell reports
+// it: 128 + signo.
+int ExitCodeForSignal(int signo);
+// The Code a process of this binary meant by exiting with `exit_code` (for
+// 65, kCorruption), or nothing for a code the contract does not document
+// (a crash reported by a sanitizer, say). The inverse of ExitCodeFor.
+std::optional<Code> CodeForExitCode(int exit_code);
+// What a Code means, in a few words: "bad or corrupt data".
+const char* CodeMeaning(Code code);
 
 // One pointer, null when OK (as LevelDB's Status): returning and testing a
 // success costs no allocation and no string; only errors carry a message.
@@ -136,3 +145,16 @@ class [[nodiscard]] Result {
     ::flatbench::Status _st = (expr);   \
     if (!_st.ok()) return _st;          \
   } while (0)
+
+// Evaluates `expr`, a Result<T>; returns its status from the enclosing
+// function when it is an error, else moves its value into `lhs`, which may
+// declare a variable: FLATBENCH_ASSIGN_OR_RETURN(auto reader, Open(path));
+#define FLATBENCH_ASSIGN_OR_RETURN(lhs, expr)                                  \
+  FLATBENCH_ASSIGN_OR_RETURN_IMPL(FLATBENCH_STATUS_CONCAT(_result_, __LINE__), \
+                                  lhs, expr)
+#define FLATBENCH_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
+  auto tmp = (expr);                                    \
+  if (!tmp.ok()) return tmp.status();                   \
+  lhs = std::move(tmp).value()
+#define FLATBENCH_STATUS_CONCAT(a, b) FLATBENCH_STATUS_CONCAT_INNER(a, b)
+#define FLATBENCH_STATUS_CONCAT_INNER(a, b) a##b
