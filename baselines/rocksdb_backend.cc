@@ -25,9 +25,13 @@ Status FromRocks(const rocksdb::Status& s, const std::string& what) {
     }
   }
   if (msg.find(what) == std::string::npos) msg = what + ": " + msg;
-  if (s.IsCorruption()) return Status::Corruption(msg);
-  if (s.IsInvalidArgument() || s.IsPathNotFound()) {
-    return Status::MissingInput(msg);
+  if (s.IsPathNotFound()) return Status::MissingInput(msg);
+  // A missing database is caught before opening (no CURRENT file), so an
+  // invalid argument is data that does not fit what is asked of it: a
+  // column family or option the store was not built with, an ingested file
+  // out of order. Bad data, not a missing file.
+  if (s.IsCorruption() || s.IsInvalidArgument()) {
+    return Status::Corruption(msg);
   }
   return Status::IOError(msg);
 }
