@@ -60,14 +60,14 @@ Result<std::unique_ptr<ArenaBackend>> ArenaBackend::Open(
   ro.read_path = read_path;
   for (int t = 0; t < kNumTables; ++t) {
     const Table table = static_cast<Table>(t);
-    auto reader = Reader::Open(ArenaPath(dir, table), ro);
-    if (!reader.ok()) return reader.status();
-    if (reader.value()->key_width() != KeySize(table)) {
+    FLATBENCH_ASSIGN_OR_RETURN(auto reader,
+                               Reader::Open(ArenaPath(dir, table), ro));
+    if (reader->key_width() != KeySize(table)) {
       return Status::Corruption(ArenaPath(dir, table) + ": key width " +
-                                std::to_string(reader.value()->key_width()) +
+                                std::to_string(reader->key_width()) +
                                 ", expected " + std::to_string(KeySize(table)));
     }
-    backend->readers_[t] = std::move(reader.value());
+    backend->readers_[t] = std::move(reader);
   }
   return backend;
 }

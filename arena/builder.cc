@@ -33,10 +33,9 @@ Result<std::unique_ptr<Builder>> Builder::Create(
                          std::to_string(options.bloom_bits_per_key) +
                          " above 32");
   }
-  auto writer = FileWriter::Create(path + ".tmp");
-  if (!writer.ok()) return writer.status();
-  auto builder = std::unique_ptr<Builder>(
-      new Builder(path, options, std::move(writer.value())));
+  FLATBENCH_ASSIGN_OR_RETURN(auto writer, FileWriter::Create(path + ".tmp"));
+  auto builder =
+      std::unique_ptr<Builder>(new Builder(path, options, std::move(writer)));
   // Reserve the header page; the header itself is written by Finish.
   static constexpr char kZeros[kFirstDataOffset] = {};
   Status st = builder->writer_->Append(std::string_view(kZeros, sizeof kZeros));

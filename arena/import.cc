@@ -118,9 +118,7 @@ Status ImportTsv(const std::string& input_path, const std::string& output_path,
       }
       BuilderOptions o = options;
       o.key_width = static_cast<uint32_t>(key.size());
-      auto b = Builder::Create(output_path, o);
-      if (!b.ok()) return b.status();
-      builder = std::move(b.value());
+      FLATBENCH_ASSIGN_OR_RETURN(builder, Builder::Create(output_path, o));
     }
     Status s = builder->Add(key, value);
     if (!s.ok()) {

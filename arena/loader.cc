@@ -26,9 +26,8 @@ Result<std::unique_ptr<ArenaLoader>> ArenaLoader::Create(
 Status ArenaLoader::Start(Table table) {
   BuilderOptions o = options_;
   o.key_width = static_cast<uint32_t>(KeySize(table));
-  auto b = Builder::Create(ArenaPath(dir_, table), o);
-  if (!b.ok()) return b.status();
-  builder_ = std::move(b.value());
+  FLATBENCH_ASSIGN_OR_RETURN(builder_,
+                             Builder::Create(ArenaPath(dir_, table), o));
   table_ = static_cast<int>(table);
   return Status::Ok();
 }

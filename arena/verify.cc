@@ -75,9 +75,8 @@ Status Verify(const Reader& reader, VerifyReport* report) {
 }
 
 Status VerifyFile(const std::string& path, VerifyReport* report) {
-  auto reader = Reader::Open(path, ReaderOptions{});
-  if (!reader.ok()) return reader.status();
-  return Verify(*reader.value(), report);
+  FLATBENCH_ASSIGN_OR_RETURN(auto reader, Reader::Open(path, ReaderOptions{}));
+  return Verify(*reader, report);
 }
 
 }  // namespace flatbench::arena

@@ -11,8 +11,8 @@ namespace flatbench::datagen {
 
 Status CheckSample(Backend& backend, const Spec& spec,
                    const CheckOptions& options, CheckReport* report) {
-  Result<std::unique_ptr<ReadSession>> session = backend.NewSession();
-  if (!session.ok()) return session.status();
+  FLATBENCH_ASSIGN_OR_RETURN(std::unique_ptr<ReadSession> session,
+                             backend.NewSession());
   for (Table table : {Table::kAccount, Table::kStorage}) {
     for (KeyKind kind :
          {KeyKind::kHit, KeyKind::kMissAbsent, KeyKind::kMissLiveAccount}) {
@@ -31,7 +31,7 @@ Status CheckSample(Backend& backend, const Spec& spec,
         }
         bool found = false;
         std::string_view value;
-        Status st = session.value()->Get(table, k.key, &found, &value);
+        Status st = session->Get(table, k.key, &found, &value);
         std::string where = backend.Name() + " " + TableName(table) + " " +
                             KeyKindName(kind) + " key " + ToHex(k.key);
         if (!st.ok()) return st.WithContext(where);
@@ -194,12 +194,13 @@ Status CheckFull(const Spec& spec, const std::string& backend,
   CompareSink sink(backend, open_scan, options.lookups, report);
   // Steps as in gen: one per account to bucket it, then one per pair.
   Progress progress("verify " + backend, "steps", options.progress);
-  Result<StreamDigest> digest = GenerateSorted(
-      spec, &sink,
-      [&](uint64_t done, uint64_t total) { progress.Update(done, total); });
-  if (!digest.ok()) return digest.status();
+  FLATBENCH_ASSIGN_OR_RETURN(
+      StreamDigest digest,
+      GenerateSorted(spec, &sink, [&](uint64_t done, uint64_t total) {
+        progress.Update(done, total);
+      }));
   FLATBENCH_RETURN_IF_ERROR(sink.Finish());
-  progress.Finish(2 * digest->pairs[0] + digest->pairs[1]);
+  progress.Finish(2 * digest.pairs[0] + digest.pairs[1]);
   report->seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();

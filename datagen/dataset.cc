@@ -74,10 +74,10 @@ Status RemoveDataset(const std::string& dir) {
 // folders and half-written marker or identity files. Only our own names.
 Status RemoveStaleLeftovers(const Dataset& ds) {
   for (const char* backend : kBackendNames) {
-    Result<bool> removed =
-        RemovePartialBackend(ds.BackendDir(backend), ds.MarkerPath(backend));
-    if (!removed.ok()) return removed.status();
-    if (removed.value()) {
+    FLATBENCH_ASSIGN_OR_RETURN(
+        bool removed,
+        RemovePartialBackend(ds.BackendDir(backend), ds.MarkerPath(backend)));
+    if (removed) {
       std::fprintf(stderr, "gen: removed %s, left by an interrupted build\n",
                    ds.BackendDir(backend).c_str());
     }
@@ -186,18 +186,17 @@ Result<BackendBuild> BuildOne(const GenOptions& o, Dataset* ds,
   if (ec) return Status::IOError(bdir + ": cannot create: " + ec.message());
 
   auto start = std::chrono::steady_clock::now();
-  Result<std::unique_ptr<BulkLoader>> loader = factory(backend, bdir, o.spec);
-  if (!loader.ok()) return loader.status();
+  FLATBENCH_ASSIGN_OR_RETURN(std::unique_ptr<BulkLoader> loader,
+                             factory(backend, bdir, o.spec));
   // Steps: one per account to bucket it, then one per pair loaded.
   Progress progress("gen " + backend, "steps", o.progress);
-  StoppableSink sink(loader->get(), o.stop);
+  StoppableSink sink(loader.get(), o.stop);
   Result<StreamDigest> digest = GenerateSorted(
       o.spec, &sink,
       [&](uint64_t done, uint64_t total) { progress.Update(done, total); });
   if (!digest.ok()) return digest.status().WithContext("gen " + backend);
-  FLATBENCH_RETURN_IF_ERROR(
-      loader.value()->Finish().WithContext("gen " + backend));
-  loader.value().reset();
+  FLATBENCH_RETURN_IF_ERROR(loader->Finish().WithContext("gen " + backend));
+  loader.reset();
   progress.Finish(2 * digest->pairs[0] + digest->pairs[1]);
 
   BackendBuild b;
@@ -219,9 +218,7 @@ Result<BackendBuild> BuildOne(const GenOptions& o, Dataset* ds,
     FLATBENCH_RETURN_IF_ERROR(WriteIdentity(o.dir, o.spec, b.fingerprint));
   }
   FLATBENCH_RETURN_IF_ERROR(WriteMarker(*ds, b));
-  Result<Dataset> reopened = Dataset::Open(o.dir);
-  if (!reopened.ok()) return reopened.status();
-  *ds = std::move(reopened).value();
+  FLATBENCH_ASSIGN_OR_RETURN(*ds, Dataset::Open(o.dir));
   return b;
 }
 
@@ -266,12 +263,11 @@ Result<Dataset> Dataset::Open(const std::string& dir) {
     if (ec) return Status::IOError(path + ": " + ec.message());
     return Status::MissingInput(path + ": no dataset identity file");
   }
-  Result<std::string> text = ReadSmallFile(path);
-  if (!text.ok()) return text.status();
+  FLATBENCH_ASSIGN_OR_RETURN(const std::string text, ReadSmallFile(path));
   Dataset ds;
   ds.dir_ = dir;
   try {
-    json j = json::parse(text.value());
+    json j = json::parse(text);
     if (j.at("format") != kIdentityFormat) {
       return Status::Corruption(path + ": unknown identity format");
     }
@@ -300,11 +296,10 @@ Result<BackendBuild> Dataset::Build(const std::string& backend) const {
     return Status::MissingInput(dir_ + ": backend '" + backend +
                                 "' is not built (no " + backend + ".complete)");
   }
-  Result<std::string> text = ReadSmallFile(path);
-  if (!text.ok()) return text.status();
+  FLATBENCH_ASSIGN_OR_RETURN(const std::string text, ReadSmallFile(path));
   BackendBuild b;
   try {
-    json j = json::parse(text.value());
+    json j = json::parse(text);
     b.backend = j.at("backend").get<std::string>();
     b.fingerprint = j.at("fingerprint").get<std::string>();
     b.build_seconds = j.at("build_seconds").get<double>();
@@ -344,15 +339,14 @@ Result<std::vector<BackendBuild>> Generate(const GenOptions& o,
   if (is_dir) FLATBENCH_RETURN_IF_ERROR(lock.Lock(o.dir));
   FLATBENCH_RETURN_IF_ERROR(PrepareDirectory(o));
   if (!is_dir) FLATBENCH_RETURN_IF_ERROR(lock.Lock(o.dir));
-  Result<Dataset> ds = Dataset::Open(o.dir);
-  if (!ds.ok()) return ds.status();
-  FLATBENCH_RETURN_IF_ERROR(RemoveStaleLeftovers(ds.value()));
+  FLATBENCH_ASSIGN_OR_RETURN(Dataset ds, Dataset::Open(o.dir));
+  FLATBENCH_RETURN_IF_ERROR(RemoveStaleLeftovers(ds));
   std::vector<BackendBuild> builds;
   for (const std::string& backend : o.backends) {
     if (o.stop != nullptr && *o.stop != 0) {
       return Status::IOError("gen: interrupted before " + backend);
     }
-    Result<BackendBuild> done = ds->Build(backend);
+    Result<BackendBuild> done = ds.Build(backend);
     if (done.ok()) {
       std::fprintf(stderr, "gen %s: already complete, skipping\n",
                    backend.c_str());
@@ -360,8 +354,8 @@ Result<std::vector<BackendBuild>> Generate(const GenOptions& o,
       continue;
     }
     if (done.status().code() != Code::kMissingInput) return done.status();
-    Result<BackendBuild> built = BuildOne(o, &ds.value(), backend, factory);
-    if (!built.ok()) return FailBuild(ds.value(), backend, built.status());
+    Result<BackendBuild> built = BuildOne(o, &ds, backend, factory);
+    if (!built.ok()) return FailBuild(ds, backend, built.status());
     builds.push_back(built.value());
   }
   return builds;
