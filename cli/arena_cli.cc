@@ -5,7 +5,6 @@
 #include "arena/backend.h"
 #include "arena/reader.h"
 #include "arena/verify.h"
-#include "cli/command.h"
 #include "common/files.h"
 #include "common/hex.h"
 
@@ -32,9 +31,8 @@ Status VerifyArenaDir(const std::string& dir) {
 }
 
 Status PrintArenaInfo(const std::string& path, bool per_shard) {
-  auto reader = arena::Reader::Open(path);
-  if (!reader.ok()) return reader.status();
-  const arena::ArenaInfo& i = reader.value()->info();
+  FLATBENCH_ASSIGN_OR_RETURN(auto reader, arena::Reader::Open(path));
+  const arena::ArenaInfo& i = reader->info();
   auto per_key = [&](uint64_t bytes) {
     return i.key_count ? static_cast<double>(bytes) / i.key_count : 0.0;
   };
@@ -58,13 +56,13 @@ Status PrintArenaInfo(const std::string& path, bool per_shard) {
               i.bloom_bits_per_key, i.bloom_probes);
   std::printf("resident       %s after open (%.2f bytes/key)\n",
               HumanBytes(i.resident_bytes).c_str(), per_key(i.resident_bytes));
-  const auto& warnings = reader.value()->AdviceWarnings();
+  const auto& warnings = reader->AdviceWarnings();
   if (warnings.empty()) {
     std::printf("kernel advice  ok (POSIX_FADV_RANDOM, MADV_RANDOM)\n");
   }
   for (const auto& w : warnings) std::printf("kernel advice  %s\n", w.c_str());
   if (i.bloom_bits_per_key > 0 && i.key_count > 0) {
-    double measured = reader.value()->MeasureFalsePositiveRate(100'000, 1);
+    double measured = reader->MeasureFalsePositiveRate(100'000, 1);
     std::printf(
         "filter FP rate %.5f measured (100000 absent keys), %.5f "
         "computed\n",
@@ -90,30 +88,27 @@ Status PrintArenaInfo(const std::string& path, bool per_shard) {
   return Status::Ok();
 }
 
-int RunGetFile(const std::string& path, const std::string& key,
-               const std::string& key_hex, bool verify) {
+Status GetFromFile(const std::string& path, const std::string& key,
+                   const std::string& key_hex, bool verify) {
   arena::ReaderOptions options;
   options.verify_checksums = verify;
-  auto reader = arena::Reader::Open(path, options);
-  if (!reader.ok()) return Fail(reader.status());
-  if (key.size() != reader.value()->key_width()) {
-    return Fail(Status::Usage(
-        "--key: " + std::to_string(key.size()) + " bytes, " + path + " holds " +
-        std::to_string(reader.value()->key_width()) + "-byte keys"));
+  FLATBENCH_ASSIGN_OR_RETURN(auto reader, arena::Reader::Open(path, options));
+  if (key.size() != reader->key_width()) {
+    return Status::Usage("--key: " + std::to_string(key.size()) + " bytes, " +
+                         path + " holds " +
+                         std::to_string(reader->key_width()) + "-byte keys");
   }
   arena::ReadBuffer buffer;
   bool found = false;
   std::string_view value;
-  Status st = reader.value()->Get(key, &found, &value, &buffer);
   // The reader's message already names the file and the block's offset.
-  if (!st.ok()) return Fail(st.WithContext("get key " + key_hex));
+  FLATBENCH_RETURN_IF_ERROR(reader->Get(key, &found, &value, &buffer)
+                                .WithContext("get key " + key_hex));
   if (!found) {
-    std::fprintf(stderr, "flatbench: key %s not found in %s\n", key_hex.c_str(),
-                 path.c_str());
-    return 1;
+    return Status::NotFound("key " + key_hex + " not found in " + path);
   }
   std::printf("%s\n", ToHex(value).c_str());
-  return 0;
+  return Status::Ok();
 }
 
 }  // namespace flatbench::cli

@@ -15,8 +15,9 @@ Status VerifyArenaDir(const std::string& dir);
 // false-positive rate.
 Status PrintArenaInfo(const std::string& path, bool per_shard);
 // Looks `key` up in one arena file, checking the block's checksum when
-// `verify`; returns the exit code (65 with file and key on a mismatch).
-int RunGetFile(const std::string& path, const std::string& key,
-               const std::string& key_hex, bool verify);
+// `verify`, and prints its value as hex. kNotFound when it is absent;
+// kCorruption naming the file and key on a checksum mismatch.
+Status GetFromFile(const std::string& path, const std::string& key,
+                   const std::string& key_hex, bool verify);
 
 }  // namespace flatbench::cli

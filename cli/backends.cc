@@ -1,7 +1,5 @@
 #include "cli/backends.h"
 
-#include <sstream>
-
 #include "arena/backend.h"
 #include "arena/loader.h"
 #include "datagen/dataset.h"
@@ -30,31 +28,6 @@ std::vector<std::string> ReadVariants() {
   return {"arena+pread", "arena+direct"};
 }
 
-Result<std::vector<std::string>> ParseBackendList(const std::string& csv) {
-  std::vector<std::string> out;
-  std::vector<std::string> known = AvailableBackends();
-  for (auto& v : ReadVariants()) known.push_back(std::move(v));
-  std::stringstream ss(csv);
-  std::string name;
-  while (std::getline(ss, name, ',')) {
-    if (name.empty()) continue;
-    bool ok = false;
-    for (const auto& k : known) ok = ok || k == name;
-    if (!ok) {
-      std::string list;
-      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-      return Status::Usage("--backends: unknown or not built backend '" + name +
-                           "' (this build has: " + list + ")");
-    }
-    for (const auto& o : out) {
-      if (o == name) return Status::Usage("--backends: '" + name + "' twice");
-    }
-    out.push_back(name);
-  }
-  if (out.empty()) return Status::Usage("--backends: no backend named");
-  return out;
-}
-
 Result<std::unique_ptr<Backend>> OpenBackend(const std::string& name,
                                              const std::string& dir,
                                              const OpenOptions& options) {
@@ -67,9 +40,9 @@ Result<std::unique_ptr<Backend>> OpenBackend(const std::string& name,
             ? "arena"
             : std::string("arena+") + arena::ReadPathName(path);
     if (name != variant) continue;
-    auto b = arena::ArenaBackend::Open(dir, options, path);
-    if (!b.ok()) return b.status();
-    return std::unique_ptr<Backend>(std::move(b).value());
+    FLATBENCH_ASSIGN_OR_RETURN(auto b,
+                               arena::ArenaBackend::Open(dir, options, path));
+    return std::unique_ptr<Backend>(std::move(b));
   }
 #if FLATBENCH_HAVE_ROCKSDB
   if (name == "rocksdb") return baselines::OpenRocksDb(dir, options);
@@ -91,9 +64,8 @@ Result<std::unique_ptr<BulkLoader>> NewLoader(const std::string& name,
                          datagen::StorageBackend(name) + "'; build those");
   }
   if (name == "arena") {
-    auto l = arena::ArenaLoader::Create(dir);
-    if (!l.ok()) return l.status();
-    return std::unique_ptr<BulkLoader>(std::move(l).value());
+    FLATBENCH_ASSIGN_OR_RETURN(auto l, arena::ArenaLoader::Create(dir));
+    return std::unique_ptr<BulkLoader>(std::move(l));
   }
 #if FLATBENCH_HAVE_ROCKSDB
   if (name == "rocksdb") return baselines::NewRocksDbLoader(dir);

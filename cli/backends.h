@@ -17,9 +17,6 @@ std::vector<std::string> AvailableBackends();
 // "BACKEND+HOW" ("arena+pread", "arena+direct"). They open the files of
 // BACKEND (datagen::StorageBackend) and cannot be built on their own.
 std::vector<std::string> ReadVariants();
-// Splits "arena,rocksdb" and checks each name (a backend or a read
-// variant); kUsage names a bad one.
-Result<std::vector<std::string>> ParseBackendList(const std::string& csv);
 // Opens backend `name` whose files live in `dir`.
 Result<std::unique_ptr<Backend>> OpenBackend(const std::string& name,
                                              const std::string& dir,

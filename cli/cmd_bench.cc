@@ -5,10 +5,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cassert>
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <memory>
-#include <sstream>
 
 #include "bench/page_cache.h"
 #include "bench/pass.h"
@@ -17,6 +18,7 @@
 #include "bench/worker.h"
 #include "cli/backends.h"
 #include "cli/command.h"
+#include "cli/flags.h"
 #include "cli/subprocess.h"
 #include "common/files.h"
 #include "datagen/dataset.h"
@@ -33,11 +35,12 @@ namespace flatbench::cli {
 namespace {
 
 struct BenchArgs {
-  std::string dir, backends, out;
-  std::string modes = "warm,cold,cold-lazy";
-  std::string tables = "account,storage";
-  std::string kinds = "hit,miss-absent,miss-live";
-  std::string threads = "1,8,32";
+  std::string dir, out;
+  std::vector<std::string> backends;  // Empty: every one the dataset holds.
+  std::vector<std::string> modes = {"warm", "cold", "cold-lazy"};
+  std::vector<std::string> tables = {"account", "storage"};
+  std::vector<std::string> kinds = {"hit", "miss-absent", "miss-live"};
+  std::vector<int> threads = {1, 8, 32};
   uint64_t reads = 20'000;
   int repetitions = 0;        // 0: 3 at smoke and below, 5 above.
   uint64_t device_reads = 0;  // 0: as many as --reads.
@@ -53,76 +56,49 @@ struct BenchArgs {
   bool corrupt_expectations = false;
 };
 
-std::vector<std::string> SplitCsv(const std::string& csv) {
-  std::vector<std::string> out;
-  std::stringstream ss(csv);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    if (!item.empty()) out.push_back(item);
+std::vector<std::string> ModeNames() {
+  std::vector<std::string> v;
+  for (auto m :
+       {bench::Mode::kWarm, bench::Mode::kCold, bench::Mode::kColdLazy}) {
+    v.push_back(bench::ModeName(m));
+  }
+  return v;
+}
+
+std::vector<std::string> KindNames() {
+  std::vector<std::string> v;
+  for (auto k : {datagen::KeyKind::kHit, datagen::KeyKind::kMissAbsent,
+                 datagen::KeyKind::kMissLiveAccount}) {
+    v.push_back(datagen::KeyKindName(k));
+  }
+  return v;
+}
+
+// Names in a list flag were checked by CLI11 as it parsed (IsMember), so
+// `parse` cannot fail here.
+template <typename T, typename ParseFn>
+std::vector<T> Parsed(const std::vector<std::string>& names, ParseFn parse) {
+  std::vector<T> out(names.size());
+  for (size_t i = 0; i < names.size(); ++i) {
+    [[maybe_unused]] bool known = parse(names[i], &out[i]);
+    assert(known);
   }
   return out;
 }
 
-template <typename T, typename ParseFn>
-Status ParseCsv(const char* flag, const std::string& csv, ParseFn parse,
-                std::vector<T>* out) {
-  out->clear();
-  for (const auto& item : SplitCsv(csv)) {
-    T v;
-    if (!parse(item, &v)) {
-      return Status::Usage(std::string(flag) + ": '" + item +
-                           "' is not a valid value");
-    }
-    if (std::find(out->begin(), out->end(), v) != out->end()) {
-      return Status::Usage(std::string(flag) + ": '" + item + "' twice");
-    }
-    out->push_back(v);
-  }
-  if (out->empty()) return Status::Usage(std::string(flag) + ": empty list");
-  return Status::Ok();
-}
-
-bool ParseThreads(const std::string& s, int* out) {
-  if (s.empty() || s.size() > 4 ||
-      s.find_first_not_of("0123456789") != std::string::npos) {
-    return false;
-  }
-  *out = std::stoi(s);
-  return *out >= 1 && *out <= 1024;
-}
-
-Status MakeOptions(const BenchArgs& a, const datagen::Spec& spec,
-                   bench::RunParameters* p) {
-  bench::ScheduleOptions& o = p->schedule;
-  FLATBENCH_RETURN_IF_ERROR(ParseCsv<bench::Mode>(
-      "--modes", a.modes,
-      [](const std::string& s, bench::Mode* m) {
-        return bench::ParseMode(s, m);
-      },
-      &o.modes));
-  FLATBENCH_RETURN_IF_ERROR(ParseCsv<Table>(
-      "--tables", a.tables,
-      [](const std::string& s, Table* t) { return ParseTable(s, t); },
-      &o.tables));
-  FLATBENCH_RETURN_IF_ERROR(ParseCsv<datagen::KeyKind>(
-      "--kinds", a.kinds,
-      [](const std::string& s, datagen::KeyKind* k) {
-        return datagen::ParseKeyKind(s, k);
-      },
-      &o.kinds));
-  FLATBENCH_RETURN_IF_ERROR(
-      ParseCsv<int>("--threads", a.threads, ParseThreads, &o.threads));
-  if (a.reads == 0) return Status::Usage("--reads: must be at least 1");
-  if (a.repetitions < 0 || a.repetitions > 1000) {
-    return Status::Usage("--repetitions: must be 1 to 1000");
-  }
-  if (a.check_samples == 0) {
-    return Status::Usage("--check-samples: must be at least 1");
-  }
-  if (a.evict != "auto" && a.evict != "drop_caches" && a.evict != "fadvise") {
-    return Status::Usage("--evict: '" + a.evict +
-                         "' is not auto, drop_caches or fadvise");
-  }
+bench::RunParameters MakeParameters(const BenchArgs& a,
+                                    const datagen::Spec& spec) {
+  bench::RunParameters p;
+  bench::ScheduleOptions& o = p.schedule;
+  o.modes = Parsed<bench::Mode>(a.modes, [](std::string_view s, auto* m) {
+    return bench::ParseMode(s, m);
+  });
+  o.tables = Parsed<Table>(
+      a.tables, [](std::string_view s, auto* t) { return ParseTable(s, t); });
+  o.kinds = Parsed<datagen::KeyKind>(a.kinds, [](std::string_view s, auto* k) {
+    return datagen::ParseKeyKind(s, k);
+  });
+  o.threads = a.threads;
   o.reads_per_pass = a.reads;
   o.device_reads = a.no_device          ? 0
                    : a.device_reads > 0 ? a.device_reads
@@ -131,11 +107,11 @@ Status MakeOptions(const BenchArgs& a, const datagen::Spec& spec,
                   : (spec.scale == "tiny" || spec.scale == "smoke") ? 3
                                                                     : 5;
   o.draw_seed = bench::kDefaultDrawSeed;
-  p->evict = a.evict == "fadvise" ||
-                     (a.evict == "auto" && !bench::DropCachesWritable())
-                 ? "fadvise"
-                 : "drop_caches";
-  return Status::Ok();
+  p.evict = a.evict == "fadvise" ||
+                    (a.evict == "auto" && !bench::DropCachesWritable())
+                ? "fadvise"
+                : "drop_caches";
+  return p;
 }
 
 bench::Opener MakeOpener(const datagen::Dataset& ds) {
@@ -165,7 +141,8 @@ int RunWorker(const BenchArgs& a) {
   auto ds = datagen::Dataset::Open(a.dir);
   if (!ds.ok()) return Fail(ds.status());
   bench::WorkerOptions o;
-  o.lazy_needed = a.modes.find("cold-lazy") != std::string::npos;
+  o.lazy_needed =
+      std::find(a.modes.begin(), a.modes.end(), "cold-lazy") != a.modes.end();
   o.allow_drop_caches = a.evict == "drop_caches";
   o.run_origin_ns = a.run_origin_ns;
   o.check.samples = a.check_samples;
@@ -197,12 +174,12 @@ class ProcessChannel : public bench::WorkerChannel {
   explicit ProcessChannel(std::unique_ptr<LineChild> child)
       : child_(std::move(child)) {}
   Result<nlohmann::json> Call(const nlohmann::json& request) override {
-    auto line = child_->Exchange(request.dump());
-    if (!line.ok()) return line.status();
-    nlohmann::json r = nlohmann::json::parse(line.value(), nullptr, false);
+    FLATBENCH_ASSIGN_OR_RETURN(const std::string line,
+                               child_->Exchange(request.dump()));
+    nlohmann::json r = nlohmann::json::parse(line, nullptr, false);
     if (r.is_discarded()) {
       return Status::IOError("worker: a response that is not JSON: " +
-                             line.value().substr(0, 200));
+                             line.substr(0, 200));
     }
     return r;
   }
@@ -221,7 +198,7 @@ std::vector<std::string> WorkerArgs(const BenchArgs& a, const std::string& b,
                                 "--out",
                                 "-",
                                 "--modes",
-                                a.modes,
+                                JoinCsv(a.modes),
                                 "--evict",
                                 evict,
                                 "--check-samples",
@@ -232,99 +209,77 @@ std::vector<std::string> WorkerArgs(const BenchArgs& a, const std::string& b,
   return v;
 }
 
-int RunParent(const BenchArgs& a) {
-  // Flags first (64), then the dataset (66).
-  {
-    bench::RunParameters unused;
-    Status flags = MakeOptions(a, datagen::Spec(), &unused);
-    if (!flags.ok()) return Fail(flags);
-  }
-  if (!a.backends.empty()) {
-    auto named = ParseBackendList(a.backends);
-    if (!named.ok()) return Fail(named.status());
-  }
-  auto ds = datagen::Dataset::Open(a.dir);
-  if (!ds.ok()) return Fail(ds.status());
-  std::string names = a.backends;
-  if (names.empty()) {
+Status RunParent(const BenchArgs& a) {
+  FLATBENCH_ASSIGN_OR_RETURN(const datagen::Dataset ds,
+                             datagen::Dataset::Open(a.dir));
+  std::vector<std::string> backends = a.backends;
+  if (backends.empty()) {
     // Default: every backend this build has that the dataset holds.
-    for (const auto& b : ds->CompleteBackends()) {
+    for (const auto& b : ds.CompleteBackends()) {
       for (const auto& known : AvailableBackends()) {
-        if (b != known) continue;
-        if (!names.empty()) names.push_back(',');
-        names.append(b);
+        if (b == known) backends.push_back(b);
       }
     }
-    if (names.empty()) {
-      return Fail(Status::MissingInput("--dir: " + a.dir +
-                                       " holds no complete backend"));
+    if (backends.empty()) {
+      return Status::MissingInput("--dir: " + a.dir +
+                                  " holds no complete backend");
     }
   }
-  auto backends = ParseBackendList(names);
-  if (!backends.ok()) return Fail(backends.status());
-  bench::RunParameters params;
-  Status st = MakeOptions(a, ds->spec(), &params);
-  if (!st.ok()) return Fail(st);
-  params.schedule.backends = backends.value();
-  for (const auto& b : backends.value()) {
+  bench::RunParameters params = MakeParameters(a, ds.spec());
+  params.schedule.backends = backends;
+  for (const auto& b : backends) {
     if (b.size() > 7 && b.compare(b.size() - 7, 7, "+direct") == 0) {
       params.schedule.no_warm.push_back(b);
     }
-    auto build = ds->Build(b);
-    if (!build.ok()) {
-      return Fail(Status::MissingInput(
-          "--backends: '" + b + "' is not built in dataset " + a.dir +
-          " (run flatbench gen --backends " + b + ")"));
+    if (!ds.Build(b).ok()) {
+      return Status::MissingInput("--backends: '" + b +
+                                  "' is not built in dataset " + a.dir +
+                                  " (run flatbench gen --backends " + b + ")");
     }
   }
   struct stat sb {};
   if (!a.force && stat(a.out.c_str(), &sb) == 0) {
-    return Fail(Status::RefuseOverwrite(
-        "--out: " + a.out + " already exists (pass --force to replace it)"));
+    return Status::RefuseOverwrite(
+        "--out: " + a.out + " already exists (pass --force to replace it)");
   }
-  nlohmann::json run_context =
-      bench::RunContext(ds.value(), params, LibraryVersions());
+  nlohmann::json run_context = bench::RunContext(ds, params, LibraryVersions());
 
   const uint64_t origin = bench::NowNs();
   std::vector<std::unique_ptr<ProcessChannel>> owned;
   std::map<std::string, bench::WorkerChannel*> channels;
-  for (const auto& b : backends.value()) {
+  for (const auto& b : backends) {
     auto child = LineChild::Start(WorkerArgs(a, b, params.evict, origin));
-    if (!child.ok()) return Fail(child.status().WithContext(b));
+    if (!child.ok()) return child.status().WithContext(b);
     owned.push_back(std::make_unique<ProcessChannel>(std::move(child).value()));
     channels[b] = owned.back().get();
   }
   bench::RunOptions ro;
   ro.schedule = params.schedule;
   ro.progress = !a.quiet;
-  // Warm mode holds every backend's files at once; leave a fifth of the
-  // available memory (and 1 GiB) for the processes themselves.
-  const uint64_t mem = datagen::MemAvailableBytes();
-  ro.warm_memory_limit = mem > (1ULL << 30) ? (mem - (1ULL << 30)) * 4 / 5 : 0;
+  ro.warm_memory_limit =
+      datagen::WarmHoldLimitBytes(datagen::MemAvailableBytes());
   if (!a.quiet) {
     std::fprintf(stderr,
                  "bench: %zu backends, each in its own process, "
                  "interleaved\n",
-                 backends->size());
+                 backends.size());
   }
-  auto outcome = bench::RunMatrix(ds.value(), ro, channels, run_context);
+  auto outcome = bench::RunMatrix(ds, ro, channels, run_context);
   owned.clear();  // Ends the workers.
-  if (!outcome.ok()) return Fail(outcome.status());
-  st = WriteFileAtomic(a.out, outcome->document.dump(2) + "\n");
-  if (!st.ok()) return Fail(st);
+  if (!outcome.ok()) return outcome.status();
+  FLATBENCH_RETURN_IF_ERROR(
+      WriteFileAtomic(a.out, outcome->document.dump(2) + "\n"));
   if (!a.quiet) {
     std::fprintf(stderr, "bench: wrote %s (%zu entries)\n", a.out.c_str(),
                  outcome->document["benchmarks"].size());
   }
-  if (!outcome->first_error.ok()) return Fail(outcome->first_error);
+  if (!outcome->first_error.ok()) return outcome->first_error;
   if (outcome->sanity_failed) {
-    std::fprintf(stderr,
-                 "flatbench: a sanity check failed; see "
-                 "flatbench.backend.*.sanity_error in %s\n",
-                 a.out.c_str());
-    return ExitCodeFor(Code::kCorruption);
+    return Status::Corruption(
+        "a sanity check failed; see flatbench.backend.*.sanity_error in " +
+        a.out);
   }
-  return 0;
+  return Status::Ok();
 }
 
 constexpr char kHelp[] =
@@ -360,29 +315,33 @@ constexpr char kHelp[] =
 
 }  // namespace
 
-RunFn AddBench(CLI::App& app) {
+Command AddBench(CLI::App& app) {
   auto a = std::make_shared<BenchArgs>();
   CLI::App* sub = app.add_subcommand("bench", kHelp);
   sub->add_option("--dir", a->dir, "Dataset directory")->required();
-  sub->add_option("--backends", a->backends,
-                  "Comma-separated backends (default: every backend built "
-                  "in the dataset); also the arena's diagnostic read paths "
-                  "arena+pread and arena+direct, on the arena's files");
+  AddListOption(sub, "--backends", &a->backends,
+                "Comma-separated backends (default: every backend built "
+                "in the dataset); also the arena's diagnostic read paths "
+                "arena+pread and arena+direct, on the arena's files")
+      ->check(CLI::IsMember(BackendNames()));
   sub->add_option("--out", a->out, "Results JSON file")->required();
-  sub->add_option("--modes", a->modes, "warm,cold,cold-lazy (any subset)")
-      ->capture_default_str();
-  sub->add_option("--tables", a->tables, "account,storage")
-      ->capture_default_str();
-  sub->add_option("--kinds", a->kinds,
-                  "hit,miss-absent,miss-live (miss-live: storage only)")
-      ->capture_default_str();
-  sub->add_option("--threads", a->threads, "Thread counts, 1 to 1024")
-      ->capture_default_str();
+  AddListOption(sub, "--modes", &a->modes, "Modes, any subset")
+      ->check(CLI::IsMember(ModeNames()));
+  AddListOption(sub, "--tables", &a->tables, "Tables, any subset")
+      ->check(CLI::IsMember({"account", "storage"}));
+  AddListOption(sub, "--kinds", &a->kinds,
+                "Key kinds, any subset (miss-live: storage only)")
+      ->check(CLI::IsMember(KindNames()));
+  AddListOption(sub, "--threads", &a->threads, "Thread counts, 1 to 1024")
+      ->check(CLI::Range(1, 1024));
   sub->add_option("--reads", a->reads,
                   "Reads per pass, over all threads (capped at the key space)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(AtLeastOne());
   sub->add_option("--repetitions", a->repetitions,
-                  "Passes per cell (default 3 at tiny/smoke, 5 above)");
+                  "Passes per cell, 1 to 1000 (default 3 at tiny/smoke, 5 "
+                  "above)")
+      ->check(CLI::Range(1, 1000));
   auto* dev = sub->add_option(
       "--device-reads", a->device_reads,
       "Reads per device cell, over all threads (default: as many as "
@@ -395,11 +354,13 @@ RunFn AddBench(CLI::App& app) {
                   "auto (drop_caches when writable, else fadvise), "
                   "drop_caches, or fadvise (per file, leaves the rest of "
                   "the page cache alone)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "drop_caches", "fadvise"}));
   sub->add_flag("--force", a->force, "Replace an existing --out file");
   sub->add_option("--check-samples", a->check_samples,
                   "Sanity-check keys per table and kind")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(AtLeastOne());
   sub->add_flag("--quiet", a->quiet, "No progress lines");
   sub->add_option("--worker", a->worker, "internal: be one backend's worker")
       ->group("");
@@ -407,7 +368,10 @@ RunFn AddBench(CLI::App& app) {
   sub->add_flag("--corrupt-expectations", a->corrupt_expectations,
                 "test hook: make the sanity check fail")
       ->group("");
-  return [a] { return a->worker.empty() ? RunParent(*a) : RunWorker(*a); };
+  return {sub, [a] {
+            return a->worker.empty() ? ExitCodeOf(RunParent(*a))
+                                     : RunWorker(*a);
+          }};
 }
 
 }  // namespace flatbench::cli

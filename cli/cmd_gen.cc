@@ -5,6 +5,7 @@
 
 #include "cli/backends.h"
 #include "cli/command.h"
+#include "cli/flags.h"
 #include "common/files.h"
 #include "datagen/dataset.h"
 
@@ -14,7 +15,7 @@ namespace {
 struct GenArgs {
   std::string scale = "smoke";
   std::string dir;
-  std::string backends;
+  std::vector<std::string> backends;
   uint64_t accounts = 0;
   uint32_t slots = 4;
   uint64_t seed = datagen::kDefaultSeed;
@@ -38,48 +39,36 @@ void CatchStopSignals() {
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
 }
 
-int RunGen(const GenArgs& a) {
-  Result<datagen::Spec> spec =
-      datagen::MakeSpec(a.scale, a.accounts, a.slots, a.seed);
-  if (!spec.ok()) return Fail(spec.status());
-  Result<std::vector<std::string>> backends = ParseBackendList(a.backends);
-  if (!backends.ok()) return Fail(backends.status());
+Status RunGen(const GenArgs& a) {
   datagen::GenOptions o;
+  FLATBENCH_ASSIGN_OR_RETURN(
+      o.spec, datagen::MakeSpec(a.scale, a.accounts, a.slots, a.seed));
   o.dir = a.dir;
-  o.spec = spec.value();
-  o.backends = backends.value();
+  o.backends = a.backends;
   o.rebuild = a.rebuild;
   o.progress = !a.quiet;
   o.stop = &g_stop_signal;
   CatchStopSignals();
-  auto builds = datagen::Generate(o, NewLoader);
-  if (!builds.ok() && g_stop_signal != 0) {
-    std::fprintf(stderr, "flatbench: gen: stopped by signal %d\n",
-                 static_cast<int>(g_stop_signal));
-    return 128 + g_stop_signal;
-  }
-  if (!builds.ok()) return Fail(builds.status());
+  FLATBENCH_ASSIGN_OR_RETURN(auto builds, datagen::Generate(o, NewLoader));
   std::printf("dataset %s: %s\n", a.dir.c_str(), o.spec.Canonical().c_str());
   std::printf("%-8s %12s %12s %10s %12s\n", "backend", "pairs", "disk",
               "build s", "keys/s");
-  for (const auto& b : builds.value()) {
+  for (const auto& b : builds) {
     uint64_t pairs = b.pairs[0] + b.pairs[1];
     std::printf("%-8s %12llu %12s %10.1f %12.0f\n", b.backend.c_str(),
                 static_cast<unsigned long long>(pairs),
                 HumanBytes(b.disk_bytes).c_str(), b.build_seconds,
                 b.build_seconds > 0 ? pairs / b.build_seconds : 0.0);
   }
-  std::printf("fingerprint %s\n", builds->front().fingerprint.c_str());
-  return 0;
+  std::printf("fingerprint %s\n", builds.front().fingerprint.c_str());
+  return Status::Ok();
 }
 
 }  // namespace
 
-RunFn AddGen(CLI::App& app) {
+Command AddGen(CLI::App& app) {
   auto a = std::make_shared<GenArgs>();
-  std::string all;
-  for (const auto& b : AvailableBackends()) all += (all.empty() ? "" : ",") + b;
-  a->backends = all;
+  a->backends = AvailableBackends();
   CLI::App* sub = app.add_subcommand(
       "gen",
       "Build a dataset into the chosen backends. Resumable: finished "
@@ -93,8 +82,8 @@ RunFn AddGen(CLI::App& app) {
                   "(300M x 4) or custom")
       ->capture_default_str();
   sub->add_option("--dir", a->dir, "Dataset directory")->required();
-  sub->add_option("--backends", a->backends, "Comma-separated backends")
-      ->capture_default_str();
+  AddListOption(sub, "--backends", &a->backends, "Comma-separated backends")
+      ->check(CLI::IsMember(BackendNames()));
   sub->add_option("--accounts", a->accounts, "Accounts (--scale custom)");
   sub->add_option("--slots-per-account", a->slots,
                   "Storage slots per account (--scale custom)")
@@ -103,7 +92,16 @@ RunFn AddGen(CLI::App& app) {
   sub->add_flag("--rebuild", a->rebuild,
                 "Delete and rebuild a dataset whose identity differs");
   sub->add_flag("--quiet", a->quiet, "No progress lines");
-  return [a] { return RunGen(*a); };
+  return {sub, [a] {
+            Status st = RunGen(*a);
+            if (!st.ok() && g_stop_signal != 0) {
+              std::fprintf(stderr, "flatbench: gen: stopped by signal %d\n",
+                           static_cast<int>(g_stop_signal));
+              // As if the signal had ended it: the shell's 128 + signal.
+              return ExitCodeForSignal(g_stop_signal);
+            }
+            return ExitCodeOf(st);
+          }};
 }
 
 }  // namespace flatbench::cli

@@ -2,8 +2,6 @@
 // a child process of this binary (gen, verify, bench with every backend
 // interleaved, report); finished phases are recorded in OUT/gonogo.json so an
 // interrupted run resumes where it stopped.
-#include <sys/statvfs.h>
-
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -14,10 +12,12 @@
 
 #include "cli/backends.h"
 #include "cli/command.h"
+#include "cli/flags.h"
 #include "cli/subprocess.h"
 #include "common/files.h"
 #include "datagen/dataset.h"
 #include "datagen/estimate.h"
+#include "report/verdict.h"
 
 namespace flatbench::cli {
 namespace {
@@ -25,7 +25,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 constexpr char kStateFile[] = "gonogo.json";
-constexpr uint64_t kDeviceScratchMax = 4ULL << 30;
 
 struct GonogoArgs {
   std::string scale = "smoke";
@@ -34,8 +33,8 @@ struct GonogoArgs {
   std::string dir;
   std::string out;
   std::string results_root = "results";
-  std::string backends;
-  std::string threads;
+  std::vector<std::string> backends;  // Empty: every one in this build.
+  std::vector<int> threads;           // Empty: bench's default.
   std::string evict;
   std::string thresholds;
   uint64_t reads = 0;
@@ -56,35 +55,24 @@ std::string UtcStamp() {
 // Refuses (73) when the disk or RAM this run will need is not there.
 Status CheckResources(const datagen::Spec& spec, const std::string& dir,
                       const std::vector<std::string>& backends) {
-  auto ds = datagen::Dataset::Open(dir);
-  uint64_t disk = 0, dataset = 0;
-  for (const auto& b : backends) {
-    uint64_t est = datagen::EstimateDiskBytes(spec, b);
-    dataset = std::max(dataset, est);
-    bool built = ds.ok() && ds->spec() == spec && ds->Build(b).ok();
-    if (!built) disk += est;
-  }
-  disk += std::min(kDeviceScratchMax, dataset);
-  uint64_t free_disk = datagen::FreeBytes(dir);
-  uint64_t ram = datagen::EstimateGeneratorBytes(spec) + (1ULL << 30);
-  uint64_t free_ram = datagen::MemAvailableBytes();
+  datagen::RunNeeds n = datagen::EstimateRunNeeds(spec, dir, backends);
   std::fprintf(stderr,
                "gonogo: needs %s more disk (%s free at %s) and %s RAM (%s "
                "available)\n",
-               HumanBytes(disk).c_str(), HumanBytes(free_disk).c_str(),
-               dir.c_str(), HumanBytes(ram).c_str(),
-               HumanBytes(free_ram).c_str());
-  if (disk > free_disk) {
-    return Status::RefuseOverwrite(
-        dir + ": not enough free disk: this run needs " + HumanBytes(disk) +
-        " more, " + HumanBytes(free_disk) + " is free");
+               HumanBytes(n.disk).c_str(), HumanBytes(n.free_disk).c_str(),
+               dir.c_str(), HumanBytes(n.ram).c_str(),
+               HumanBytes(n.free_ram).c_str());
+  return datagen::CheckRunNeeds(n, spec, dir);
+}
+
+// Whether `flatbench report` exited with a verdict (GO, NO-GO or
+// INCONCLUSIVE) rather than an error.
+bool IsVerdict(const ChildExit& end) {
+  for (auto o : {report::Outcome::kGo, report::Outcome::kNoGo,
+                 report::Outcome::kInconclusive}) {
+    if (end.signal == 0 && end.code == report::OutcomeExitCode(o)) return true;
   }
-  if (free_ram != 0 && ram > free_ram) {
-    return Status::RefuseOverwrite(
-        "not enough memory: generating " + spec.scale + " needs " +
-        HumanBytes(ram) + ", " + HumanBytes(free_ram) + " is available");
-  }
-  return Status::Ok();
+  return false;
 }
 
 // The newest unfinished run of the same scale and dataset under `root`.
@@ -138,23 +126,17 @@ int RunGonogo(GonogoArgs a) {
   auto spec =
       datagen::MakeSpec(a.scale, a.accounts, a.slots, datagen::kDefaultSeed);
   if (!spec.ok()) return Fail(spec.status());
-  if (a.backends.empty()) {
-    for (const auto& b : AvailableBackends()) {
-      a.backends += (a.backends.empty() ? "" : ",") + b;
-    }
-  }
-  auto backends = ParseBackendList(a.backends);
-  if (!backends.ok()) return Fail(backends.status());
+  if (a.backends.empty()) a.backends = AvailableBackends();
+  const std::string backends = JoinCsv(a.backends);
   if (a.dir.empty()) a.dir = "data/" + a.scale;
   json identity = {{"scale", a.scale},
                    {"spec", spec->Canonical()},
                    {"dir", fs::absolute(a.dir).string()},
-                   {"backends", a.backends}};
+                   {"backends", backends}};
   if (a.out.empty() && !a.fresh)
     a.out = FindUnfinished(a.results_root, identity);
   // Before anything is written: only backends not yet built count.
-  if (Status st = CheckResources(spec.value(), a.dir, backends.value());
-      !st.ok()) {
+  if (Status st = CheckResources(spec.value(), a.dir, a.backends); !st.ok()) {
     return Fail(st);
   }
   bool resuming = !a.out.empty() && fs::exists(a.out + "/" + kStateFile);
@@ -180,21 +162,22 @@ int RunGonogo(GonogoArgs a) {
     std::fprintf(stderr, "== gonogo [%d/%d] %s\n", phase_no, phases,
                  phase.c_str());
     auto start = std::chrono::steady_clock::now();
-    int rc = SpawnSelf(args);
+    auto end = SpawnSelf(args);
+    if (!end.ok()) return Fail(end.status().WithContext(phase));
     double secs =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count();
-    std::fprintf(stderr, "== gonogo [%d/%d] %s: exit %d after %.1f s\n",
-                 phase_no, phases, phase.c_str(), rc, secs);
-    if (rc == 0) {
+    std::fprintf(stderr, "== gonogo [%d/%d] %s: %s after %.1f s\n", phase_no,
+                 phases, phase.c_str(), end->Describe().c_str(), secs);
+    if (end->ok()) {
       Status st = state.Mark(phase);
       if (!st.ok()) return Fail(st);
     }
-    return rc;
+    return end->ExitCode();
   };
 
-  std::vector<std::string> gen = {"gen", "--scale",    a.scale,   "--dir",
-                                  a.dir, "--backends", a.backends};
+  std::vector<std::string> gen = {"gen", "--scale",    a.scale, "--dir",
+                                  a.dir, "--backends", backends};
   if (a.scale == "custom") {
     gen.insert(gen.end(), {"--accounts", std::to_string(a.accounts),
                            "--slots-per-account", std::to_string(a.slots)});
@@ -204,9 +187,9 @@ int RunGonogo(GonogoArgs a) {
           run("verify",
               a.full_verify
                   ? std::vector<std::string>{"verify", "--dir", a.dir,
-                                             "--backends", a.backends}
+                                             "--backends", backends}
                   : std::vector<std::string>{"verify", "--quick", "--dir",
-                                             a.dir, "--backends", a.backends});
+                                             a.dir, "--backends", backends});
       rc != 0) {
     return rc;
   }
@@ -218,9 +201,9 @@ int RunGonogo(GonogoArgs a) {
     // say so) where they cannot all fit in the page cache.
     const uint64_t mem = datagen::MemAvailableBytes();
     uint64_t size = 0;
-    for (const auto& b : backends.value()) size += DiskBytes(a.dir + "/" + b);
+    for (const auto& b : a.backends) size += DiskBytes(a.dir + "/" + b);
     std::string modes = "warm,cold,cold-lazy";
-    if (mem != 0 && size > mem * 7 / 10) {
+    if (!datagen::WarmModeFits(size, mem)) {
       modes = "cold,cold-lazy";
       if (!state.Done("bench")) {
         std::fprintf(stderr,
@@ -230,9 +213,11 @@ int RunGonogo(GonogoArgs a) {
       }
     }
     std::vector<std::string> args = {
-        "bench", "--dir",    a.dir,     "--backends", a.backends,
+        "bench", "--dir",    a.dir,     "--backends", backends,
         "--out", results[0], "--force", "--modes",    modes};
-    if (!a.threads.empty()) args.insert(args.end(), {"--threads", a.threads});
+    if (!a.threads.empty()) {
+      args.insert(args.end(), {"--threads", JoinCsv(a.threads)});
+    }
     if (!a.evict.empty()) args.insert(args.end(), {"--evict", a.evict});
     if (a.reads != 0)
       args.insert(args.end(), {"--reads", std::to_string(a.reads)});
@@ -251,15 +236,16 @@ int RunGonogo(GonogoArgs a) {
   // The report phase always runs: it is quick, and its exit code is the
   // verdict (0, 1 or 2), not a failure.
   std::fprintf(stderr, "== gonogo [%d/%d] report\n", phases, phases);
-  int verdict = SpawnSelf(report);
-  if (verdict > 2) return verdict;
-  if (Status st = state.Finish(verdict); !st.ok()) return Fail(st);
-  return verdict;
+  auto verdict = SpawnSelf(report);
+  if (!verdict.ok()) return Fail(verdict.status().WithContext("report"));
+  if (!IsVerdict(verdict.value())) return verdict->ExitCode();
+  if (Status st = state.Finish(verdict->code); !st.ok()) return Fail(st);
+  return verdict->code;
 }
 
 }  // namespace
 
-RunFn AddGonogo(CLI::App& app) {
+Command AddGonogo(CLI::App& app) {
   auto a = std::make_shared<GonogoArgs>();
   CLI::App* sub = app.add_subcommand(
       "gonogo",
@@ -281,15 +267,23 @@ RunFn AddGonogo(CLI::App& app) {
   sub->add_option("--results", a->results_root,
                   "Where timestamped results directories go")
       ->capture_default_str();
-  sub->add_option("--backends", a->backends,
-                  "Comma-separated backends (default: all in this build)");
-  sub->add_option("--threads", a->threads, "Thread counts (bench default)");
+  AddListOption(sub, "--backends", &a->backends,
+                "Comma-separated backends (default: all in this build)")
+      ->check(CLI::IsMember(BackendNames()));
+  AddListOption(sub, "--threads", &a->threads,
+                "Thread counts, 1 to 1024 (bench default)")
+      ->check(CLI::Range(1, 1024));
   sub->add_option("--evict", a->evict,
-                  "How cold passes evict (bench default: drop_caches when "
-                  "writable, else fadvise)");
-  sub->add_option("--reads", a->reads, "Reads per pass (bench default)");
+                  "How cold passes evict: auto, drop_caches or fadvise "
+                  "(bench default: auto, drop_caches when writable, else "
+                  "fadvise)")
+      ->check(CLI::IsMember({"auto", "drop_caches", "fadvise"}));
+  sub->add_option("--reads", a->reads, "Reads per pass (bench default)")
+      ->check(AtLeastOne());
   sub->add_option("--repetitions", a->repetitions,
-                  "Cold repetitions (bench default: 3 at smoke, 5 above)");
+                  "Cold repetitions, 1 to 1000 (bench default: 3 at smoke, 5 "
+                  "above)")
+      ->check(CLI::Range(1, 1000));
   sub->add_option("--thresholds", a->thresholds,
                   "Thresholds file (default: the checked-in one)");
   sub->add_flag("--full-verify", a->full_verify,
@@ -298,7 +292,7 @@ RunFn AddGonogo(CLI::App& app) {
                 "check (counts and sampled lookups)");
   sub->add_flag("--fresh", a->fresh,
                 "Start a new results directory instead of resuming");
-  return [a] { return RunGonogo(*a); };
+  return {sub, [a] { return RunGonogo(*a); }};
 }
 
 }  // namespace flatbench::cli

@@ -60,7 +60,7 @@ class TmpFileGuard {
   bool installed_[kSignals] = {};
 };
 
-int RunImport(const ImportArgs& a) {
+Status RunImport(const ImportArgs& a) {
   arena::BuilderOptions opts;
   opts.bloom_bits_per_key = a.bloom_bits;
   opts.compress = a.compress;
@@ -70,18 +70,18 @@ int RunImport(const ImportArgs& a) {
     TmpFileGuard guard(a.out + ".tmp");
     st = arena::ImportTsv(a.in, a.out, opts, &stats);
   }
-  if (!st.ok()) return Fail(st);
+  FLATBENCH_RETURN_IF_ERROR(st);
   std::printf("%s: %llu keys, %s (index %s, filter %s), built in %.2f s\n",
               a.out.c_str(), static_cast<unsigned long long>(stats.key_count),
               HumanBytes(stats.file_bytes).c_str(),
               HumanBytes(stats.index_bytes).c_str(),
               HumanBytes(stats.filter_bytes).c_str(), stats.build_micros / 1e6);
-  return 0;
+  return Status::Ok();
 }
 
 }  // namespace
 
-RunFn AddImport(CLI::App& app) {
+Command AddImport(CLI::App& app) {
   auto a = std::make_shared<ImportArgs>();
   CLI::App* sub = app.add_subcommand(
       "import",
@@ -99,7 +99,7 @@ RunFn AddImport(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(0u, arena::kMaxBloomBitsPerKey));
   sub->add_flag("--compress", a->compress, "zstd-compress data blocks");
-  return [a] { return RunImport(*a); };
+  return {sub, [a] { return ExitCodeOf(RunImport(*a)); }};
 }
 
 }  // namespace flatbench::cli

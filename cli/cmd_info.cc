@@ -5,6 +5,7 @@
 #include "cli/arena_cli.h"
 #include "cli/backends.h"
 #include "cli/command.h"
+#include "cli/flags.h"
 #include "common/files.h"
 #include "datagen/dataset.h"
 
@@ -17,14 +18,11 @@ struct InfoArgs {
   bool shards = false;
 };
 
-int RunInfo(const InfoArgs& a) {
-  if (!a.file.empty()) {
-    Status st = PrintArenaInfo(a.file, a.shards);
-    return st.ok() ? 0 : Fail(st);
-  }
-  auto ds = datagen::Dataset::Open(a.dir);
-  if (!ds.ok()) return Fail(ds.status());
-  const datagen::Spec& s = ds->spec();
+Status RunInfo(const InfoArgs& a) {
+  if (!a.file.empty()) return PrintArenaInfo(a.file, a.shards);
+  FLATBENCH_ASSIGN_OR_RETURN(const datagen::Dataset ds,
+                             datagen::Dataset::Open(a.dir));
+  const datagen::Spec& s = ds.spec();
   std::printf("dataset      %s\n", a.dir.c_str());
   std::printf("scale        %s\n", s.scale.c_str());
   std::printf("accounts     %llu\n",
@@ -33,12 +31,12 @@ int RunInfo(const InfoArgs& a) {
               static_cast<unsigned long long>(s.storage_slots()),
               s.slots_per_account);
   std::printf("seed         %llu\n", static_cast<unsigned long long>(s.seed));
-  std::printf("fingerprint  %s\n", ds->fingerprint().empty()
+  std::printf("fingerprint  %s\n", ds.fingerprint().empty()
                                        ? "(no backend complete yet)"
-                                       : ds->fingerprint().c_str());
+                                       : ds.fingerprint().c_str());
   std::printf("disk         %s\n", HumanBytes(DiskBytes(a.dir)).c_str());
   for (const auto& name : AvailableBackends()) {
-    auto b = ds->Build(name);
+    auto b = ds.Build(name);
     if (!b.ok()) {
       std::printf("\n%s: %s\n", name.c_str(),
                   b.status().code() == Code::kMissingInput
@@ -53,44 +51,36 @@ int RunInfo(const InfoArgs& a) {
         name.c_str(), static_cast<unsigned long long>(pairs),
         HumanBytes(b->disk_bytes).c_str(), b->build_seconds,
         b->build_seconds > 0 ? pairs / b->build_seconds : 0.0);
-    auto backend = OpenBackend(name, ds->BackendDir(name), {});
-    if (!backend.ok()) return Fail(backend.status());
+    FLATBENCH_ASSIGN_OR_RETURN(auto backend,
+                               OpenBackend(name, ds.BackendDir(name), {}));
     std::printf("  resident metadata after open: %s\n",
-                HumanBytes(backend.value()->ResidentMetadataBytes()).c_str());
-    for (const auto& [key, value] : backend.value()->Describe()) {
+                HumanBytes(backend->ResidentMetadataBytes()).c_str());
+    for (const auto& [key, value] : backend->Describe()) {
       std::printf("  %-32s %s\n", key.c_str(), value.c_str());
     }
     if (name == "arena") {
       for (const char* table : {"account", "storage"}) {
-        std::string path = ds->BackendDir(name) + "/" + table + ".arena";
+        std::string path = ds.BackendDir(name) + "/" + table + ".arena";
         std::printf("\n");
-        Status st = PrintArenaInfo(path, a.shards);
-        if (!st.ok()) return Fail(st);
+        FLATBENCH_RETURN_IF_ERROR(PrintArenaInfo(path, a.shards));
       }
     }
   }
-  return 0;
+  return Status::Ok();
 }
 
 }  // namespace
 
-RunFn AddInfo(CLI::App& app) {
+Command AddInfo(CLI::App& app) {
   auto a = std::make_shared<InfoArgs>();
   CLI::App* sub = app.add_subcommand(
       "info",
       "What a dataset (--dir) or one arena file (--file) holds: counts, "
       "bytes, build figures, settings; for arena files also shards, index "
       "and filter bytes and a measured filter false-positive rate.");
-  auto* dir = sub->add_option("--dir", a->dir, "Dataset directory");
-  auto* file = sub->add_option("--file", a->file, "A single arena file");
-  dir->excludes(file);
+  AddDirOrFile(sub, &a->dir, &a->file);
   sub->add_flag("--shards", a->shards, "Print one line per arena shard");
-  sub->callback([dir, file] {
-    if (dir->count() == 0 && file->count() == 0) {
-      throw CLI::RequiredError("--dir or --file");
-    }
-  });
-  return [a] { return RunInfo(*a); };
+  return {sub, [a] { return ExitCodeOf(RunInfo(*a)); }};
 }
 
 }  // namespace flatbench::cli

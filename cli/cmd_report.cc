@@ -21,7 +21,7 @@ int RunReport(const report::ReportOptions& o) {
 
 }  // namespace
 
-RunFn AddReport(CLI::App& app) {
+Command AddReport(CLI::App& app) {
   auto o = std::make_shared<report::ReportOptions>();
   CLI::App* sub = app.add_subcommand(
       "report",
@@ -38,7 +38,7 @@ RunFn AddReport(CLI::App& app) {
   sub->add_option("--thresholds", o->thresholds_path,
                   "Thresholds JSON (default: the built-in thresholds.json)");
   sub->add_flag("--force", o->force, "Overwrite an existing report");
-  return [o] { return RunReport(*o); };
+  return {sub, [o] { return RunReport(*o); }};
 }
 
 }  // namespace flatbench::cli

@@ -1,7 +1,6 @@
 // flatbench verify: integrity of a dataset (every backend) or one arena file.
 #include <csignal>
 #include <cstdio>
-#include <cstring>
 #include <memory>
 
 #include "arena/backend.h"
@@ -9,6 +8,7 @@
 #include "cli/arena_cli.h"
 #include "cli/backends.h"
 #include "cli/command.h"
+#include "cli/flags.h"
 #include "cli/subprocess.h"
 #include "datagen/check.h"
 #include "datagen/dataset.h"
@@ -26,7 +26,7 @@ namespace {
 struct VerifyArgs {
   std::string dir;
   std::string file;
-  std::string backends;
+  std::vector<std::string> backends;  // Empty: every complete one.
   uint64_t samples = 10'000;
   bool quick = false;
   bool quiet = false;
@@ -73,9 +73,8 @@ Result<datagen::NextPairFn> OpenWalk(Backend& backend, Table table) {
   if (auto* a = dynamic_cast<arena::ArenaBackend*>(&backend)) {
     return ArenaWalk(a->reader(table));
   }
-  auto scan = OpenScan(backend, table);
-  if (!scan.ok()) return scan.status();
-  std::shared_ptr<baselines::TableScan> owned = std::move(scan).value();
+  FLATBENCH_ASSIGN_OR_RETURN(std::shared_ptr<baselines::TableScan> owned,
+                             OpenScan(backend, table));
   return datagen::NextPairFn(
       [owned](bool* valid, std::string_view* key, std::string_view* value) {
         return owned->Next(valid, key, value);
@@ -97,22 +96,20 @@ Status CheckCounts(const datagen::Dataset& ds, const std::string& name,
                    const Backend& backend) {
   const datagen::Spec& spec = ds.spec();
   const uint64_t want[kNumTables] = {spec.accounts, spec.storage_slots()};
-  auto build = ds.Build(name);
-  if (!build.ok()) return build.status();
+  FLATBENCH_ASSIGN_OR_RETURN(auto build, ds.Build(name));
   for (int t = 0; t < kNumTables; ++t) {
     Table table = static_cast<Table>(t);
-    if (build->pairs[t] != want[t]) {
+    if (build.pairs[t] != want[t]) {
       return Status::Corruption(
-          ds.MarkerPath(name) + ": " + std::to_string(build->pairs[t]) + " " +
+          ds.MarkerPath(name) + ": " + std::to_string(build.pairs[t]) + " " +
           TableName(table) + " pairs recorded, spec has " +
           std::to_string(want[t]));
     }
-    auto n = backend.CountPairs(table);
-    if (!n.ok()) return n.status();
-    if (n.value() != want[t]) {
+    FLATBENCH_ASSIGN_OR_RETURN(uint64_t n, backend.CountPairs(table));
+    if (n != want[t]) {
       return Status::Corruption(name + " " + TableName(table) + ": holds " +
-                                std::to_string(n.value()) +
-                                " pairs, spec has " + std::to_string(want[t]));
+                                std::to_string(n) + " pairs, spec has " +
+                                std::to_string(want[t]));
     }
   }
   return Status::Ok();
@@ -120,13 +117,12 @@ Status CheckCounts(const datagen::Dataset& ds, const std::string& name,
 
 Status VerifyBackend(const datagen::Dataset& ds, const std::string& name,
                      const VerifyArgs& a) {
-  auto build = ds.Build(name);
-  if (!build.ok()) return build.status();
+  FLATBENCH_ASSIGN_OR_RETURN(auto build, ds.Build(name));
   OpenOptions open;
   open.verify_checksums = true;
-  auto backend = OpenBackend(name, ds.BackendDir(name), open);
-  if (!backend.ok()) return backend.status();
-  Backend& b = *backend.value();
+  FLATBENCH_ASSIGN_OR_RETURN(auto backend,
+                             OpenBackend(name, ds.BackendDir(name), open));
+  Backend& b = *backend;
   FLATBENCH_RETURN_IF_ERROR(CheckCounts(ds, name, b));
   if (!a.quick) {
     // These walks print nothing until they end; say what is running.
@@ -146,17 +142,16 @@ Status VerifyBackend(const datagen::Dataset& ds, const std::string& name,
     std::printf(
         "%-8s ok (quick): %llu account + %llu storage pairs counted, %llu "
         "hits and %llu misses checked\n",
-        name.c_str(), static_cast<unsigned long long>(build->pairs[0]),
-        static_cast<unsigned long long>(build->pairs[1]),
+        name.c_str(), static_cast<unsigned long long>(build.pairs[0]),
+        static_cast<unsigned long long>(build.pairs[1]),
         static_cast<unsigned long long>(sample.hits_verified),
         static_cast<unsigned long long>(sample.misses_verified));
     return Status::Ok();
   }
-  auto session = b.NewSession();
-  if (!session.ok()) return session.status();
+  FLATBENCH_ASSIGN_OR_RETURN(auto session, b.NewSession());
   datagen::FullCheckOptions full;
   full.progress = !a.quiet;
-  full.lookups = session.value().get();
+  full.lookups = session.get();
   datagen::FullCheckReport report;
   FLATBENCH_RETURN_IF_ERROR(datagen::CheckFull(
       ds.spec(), name, [&](Table t) { return OpenWalk(b, t); }, full, &report));
@@ -178,10 +173,12 @@ Status VerifyBackend(const datagen::Dataset& ds, const std::string& name,
 }
 
 // LMDB keeps no checksums and trusts its pages, so a damaged branch or leaf
-// page can crash it. Its check runs in a child process; a child killed by a
-// signal is reported as corruption instead of taking verify down.
-Status VerifyInChild(const datagen::Dataset& ds, const std::string& name,
-                     const VerifyArgs& a, int* child_exit) {
+// page can crash it. Its check runs in a child process; a child that dies
+// (a signal, or an exit status verify does not document, such as a
+// sanitizer's report) is reported as corruption instead of taking verify
+// down. A documented exit is the child's own verdict, already printed.
+Result<ChildExit> VerifyInChild(const datagen::Dataset& ds,
+                                const std::string& name, const VerifyArgs& a) {
   std::vector<std::string> args = {"verify",
                                    "--dir",
                                    ds.dir(),
@@ -192,36 +189,19 @@ Status VerifyInChild(const datagen::Dataset& ds, const std::string& name,
                                    "--in-process"};
   if (a.quick) args.push_back("--quick");
   if (a.quiet) args.push_back("--quiet");
-  int rc = SpawnSelf(args);
-  *child_exit = rc;
-  // verify itself exits only with these; anything else means the child
-  // died: a signal, or a sanitizer's report of one.
-  for (int documented : {0, 64, 65, 66, 73, 74}) {
-    if (rc == documented) return Status::Ok();
-  }
-  std::string how = "exit status " + std::to_string(rc);
-  if (rc > 128) {
-    how =
-        "signal " + std::to_string(rc - 128) + " (" + strsignal(rc - 128) + ")";
-  }
-  return Status::Corruption(ds.BackendDir(name) +
-                            "/data.mdb: reading it killed the check (" + how +
-                            "): damaged pages (LMDB keeps no checksums)");
+  FLATBENCH_ASSIGN_OR_RETURN(ChildExit end, SpawnSelf(args));
+  if (end.DocumentedCode().has_value()) return end;
+  return Status::Corruption(
+      ds.BackendDir(name) + "/data.mdb: reading it killed the check (" +
+      end.Describe() + "): damaged pages (LMDB keeps no checksums)");
 }
 
 int RunVerify(const VerifyArgs& a) {
-  if (!a.file.empty()) {
-    Status st = VerifyArenaFile(a.file, /*print=*/true);
-    return st.ok() ? 0 : Fail(st);
-  }
+  if (!a.file.empty()) return ExitCodeOf(VerifyArenaFile(a.file, true));
   auto ds = datagen::Dataset::Open(a.dir);
   if (!ds.ok()) return Fail(ds.status());
-  std::vector<std::string> names = ds->CompleteBackends();
-  if (!a.backends.empty()) {
-    auto parsed = ParseBackendList(a.backends);
-    if (!parsed.ok()) return Fail(parsed.status());
-    names = parsed.value();
-  }
+  std::vector<std::string> names =
+      a.backends.empty() ? ds->CompleteBackends() : a.backends;
   if (names.empty()) {
     return Fail(Status::MissingInput(a.dir + ": no backend is complete; run "
                                              "flatbench gen first"));
@@ -232,10 +212,9 @@ int RunVerify(const VerifyArgs& a) {
   }
   for (const auto& name : names) {
     if (name == "lmdb" && !a.in_process) {
-      int child_exit = 0;
-      Status st = VerifyInChild(ds.value(), name, a, &child_exit);
-      if (!st.ok()) return Fail(st.WithContext("verify " + name));
-      if (child_exit != 0) return child_exit;  // It printed why.
+      auto end = VerifyInChild(ds.value(), name, a);
+      if (!end.ok()) return Fail(end.status().WithContext("verify " + name));
+      if (!end->ok()) return end->ExitCode();  // It printed why.
       continue;
     }
     Status st = VerifyBackend(ds.value(), name, a);
@@ -247,7 +226,7 @@ int RunVerify(const VerifyArgs& a) {
 
 }  // namespace
 
-RunFn AddVerify(CLI::App& app) {
+Command AddVerify(CLI::App& app) {
   auto a = std::make_shared<VerifyArgs>();
   CLI::App* sub = app.add_subcommand(
       "verify",
@@ -259,11 +238,10 @@ RunFn AddVerify(CLI::App& app) {
       "sample of hit and miss lookups. With --file: a full walk of one "
       "arena file (every checksum, ordering, counts, shard boundaries). "
       "Exit 65 on the first defect, naming backend, table, key and values.");
-  auto* dir = sub->add_option("--dir", a->dir, "Dataset directory");
-  auto* file = sub->add_option("--file", a->file, "A single arena file");
-  dir->excludes(file);
-  sub->add_option("--backends", a->backends,
-                  "Only these backends (default: every complete one)");
+  AddDirOrFile(sub, &a->dir, &a->file);
+  AddListOption(sub, "--backends", &a->backends,
+                "Only these backends (default: every complete one)")
+      ->check(CLI::IsMember(BackendNames()));
   sub->add_flag("--quick", a->quick,
                 "Counts and sampled lookups only, no full walk");
   sub->add_option("--samples", a->samples,
@@ -273,12 +251,7 @@ RunFn AddVerify(CLI::App& app) {
   sub->add_flag("--quiet", a->quiet, "No progress lines");
   // Used by verify itself to check LMDB in a child process.
   sub->add_flag("--in-process", a->in_process)->group("");
-  sub->callback([dir, file] {
-    if (dir->count() == 0 && file->count() == 0) {
-      throw CLI::RequiredError("--dir or --file");
-    }
-  });
-  return [a] { return RunVerify(*a); };
+  return {sub, [a] { return RunVerify(*a); }};
 }
 
 }  // namespace flatbench::cli

@@ -1,7 +1,7 @@
 #pragma once
 // Subcommands of the flatbench binary. Each Add* registers one CLI11
-// subcommand and returns the function that runs it once parsing succeeded;
-// that function returns the process exit code (see README.md).
+// subcommand and returns it with the function that runs it once parsing
+// succeeded; that function returns the process exit code (see README.md).
 
 #include <CLI/CLI.hpp>
 #include <functional>
@@ -12,16 +12,23 @@ namespace flatbench::cli {
 
 using RunFn = std::function<int()>;
 
-RunFn AddGen(CLI::App& app);
-RunFn AddGet(CLI::App& app);
-RunFn AddVerify(CLI::App& app);
-RunFn AddInfo(CLI::App& app);
-RunFn AddImport(CLI::App& app);
-RunFn AddBench(CLI::App& app);
-RunFn AddReport(CLI::App& app);
-RunFn AddGonogo(CLI::App& app);
+struct Command {
+  CLI::App* app;  // The subcommand, owned by the parent CLI::App.
+  RunFn run;
+};
+
+Command AddGen(CLI::App& app);
+Command AddGet(CLI::App& app);
+Command AddVerify(CLI::App& app);
+Command AddInfo(CLI::App& app);
+Command AddImport(CLI::App& app);
+Command AddBench(CLI::App& app);
+Command AddReport(CLI::App& app);
+Command AddGonogo(CLI::App& app);
 
 // Prints "flatbench: <message>" on stderr; returns the status's exit code.
 int Fail(const Status& status);
+// 0 when `status` is ok, else Fail(status).
+int ExitCodeOf(const Status& status);
 
 }  // namespace flatbench::cli

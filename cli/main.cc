@@ -1,7 +1,5 @@
 // flatbench: storage-format benchmark for Ethereum flat state.
 #include <cstdio>
-#include <utility>
-#include <vector>
 
 #include "cli/command.h"
 #include "flatbench_config.h"
@@ -13,10 +11,14 @@ int Fail(const Status& status) {
   return status.ExitCode();
 }
 
+int ExitCodeOf(const Status& status) { return status.ok() ? 0 : Fail(status); }
+
 }  // namespace flatbench::cli
 
 int main(int argc, char** argv) {
   using namespace flatbench::cli;
+  using flatbench::Code;
+  using flatbench::ExitCodeFor;
   CLI::App app{
       "flatbench " FLATBENCH_VERSION
       ": does an mmap'd sharded sorted-table arena beat RocksDB and LMDB\n"
@@ -27,21 +29,9 @@ int main(int argc, char** argv) {
       "overwrite (or too little disk or RAM for gonogo), 74 I/O error."};
   app.require_subcommand(1);
   app.set_version_flag("--version", FLATBENCH_VERSION);
-  std::vector<std::pair<CLI::App*, RunFn>> commands;
-  auto add = [&](RunFn (*adder)(CLI::App&)) {
-    RunFn fn = adder(app);
-    commands.emplace_back(
-        app.get_subcommands([](CLI::App*) { return true; }).back(),
-        std::move(fn));
-  };
-  add(AddGen);
-  add(AddGet);
-  add(AddVerify);
-  add(AddInfo);
-  add(AddImport);
-  add(AddBench);
-  add(AddReport);
-  add(AddGonogo);
+  const Command commands[] = {AddGen(app),    AddGet(app),    AddVerify(app),
+                              AddInfo(app),   AddImport(app), AddBench(app),
+                              AddReport(app), AddGonogo(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -52,10 +42,11 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "flatbench: %s (see flatbench --help)\n", e.what());
-    return 64;
+    return ExitCodeFor(Code::kUsage);
   }
-  for (auto& [sub, run] : commands) {
-    if (sub->parsed()) return run();
+  for (const Command& c : commands) {
+    if (c.app->parsed()) return c.run();
   }
-  return 64;
+  // require_subcommand(1) makes this unreachable.
+  return ExitCodeFor(Code::kUsage);
 }

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 
 extern char** environ;
@@ -28,27 +29,52 @@ std::vector<char*> Argv(std::string* self,
   return argv;
 }
 
-int WaitStatus(pid_t pid) {
+Result<ChildExit> Wait(pid_t pid) {
   int wstatus = 0;
   while (waitpid(pid, &wstatus, 0) < 0) {
-    if (errno != EINTR) return 74;
+    if (errno != EINTR) return Status::FromErrno("wait for a child process");
   }
-  if (WIFEXITED(wstatus)) return WEXITSTATUS(wstatus);
-  return 128 + (WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0);
+  ChildExit end;
+  if (WIFEXITED(wstatus)) end.code = WEXITSTATUS(wstatus);
+  if (WIFSIGNALED(wstatus)) end.signal = WTERMSIG(wstatus);
+  return end;
 }
 
 }  // namespace
 
-int SpawnSelf(const std::vector<std::string>& args) {
+std::optional<Code> ChildExit::DocumentedCode() const {
+  if (signal != 0) return std::nullopt;
+  return CodeForExitCode(code);
+}
+
+int ChildExit::ExitCode() const {
+  return signal != 0 ? ExitCodeForSignal(signal) : code;
+}
+
+std::string ChildExit::Describe() const {
+  if (signal != 0) {
+    return "killed by signal " + std::to_string(signal) + " (" +
+           strsignal(signal) + ")";
+  }
+  std::string s = "exited " + std::to_string(code);
+  if (auto c = DocumentedCode(); c.has_value() && code != 0) {
+    s += std::string(" (") + CodeMeaning(*c) + ")";
+  }
+  return s;
+}
+
+Result<ChildExit> SpawnSelf(const std::vector<std::string>& args) {
   std::string self = kSelf;
   std::vector<char*> argv = Argv(&self, args);
   std::fflush(stdout);
   std::fflush(stderr);
   pid_t pid;
-  if (posix_spawn(&pid, kSelf, nullptr, nullptr, argv.data(), environ) != 0) {
-    return 74;
+  if (int rc = posix_spawn(&pid, kSelf, nullptr, nullptr, argv.data(), environ);
+      rc != 0) {
+    errno = rc;
+    return Status::FromErrno("start a child process");
   }
-  return WaitStatus(pid);
+  return Wait(pid);
 }
 
 Result<std::unique_ptr<LineChild>> LineChild::Start(
@@ -93,17 +119,16 @@ Result<std::unique_ptr<LineChild>> LineChild::Start(
 LineChild::~LineChild() {
   if (to_ != nullptr) std::fclose(to_);
   if (from_ != nullptr) std::fclose(from_);
-  if (pid_ > 0) WaitStatus(pid_);
+  if (pid_ > 0) (void)Wait(pid_);
 }
 
 std::string LineChild::Reap() {
   if (pid_ <= 0) return "already ended";
   // The child may still be running with a broken pipe: end it.
   kill(pid_, SIGTERM);
-  int code = WaitStatus(pid_);
+  auto end = Wait(pid_);
   pid_ = -1;
-  return code > 128 ? "killed by signal " + std::to_string(code - 128)
-                    : "exited " + std::to_string(code);
+  return end.ok() ? end->Describe() : end.status().message();
 }
 
 Result<std::string> LineChild::Exchange(const std::string& line) {

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,10 +13,26 @@
 
 namespace flatbench::cli {
 
+// How a child process ended: it exited with a code, or a signal killed it.
+struct ChildExit {
+  int code = 0;    // The exit status, when it exited.
+  int signal = 0;  // The signal that killed it; 0 when it exited.
+
+  bool ok() const { return signal == 0 && code == 0; }
+  // The Code its exit documents (CodeForExitCode); nothing when a signal
+  // killed it or it exited with a code the contract does not name.
+  std::optional<Code> DocumentedCode() const;
+  // The exit code that passes this end on: the child's own, or
+  // ExitCodeForSignal.
+  int ExitCode() const;
+  // "exited 66 (missing input)", "exited 3", "killed by signal 9 (Killed)".
+  std::string Describe() const;
+};
+
 // Runs /proc/self/exe with `args` (argv[1..]), inheriting stdin, stdout,
-// stderr and the environment. Returns the child's exit code, 128 + signal if
-// it was killed, or 74 if it could not be started or waited for.
-int SpawnSelf(const std::vector<std::string>& args);
+// stderr and the environment, and waits for it. kIOError when it could not
+// be started or waited for.
+Result<ChildExit> SpawnSelf(const std::vector<std::string>& args);
 
 // A child of /proc/self/exe that talks in lines: the parent writes requests
 // to its stdin and reads one response line per request from its stdout. Its
@@ -35,7 +52,7 @@ class LineChild {
 
  private:
   LineChild() = default;
-  // How the child ended ("exited 74", "killed by signal 9"); reaps it.
+  // Ends the child if it still runs, reaps it and says how it ended.
   std::string Reap();
   pid_t pid_ = -1;
   FILE* to_ = nullptr;

@@ -6,7 +6,15 @@
 #include <filesystem>
 #include <fstream>
 
+#include "common/files.h"
+#include "datagen/dataset.h"
+
 namespace flatbench::datagen {
+namespace {
+
+constexpr uint64_t kDeviceScratchMax = 4ULL << 30;
+
+}  // namespace
 
 uint64_t RawBytes(const Spec& spec) {
   // 100.625 bytes per account pair, kept in integer eighths.
@@ -49,6 +57,50 @@ uint64_t FreeBytes(const std::string& path) {
   struct statvfs st;
   if (statvfs(p.c_str(), &st) != 0) return 0;
   return static_cast<uint64_t>(st.f_bavail) * st.f_frsize;
+}
+
+RunNeeds EstimateRunNeeds(const Spec& spec, const std::string& dir,
+                          const std::vector<std::string>& backends) {
+  auto ds = Dataset::Open(dir);
+  RunNeeds n;
+  uint64_t largest = 0;
+  for (const auto& b : backends) {
+    uint64_t est = EstimateDiskBytes(spec, b);
+    largest = std::max(largest, est);
+    bool built = ds.ok() && ds->spec() == spec && ds->Build(b).ok();
+    if (!built) n.disk += est;
+  }
+  n.disk += std::min(kDeviceScratchMax, largest);
+  n.free_disk = FreeBytes(dir);
+  n.ram = EstimateGeneratorBytes(spec) + (1ULL << 30);
+  n.free_ram = MemAvailableBytes();
+  return n;
+}
+
+Status CheckRunNeeds(const RunNeeds& needs, const Spec& spec,
+                     const std::string& dir) {
+  if (needs.disk > needs.free_disk) {
+    return Status::RefuseOverwrite(dir +
+                                   ": not enough free disk: this run needs " +
+                                   HumanBytes(needs.disk) + " more, " +
+                                   HumanBytes(needs.free_disk) + " is free");
+  }
+  if (needs.free_ram != 0 && needs.ram > needs.free_ram) {
+    return Status::RefuseOverwrite(
+        "not enough memory: generating " + spec.scale + " needs " +
+        HumanBytes(needs.ram) + ", " + HumanBytes(needs.free_ram) +
+        " is available");
+  }
+  return Status::Ok();
+}
+
+bool WarmModeFits(uint64_t files_bytes, uint64_t mem_available) {
+  return mem_available == 0 || files_bytes <= mem_available * 7 / 10;
+}
+
+uint64_t WarmHoldLimitBytes(uint64_t mem_available) {
+  return mem_available > (1ULL << 30) ? (mem_available - (1ULL << 30)) * 4 / 5
+                                      : 0;
 }
 
 }  // namespace flatbench::datagen

@@ -9,7 +9,9 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "common/status.h"
 #include "datagen/spec.h"
 
 namespace flatbench::datagen {
@@ -27,5 +29,30 @@ uint64_t EstimateGeneratorBytes(const Spec& spec);
 // parent (0 if unknown). The checks against the estimates above use them.
 uint64_t MemAvailableBytes();
 uint64_t FreeBytes(const std::string& path);
+
+// What a whole run (gen, then bench) needs beyond what is built already, and
+// what the host has.
+struct RunNeeds {
+  uint64_t disk = 0;       // Backends not yet built, plus device scratch.
+  uint64_t free_disk = 0;  // FreeBytes(dir).
+  uint64_t ram = 0;        // The generator, plus 1 GiB for the process.
+  uint64_t free_ram = 0;   // MemAvailableBytes(); 0 if unknown.
+};
+// Disk counts every backend in `backends` that `dir` does not hold complete
+// for `spec`, plus room for the device cells' scratch file (the largest
+// backend's size, at most 4 GiB).
+RunNeeds EstimateRunNeeds(const Spec& spec, const std::string& dir,
+                          const std::vector<std::string>& backends);
+// kRefuseOverwrite, with the figures, when the disk holding `dir` or the
+// memory falls short of `needs` (an unknown amount of memory passes).
+Status CheckRunNeeds(const RunNeeds& needs, const Spec& spec,
+                     const std::string& dir);
+
+// Warm mode holds every backend's files resident at once. It is skipped
+// when the files exceed 70% of `mem_available` (0: unknown, never skipped),
+// and its hold is bounded to four fifths of what is available beyond 1 GiB,
+// leaving the rest for the processes themselves.
+bool WarmModeFits(uint64_t files_bytes, uint64_t mem_available);
+uint64_t WarmHoldLimitBytes(uint64_t mem_available);
 
 }  // namespace flatbench::datagen

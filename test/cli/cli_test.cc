@@ -41,6 +41,51 @@ TEST_CASE("usage errors exit 64 with one line naming the argument") {
   CHECK(r.err.find("--dir") != std::string::npos);
 }
 
+TEST_CASE("list flags: each item checked, none repeated, allowed ones named") {
+  TempDir tmp;
+  const std::string dir = tmp / "d";
+  auto r = RunFlatbench("gen --dir " + dir + " --backends nosuchdb");
+  CHECK(r.exit_code == 64);
+  CHECK(r.err.find("--backends") != std::string::npos);
+  CHECK(r.err.find("arena+pread") != std::string::npos);  // What is allowed.
+
+  r = RunFlatbench("gen --dir " + dir + " --backends arena,arena");
+  CHECK(r.exit_code == 64);
+  CHECK(r.err.find("'arena' given twice") != std::string::npos);
+  CHECK(Lines(r.err) == 1);
+
+  // gonogo checks its flags before it measures, builds or writes anything.
+  const std::string gonogo =
+      "gonogo --scale tiny --dir " + dir + " --results " + (tmp / "res");
+  r = RunFlatbench(gonogo + " --threads 1,8,8");
+  CHECK(r.exit_code == 64);
+  CHECK(r.err.find("'8' given twice") != std::string::npos);
+  r = RunFlatbench(gonogo + " --threads 1,2000");
+  CHECK(r.exit_code == 64);
+  CHECK(r.err.find("--threads") != std::string::npos);
+  CHECK(r.err.find("2000") != std::string::npos);
+  r = RunFlatbench(gonogo + " --evict sometimes");
+  CHECK(r.exit_code == 64);
+  CHECK(r.err.find("sometimes") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(dir));
+  CHECK_FALSE(std::filesystem::exists(tmp / "res"));
+}
+
+TEST_CASE("--dir and --file: exactly one of them") {
+  TempDir tmp;
+  for (const char* cmd : {"get --key 00", "verify", "info"}) {
+    CAPTURE(cmd);
+    auto r = RunFlatbench(cmd);
+    CHECK(r.exit_code == 64);
+    CHECK(r.err.find("--dir") != std::string::npos);
+    CHECK(r.err.find("--file") != std::string::npos);
+    CHECK(Lines(r.err) == 1);
+    r = RunFlatbench(std::string(cmd) + " --dir " + (tmp / "d") + " --file " +
+                     (tmp / "f"));
+    CHECK(r.exit_code == 64);
+  }
+}
+
 TEST_CASE("a missing dataset directory exits 66 naming it") {
   auto r = RunFlatbench("verify --dir /nonexistent/flatbench-ds");
   CHECK(r.exit_code == 66);

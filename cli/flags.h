@@ -1,0 +1,56 @@
+#pragma once
+// Flags that several subcommands share: comma-separated lists, checked by
+// CLI11 as it parses, and the choice of a dataset directory or one file.
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace flatbench::cli {
+
+// "a,b,c".
+std::string JoinCsv(const std::vector<std::string>& items);
+std::string JoinCsv(const std::vector<int>& items);
+
+// Adds `name`, a comma-separated list stored into `out`: CLI11 splits it,
+// the caller's ->check() validates each item, and an item given twice is a
+// usage error naming it. A non-empty `*out` is the default shown in --help.
+template <typename T>
+CLI::Option* AddListOption(CLI::App* sub, const std::string& name,
+                           std::vector<T>* out, const std::string& help) {
+  static_assert(std::is_same_v<T, std::string> || std::is_same_v<T, int>);
+  CLI::Option* opt = sub->add_option_function<std::vector<T>>(
+      name,
+      [name, out](const std::vector<T>& items) {
+        for (size_t i = 0; i < items.size(); ++i) {
+          for (size_t j = 0; j < i; ++j) {
+            if (items[i] != items[j]) continue;
+            if constexpr (std::is_same_v<T, int>) {
+              throw CLI::ValidationError(
+                  name, "'" + std::to_string(items[i]) + "' given twice");
+            } else {
+              throw CLI::ValidationError(name,
+                                         "'" + items[i] + "' given twice");
+            }
+          }
+        }
+        *out = items;
+      },
+      help);
+  opt->delimiter(',');
+  if (!out->empty()) opt->default_str(JoinCsv(*out));
+  return opt;
+}
+
+// A whole number of at least 1 (CLI11's ranges print 2^64 - 1 as the top).
+CLI::Validator AtLeastOne();
+
+// Every backend name `--backends`/`--backend` accepts in this build: the
+// backends it holds, then the read variants.
+std::vector<std::string> BackendNames();
+
+// `--dir DIR` or `--file F`, exactly one of them (a CLI11 option group).
+void AddDirOrFile(CLI::App* sub, std::string* dir, std::string* file);
+
+}  // namespace flatbench::cli
