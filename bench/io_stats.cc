@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <string>
 
 namespace flatbench::bench {
 
@@ -31,14 +32,25 @@ IoSnapshot TakeIoSnapshot() {
   return s;
 }
 
-uint64_t RssBytes() {
+namespace {
+
+uint64_t StatmRss(const char* path) {
   unsigned long long size = 0, resident = 0;
-  FILE* f = std::fopen("/proc/self/statm", "r");
+  FILE* f = std::fopen(path, "r");
   if (!f) return 0;
   int n = std::fscanf(f, "%llu %llu", &size, &resident);
   std::fclose(f);
   if (n != 2) return 0;
   return resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+}  // namespace
+
+uint64_t RssBytes() { return StatmRss("/proc/self/statm"); }
+
+uint64_t RssBytesOf(int pid) {
+  const std::string path = "/proc/" + std::to_string(pid) + "/statm";
+  return StatmRss(path.c_str());
 }
 
 }  // namespace flatbench::bench

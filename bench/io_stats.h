@@ -16,5 +16,8 @@ struct IoSnapshot {
 IoSnapshot TakeIoSnapshot();
 // Resident set size from /proc/self/statm, in bytes (0 if unreadable).
 uint64_t RssBytes();
+// Resident set size of process `pid` from /proc/<pid>/statm (0 if it is
+// gone or unreadable).
+uint64_t RssBytesOf(int pid);
 
 }  // namespace flatbench::bench

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 #include "bench/key_plan.h"
 #include "common/results_schema.h"
@@ -46,6 +47,59 @@ std::string EntryName(const std::string& backend, Table table,
          "/rep:" + std::to_string(rep);
 }
 
+std::string CellKindName(const Cell& cell) {
+  switch (cell.op) {
+    case Op::kScan:
+      return std::string(results::kKindScan);
+    case Op::kStartup:
+      return std::string(results::kKindStartup);
+    case Op::kRead:
+      break;
+  }
+  return datagen::KeyKindName(cell.kind);
+}
+
+uint64_t CellDrawSeed(uint64_t base_seed, const Cell& cell) {
+  // Salts ("scan", "startup") keep the operation kinds off the hit reads'
+  // permutation, so no op kind's keys follow another's.
+  switch (cell.op) {
+    case Op::kScan:
+      return DrawSeed(base_seed ^ 0x7363616eULL, cell.table, KeyKind::kHit);
+    case Op::kStartup:
+      return DrawSeed(base_seed ^ 0x7374617274757070ULL, cell.table,
+                      KeyKind::kHit);
+    case Op::kRead:
+      break;
+  }
+  return DrawSeed(base_seed, cell.table, cell.kind);
+}
+
+Status ParseKinds(const std::vector<std::string>& names, ScheduleOptions* o) {
+  o->kinds.clear();
+  o->scan = o->startup = false;
+  std::vector<std::string> seen;
+  for (const auto& name : names) {
+    if (Contains(seen, name)) {
+      return Status::Usage("--kinds: '" + name + "' twice");
+    }
+    seen.push_back(name);
+    KeyKind kind;
+    if (name == results::kKindScan) {
+      o->scan = true;
+    } else if (name == results::kKindStartup) {
+      o->startup = true;
+    } else if (datagen::ParseKeyKind(name, &kind)) {
+      o->kinds.push_back(kind);
+    } else {
+      return Status::Usage("--kinds: '" + name +
+                           "' is not hit, miss-absent, miss-live, scan or "
+                           "startup");
+    }
+  }
+  if (seen.empty()) return Status::Usage("--kinds: empty list");
+  return Status::Ok();
+}
+
 std::vector<Cell> EnumerateCells(const datagen::Spec& spec,
                                  const std::vector<Table>& tables,
                                  const std::vector<KeyKind>& kinds,
@@ -65,18 +119,32 @@ std::vector<Cell> EnumerateCells(const datagen::Spec& spec,
 
 Result<std::vector<Phase>> MakeSchedule(const datagen::Spec& spec,
                                         const ScheduleOptions& o) {
-  const std::vector<Cell> cells =
-      EnumerateCells(spec, o.tables, o.kinds, o.threads);
-  // Key space of each (table, kind), and where its next pass starts.
-  std::map<std::pair<Table, KeyKind>, uint64_t> space, next;
+  std::vector<Cell> cells = EnumerateCells(spec, o.tables, o.kinds, o.threads);
+  if (o.scan) {
+    for (const Cell& c :
+         EnumerateCells(spec, o.tables, {KeyKind::kHit}, o.threads)) {
+      cells.push_back({c.table, KeyKind::kHit, c.threads, Op::kScan});
+    }
+  }
+  if (o.startup)
+    cells.push_back({Table::kAccount, KeyKind::kHit, 1, Op::kStartup});
+  if (o.scan && o.scan_length == 0) {
+    return Status::Usage("--scan-length: must be at least 1");
+  }
+  // Key space of each (table, kind, op), and where its next pass starts.
+  using SpaceKey = std::tuple<Table, KeyKind, Op>;
+  std::map<SpaceKey, uint64_t> space, next;
   for (const Cell& c : cells) {
-    auto key = std::make_pair(c.table, c.kind);
+    SpaceKey key{c.table, c.kind, c.op};
     if (space.count(key)) continue;
     datagen::Sampler sampler(spec, c.table, c.kind,
-                             DrawSeed(o.draw_seed, c.table, c.kind));
+                             CellDrawSeed(o.draw_seed, c));
     space[key] = sampler.space();
     next[key] = 0;
   }
+  const uint64_t scans = o.scans_per_pass > 0
+                             ? o.scans_per_pass
+                             : std::max<uint64_t>(1, o.reads_per_pass / 10);
   std::vector<Phase> phases;
   for (Mode mode : o.modes) {
     Phase phase{mode, {}};
@@ -88,9 +156,12 @@ Result<std::vector<Phase>> MakeSchedule(const datagen::Spec& spec,
     for (int rep = 0; rep < o.repetitions; ++rep) {
       for (size_t ci = 0; ci < cells.size(); ++ci) {
         const Cell& c = cells[ci];
-        const auto key = std::make_pair(c.table, c.kind);
+        const SpaceKey key{c.table, c.kind, c.op};
         const uint64_t n = static_cast<uint64_t>(c.threads);
-        uint64_t rpt = std::max<uint64_t>(1, o.reads_per_pass / n);
+        const uint64_t ops = c.op == Op::kRead   ? o.reads_per_pass
+                             : c.op == Op::kScan ? scans
+                                                 : o.startup_probes;
+        uint64_t rpt = std::max<uint64_t>(1, ops / n);
         rpt = std::min(rpt, space[key] / n);
         if (rpt == 0) {
           return Status::Usage("--threads " + std::to_string(c.threads) +
@@ -99,7 +170,9 @@ Result<std::vector<Phase>> MakeSchedule(const datagen::Spec& spec,
         }
         uint64_t& first = next[key];
         uint64_t device = 0;
-        if (IsCold(mode) && c.kind == KeyKind::kHit && o.device_reads > 0) {
+        // The device cell is the point-read reference: hit reads only.
+        if (IsCold(mode) && c.op == Op::kRead && c.kind == KeyKind::kHit &&
+            o.device_reads > 0) {
           device = std::max<uint64_t>(1, o.device_reads / n);
         }
         const size_t shift = (static_cast<size_t>(rep) + ci) % backends.size();
@@ -112,6 +185,7 @@ Result<std::vector<Phase>> MakeSchedule(const datagen::Spec& spec,
           s.first_index = first;
           s.reads_per_thread = rpt;
           s.device_reads_per_thread = device;
+          s.scan_length = c.op == Op::kScan ? o.scan_length : 0;
           phase.steps.push_back(std::move(s));
         }
         first = (first + n * rpt) % space[key];
@@ -128,7 +202,9 @@ std::string DescribeSchedule() {
          "order rotated by (repetition + cell index), a Latin square; each "
          "backend runs in its own process; in cold modes each hit pass is "
          "preceded, in the same process, by 4 KiB O_DIRECT random reads of "
-         "the files holding that backend's table (the device cell)";
+         "the files holding that backend's table (the device cell); scan "
+         "and startup cells, when measured, follow the read cells in the "
+         "same rotation";
 }
 
 nlohmann::json StepToJson(const Step& s) {
@@ -136,6 +212,8 @@ nlohmann::json StepToJson(const Step& s) {
           {"mode", ModeName(s.mode)},
           {"table", TableName(s.cell.table)},
           {"kind", datagen::KeyKindName(s.cell.kind)},
+          {"op", CellKindName(s.cell)},
+          {"scan_length", s.scan_length},
           {"threads", s.cell.threads},
           {"repetition", s.repetition},
           {"first_index", s.first_index},
@@ -157,10 +235,19 @@ Result<Step> StepFromJson(const nlohmann::json& j) {
     s.first_index = j.at("first_index").get<uint64_t>();
     s.reads_per_thread = j.at("reads_per_thread").get<uint64_t>();
     s.device_reads_per_thread = j.at("device_reads_per_thread").get<uint64_t>();
+    const std::string op = j.at("op").get<std::string>();
+    s.cell.op = op == results::kKindScan      ? Op::kScan
+                : op == results::kKindStartup ? Op::kStartup
+                                              : Op::kRead;
+    if (s.cell.op == Op::kRead && op != datagen::KeyKindName(s.cell.kind)) {
+      return Status::Corruption("step: bad op: " + j.dump());
+    }
+    s.scan_length = j.at("scan_length").get<uint32_t>();
   } catch (const nlohmann::json::exception& e) {
     return Status::Corruption(std::string("step: ") + e.what());
   }
-  if (s.cell.threads < 1 || s.reads_per_thread == 0) {
+  if (s.cell.threads < 1 || s.reads_per_thread == 0 ||
+      (s.cell.op == Op::kScan && s.scan_length == 0)) {
     return Status::Corruption("step: no threads or no reads: " + j.dump());
   }
   return s;

@@ -41,12 +41,32 @@ inline constexpr char kDeviceKind[] = "device";
 std::string EntryName(const std::string& backend, Table table,
                       std::string_view kind, Mode mode, int threads, int rep);
 
+// What a cell measures: point reads of its key kind; ordered scans, each
+// from a hit key (scan_pass.h); or the startup of a fresh process up to its
+// first hit read (startup.h). Scans and startups draw hit keys, so their
+// cells have kind kHit; their names say "scan" and "startup".
+enum class Op { kRead, kScan, kStartup };
+
 // One (table, kind, threads) of the matrix.
 struct Cell {
   Table table = Table::kAccount;
   datagen::KeyKind kind = datagen::KeyKind::kHit;
   int threads = 1;
+  Op op = Op::kRead;
 };
+
+// The cell name's kind segment: the key kind's name, "scan" or "startup".
+std::string CellKindName(const Cell& cell);
+
+// The seed of the sampler a cell draws its keys from: DrawSeed for reads;
+// scans and startups each walk their own permutation of the hit keys.
+uint64_t CellDrawSeed(uint64_t base_seed, const Cell& cell);
+
+// Pairs per scan unless --scan-length says otherwise: the page size of the
+// pagination studies flatbench's scan follows.
+inline constexpr uint32_t kDefaultScanLength = 100;
+// Probe processes per startup pass unless configured.
+inline constexpr uint64_t kDefaultStartupProbes = 5;
 
 // The cells of `tables` x `kinds` x `threads` that exist for `spec`:
 // miss-live is a storage kind only, and a dataset without slots has no
@@ -62,10 +82,12 @@ struct Step {
   Mode mode = Mode::kCold;
   Cell cell;
   int repetition = 0;
-  uint64_t first_index = 0;       // Into the (table, kind) permutation.
-  uint64_t reads_per_thread = 0;  // > 0.
+  uint64_t first_index = 0;  // Into the (table, kind) permutation.
+  // > 0. Scan cells: scans per thread; startup cells: probe processes.
+  uint64_t reads_per_thread = 0;
   // Reads per thread of the device pass that precedes this step; 0: none.
   uint64_t device_reads_per_thread = 0;
+  uint32_t scan_length = 0;  // Scan cells: pairs per scan (> 0).
 };
 
 struct ScheduleOptions {
@@ -78,6 +100,16 @@ struct ScheduleOptions {
   uint64_t reads_per_pass = 0;  // Over all threads.
   uint64_t device_reads = 0;    // Per device pass over all threads; 0: off.
   uint64_t draw_seed = 0;
+  // The operation kinds: a scan cell per table and thread count, a startup
+  // cell (account table, one thread).
+  bool scan = false;
+  bool startup = false;
+  uint32_t scan_length = kDefaultScanLength;
+  // Scans per scan pass over all threads; 0: reads_per_pass / 10 (a scan
+  // costs about as much as a few point reads: its seek is one, and its page
+  // one to three more blocks, so a scan pass lasts about a read pass).
+  uint64_t scans_per_pass = 0;
+  uint64_t startup_probes = kDefaultStartupProbes;
   // Backends that skip warm mode (O_DIRECT variants read the device even
   // when their files are cached, so "warm" means nothing for them).
   std::vector<std::string> no_warm;
@@ -93,6 +125,10 @@ struct Phase {
 // key space.
 Result<std::vector<Phase>> MakeSchedule(const datagen::Spec& spec,
                                         const ScheduleOptions& options);
+
+// Adds each name of --kinds to `o`: a key kind (o->kinds), "scan" or
+// "startup". kUsage names an unknown or repeated name, or an empty list.
+Status ParseKinds(const std::vector<std::string>& names, ScheduleOptions* o);
 
 // The text recorded as flatbench.schedule.
 std::string DescribeSchedule();

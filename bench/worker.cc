@@ -12,8 +12,9 @@
 #include "bench/key_plan.h"
 #include "bench/page_cache.h"
 #include "bench/pass.h"
+#include "bench/scan_pass.h"
+#include "bench/worker_state.h"
 #include "common/results_schema.h"
-#include "datagen/rng.h"
 
 namespace flatbench::bench {
 namespace {
@@ -44,20 +45,6 @@ class SessionReader : public PassReader {
   size_t key_size_;
 };
 
-struct Opened {
-  std::unique_ptr<Backend> backend;
-  double open_seconds = 0;
-  uint64_t metadata_bytes = 0;
-  uint64_t rss_after_open = 0;
-};
-
-constexpr uint64_t kWarmupReads = 200'000;
-constexpr uint64_t kWarmupSeed = 0x7761726d2d7570ULL;
-
-uint64_t Mix(uint64_t a, uint64_t b) {
-  return datagen::SplitMix64(a ^ (b * 0x9e3779b97f4a7c15ULL)).Next();
-}
-
 nlohmann::json Fail(const Status& st) {
   return {{"ok", false},
           {"code", static_cast<int>(st.code())},
@@ -65,79 +52,6 @@ nlohmann::json Fail(const Status& st) {
 }
 
 }  // namespace
-
-struct Worker::State {
-  State(const datagen::Dataset& d, std::string n, Opener op, WorkerOptions wo)
-      : ds(d), name(std::move(n)), open(std::move(op)), o(std::move(wo)) {}
-  datagen::Dataset ds;
-  std::string name;
-  Opener open;
-  WorkerOptions o;
-  std::string dir;
-  std::vector<std::string> files;
-  std::unique_ptr<DeviceFiles> device[kNumTables];
-  std::string device_status = "not measured";
-  Opened opened;
-  std::unique_ptr<ResidentHold> hold;
-  std::string warm_lock = "not used";
-  uint64_t populated_bytes = 0;
-  uint64_t warmup_reads = 0;
-  std::string evict_method = "none";
-  bool sanity_passed = false;
-
-  double SinceOrigin(uint64_t ns) const {
-    return ns > o.run_origin_ns
-               ? static_cast<double>(ns - o.run_origin_ns) / 1e9
-               : 0.0;
-  }
-
-  OpenOptions Options(bool lazy) const {
-    OpenOptions oo;
-    oo.lazy_metadata = lazy;
-    oo.verify_checksums = o.verify_checksums;
-    return oo;
-  }
-
-  Status TimedOpen(bool lazy) {
-    Opened x;
-    auto start = std::chrono::steady_clock::now();
-    auto be = open(name, Options(lazy));
-    auto end = std::chrono::steady_clock::now();
-    if (!be.ok()) return be.status();
-    x.backend = std::move(be).value();
-    x.open_seconds = std::chrono::duration<double>(end - start).count();
-    x.metadata_bytes = x.backend->ResidentMetadataBytes();
-    x.rss_after_open = RssBytes();
-    opened = std::move(x);
-    return Status::Ok();
-  }
-
-  Result<nlohmann::json> DeviceCell(const Step& step) {
-    const int t = static_cast<int>(step.cell.table);
-    DeviceFiles* dev = device[t].get();
-    if (dev == nullptr || !dev->supported()) return nlohmann::json();
-    const uint64_t seed = Mix(Mix(Mix(o.device_seed, static_cast<uint64_t>(t)),
-                                  static_cast<uint64_t>(step.cell.threads)),
-                              static_cast<uint64_t>(step.repetition) + 1);
-    DeviceFacts facts;
-    facts.threads = step.cell.threads;
-    facts.repetition = step.repetition;
-    facts.file_bytes = dev->bytes();
-    facts.pass_start_s = SinceOrigin(NowNs());
-    const std::string entry_name =
-        EntryName(name, step.cell.table, kDeviceKind, step.mode,
-                  step.cell.threads, step.repetition);
-    auto pass = dev->Run(entry_name, step.cell.threads,
-                         step.device_reads_per_thread, seed);
-    if (!pass.ok()) return pass.status();
-    nlohmann::json entry = pass->entry;
-    AddDeviceCounters(pass.value(), facts, &entry);
-    entry["label"] = "4 KiB O_DIRECT random reads of the files holding " +
-                     name + " " + TableName(step.cell.table) + " (" +
-                     std::to_string(dev->bytes()) + " bytes)";
-    return entry;
-  }
-};
 
 Worker::Worker(const datagen::Dataset& dataset, std::string backend,
                Opener open, WorkerOptions options)
@@ -223,39 +137,7 @@ Status Worker::BeginWarm() {
   if (!hold.ok()) return hold.status();
   s.hold = std::move(hold).value();
   s.warm_lock = s.hold->method();
-  FLATBENCH_RETURN_IF_ERROR(s.TimedOpen(/*lazy=*/false));
-  auto populated = PopulateOwnMappings(s.files, s.hold.get());
-  if (!populated.ok()) return populated.status();
-  s.populated_bytes = populated.value();
-  // Untimed warm-up reads, so that a backend's own caches (RocksDB's block
-  // cache) are in steady state too, as in a long-running process: up to
-  // kWarmupReads hit keys per table, drawn apart from the measured keys.
-  auto session = s.opened.backend->NewSession();
-  if (!session.ok()) return session.status();
-  s.warmup_reads = 0;
-  for (int t = 0; t < kNumTables; ++t) {
-    const Table table = static_cast<Table>(t);
-    if (table == Table::kStorage && s.ds.spec().slots_per_account == 0) {
-      continue;
-    }
-    datagen::Sampler sampler(s.ds.spec(), table, datagen::KeyKind::kHit,
-                             Mix(kWarmupSeed, static_cast<uint64_t>(t)));
-    const uint64_t n = std::min<uint64_t>(kWarmupReads, sampler.space());
-    KeyPlan plan(sampler, table, 0, 1, n);
-    for (uint64_t i = 0; i < n; ++i) {
-      bool found = false;
-      std::string_view value;
-      FLATBENCH_RETURN_IF_ERROR(
-          session.value()->Get(table, plan.Key(0, i), &found, &value));
-      if (!found) {
-        return Status::Corruption("warm-up: a hit key of " +
-                                  std::string(TableName(table)) +
-                                  " was not found");
-      }
-    }
-    s.warmup_reads += n;
-  }
-  return Status::Ok();
+  return s.OpenWarm();
 }
 
 void Worker::EndWarm() {
@@ -269,9 +151,10 @@ Result<nlohmann::json> Worker::RunStep(const Step& step) {
   if (warm && s.opened.backend == nullptr) {
     return Status::Usage("a warm step before warm_begin");
   }
+  if (step.cell.op == Op::kStartup) return s.StartupStep(step);
   const Table table = step.cell.table;
   datagen::Sampler sampler(s.ds.spec(), table, step.cell.kind,
-                           DrawSeed(s.o.draw_seed, table, step.cell.kind));
+                           CellDrawSeed(s.o.draw_seed, step.cell));
   KeyPlan plan(sampler, table, step.first_index, step.cell.threads,
                step.reads_per_thread);
   nlohmann::json entries = nlohmann::json::array();
@@ -312,15 +195,22 @@ Result<nlohmann::json> Worker::RunStep(const Step& step) {
   facts.rss_after_open = s.opened.rss_after_open;
 
   PassSpec spec;
-  spec.name = EntryName(s.name, table, datagen::KeyKindName(step.cell.kind),
-                        step.mode, step.cell.threads, step.repetition);
+  spec.name = EntryName(s.name, table, CellKindName(step.cell), step.mode,
+                        step.cell.threads, step.repetition);
   spec.threads = step.cell.threads;
   spec.reads_per_thread = step.reads_per_thread;
   Backend* backend = s.opened.backend.get();
-  spec.make_reader = [backend, table,
-                      &plan](int t) -> Result<std::unique_ptr<PassReader>> {
+  const bool scan = step.cell.op == Op::kScan;
+  std::vector<ScanTally> tallies(static_cast<size_t>(step.cell.threads));
+  spec.make_reader = [&, backend,
+                      table](int t) -> Result<std::unique_ptr<PassReader>> {
     auto session = backend->NewSession();
     if (!session.ok()) return session.status();
+    if (scan) {
+      return std::unique_ptr<PassReader>(std::make_unique<ScanReader>(
+          std::move(session).value(), s.name, table, plan, t, step.scan_length,
+          &tallies[static_cast<size_t>(t)]));
+    }
     return std::unique_ptr<PassReader>(std::make_unique<SessionReader>(
         std::move(session).value(), table, plan, t));
   };
@@ -340,6 +230,7 @@ Result<nlohmann::json> Worker::RunStep(const Step& step) {
   }
   nlohmann::json entry = pass->entry;
   AddCounters(pass.value(), facts, &entry);
+  if (scan) AddScanCounters(MergeTallies(tallies), step.scan_length, &entry);
   entry["label"] = warm ? "warm: files held resident (" + s.warm_lock + ")"
                         : "evicted by " + s.evict_method;
   entries.push_back(std::move(entry));

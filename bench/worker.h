@@ -16,6 +16,9 @@
 //              reopen (timed; the open loads the backend's read metadata,
 //              or none in cold-lazy), record what the open made resident,
 //              run the pass, close.
+// Scan steps run like read steps with a scan reader (scan_pass.h). Startup
+// steps close the worker's instance and spawn probe processes (startup.h);
+// in warm mode the worker then reopens and re-warms its instance, untimed.
 // A pass whose eviction (or warm residency) cannot be verified is still run
 // and recorded with eviction_verified = 0, never passed off as valid.
 //
@@ -50,6 +53,10 @@ struct WorkerOptions {
   uint64_t draw_seed = kDefaultDrawSeed;
   uint64_t device_seed = 0x646576696365ULL;
   uint64_t run_origin_ns = 0;  // CLOCK_MONOTONIC at the run's start.
+  // argv of a startup probe (argv[0]: the flatbench binary), to which each
+  // probe appends "--probe-key HEX" and, in cold-lazy mode, "--probe-lazy".
+  // Empty: startup steps fail with kUsage.
+  std::vector<std::string> probe_command;
   datagen::CheckOptions check;
 };
 

@@ -4,6 +4,8 @@
 #include <charconv>
 #include <vector>
 
+#include "common/results_ops.h"
+
 namespace flatbench::results {
 namespace {
 
@@ -53,7 +55,8 @@ std::string FormatCellName(const CellName& c) {
 
 bool CellExists(std::string_view table, std::string_view kind) {
   return IsTable(table) && IsKind(kind) &&
-         (kind != kKindMissLive || table == kTableStorage);
+         (kind != kKindMissLive || table == kTableStorage) &&
+         (kind != kKindStartup || table == kTableAccount);
 }
 
 std::optional<CellName> ParseCellName(std::string_view name) {
@@ -81,6 +84,7 @@ std::optional<CellName> ParseCellName(std::string_view name) {
       !NumberAfter(parts.back(), "rep:", &c.rep) || c.threads < 1) {
     return std::nullopt;
   }
+  if (c.kind == kKindStartup && c.threads != 1) return std::nullopt;
   for (size_t i = 4; i + 2 < parts.size(); ++i) {
     if (parts[i].empty() || parts[i].substr(0, 8) == "threads:" ||
         parts[i].substr(0, 4) == "rep:") {
@@ -123,7 +127,14 @@ bool CounterExpected(const Counter& counter, std::string_view kind,
   if (counter.name == kBytesReadPerRead.name) return false;
   const uint32_t w = counter.where;
   if (kind == kKindDevice) return (w & kOnDevice) != 0;
-  if (!IsReadKind(kind)) return false;
+  if (kind == kKindStartup) {
+    if (counter.name == kResidentFractionAfterEviction.name) {
+      return IsColdMode(mode);
+    }
+    return (w & kOnStartup) != 0;
+  }
+  if (kind == kKindScan && (w & kOnScan)) return true;
+  if (!IsReadKind(kind) && kind != kKindScan) return false;
   if (w & kOnRead) return true;
   if ((w & kOnCold) && IsColdMode(mode)) return true;
   if ((w & kOnWarm) && mode == kModeWarm) return true;
@@ -137,7 +148,14 @@ std::string BackendKey(std::string_view backend, const BackendContextKey& key) {
   return out;
 }
 
-std::span<const Counter> AllCounters() { return kCounters; }
+std::span<const Counter> AllCounters() {
+  static const std::vector<Counter> all = [] {
+    std::vector<Counter> v(std::begin(kCounters), std::end(kCounters));
+    v.insert(v.end(), std::begin(kOpCounters), std::end(kOpCounters));
+    return v;
+  }();
+  return all;
+}
 std::span<const ContextKey> AllContextKeys() { return kContextKeys; }
 std::span<const BackendContextKey> AllBackendContextKeys() {
   return kBackendContextKeys;

@@ -27,9 +27,11 @@ inline constexpr int64_t kFormatVersion = 2;
 //
 // backend: a backend name ([a-z0-9_+-], e.g. arena, rocksdb, lmdb).
 // table:   kTableAccount or kTableStorage.
-// kind:    kKindHit, kKindMissAbsent, kKindMissLive (storage only), or
+// kind:    kKindHit, kKindMissAbsent, kKindMissLive (storage only),
 //          kKindDevice: 4 KiB O_DIRECT reads inside that backend's files for
-//          that table, in cold and cold-lazy modes only.
+//          that table, in cold and cold-lazy modes only, or the operation
+//          kinds of results_ops.h: kKindScan, kKindStartup (account table,
+//          threads:1 only).
 // mode:    kModeWarm, kModeCold, kModeColdLazy.
 // N >= 1:  OS threads; R >= 0: the repetition.
 
@@ -39,13 +41,16 @@ inline constexpr std::string_view kKindHit = "hit";
 inline constexpr std::string_view kKindMissAbsent = "miss-absent";
 inline constexpr std::string_view kKindMissLive = "miss-live";
 inline constexpr std::string_view kKindDevice = "device";
+inline constexpr std::string_view kKindScan = "scan";
+inline constexpr std::string_view kKindStartup = "startup";
 inline constexpr std::string_view kModeWarm = "warm";
 inline constexpr std::string_view kModeCold = "cold";
 inline constexpr std::string_view kModeColdLazy = "cold-lazy";
 
 inline constexpr std::string_view kTables[] = {kTableAccount, kTableStorage};
-inline constexpr std::string_view kKinds[] = {kKindHit, kKindMissAbsent,
-                                              kKindMissLive, kKindDevice};
+inline constexpr std::string_view kKinds[] = {kKindHit,      kKindMissAbsent,
+                                              kKindMissLive, kKindDevice,
+                                              kKindScan,     kKindStartup};
 inline constexpr std::string_view kModes[] = {kModeWarm, kModeCold,
                                               kModeColdLazy};
 
@@ -58,7 +63,8 @@ bool IsMissKind(std::string_view kind);
 // cold and cold-lazy: the modes that evict before each pass.
 bool IsColdMode(std::string_view mode);
 // Whether a (table, kind) cell exists at all: miss-live (a live account, a
-// slot never written) is a storage kind only. The one rule bench's cell
+// slot never written) is a storage kind only, startup an account kind
+// only (its probe opens the whole backend). The one rule bench's cell
 // enumeration, the cell-name parser and thresholds.json's required cells
 // all apply.
 bool CellExists(std::string_view table, std::string_view kind);
@@ -77,8 +83,9 @@ std::string FormatCellName(const CellName& cell);
 // Parses a name of the grammar above. Segments google-benchmark appends
 // (such as "iterations:N" or "real_time") may sit between the mode and
 // threads:N. nullopt for anything else, including an unknown table, kind
-// or mode, a device kind outside the cold modes, and a miss-live kind on
-// the account table.
+// or mode, a device kind outside the cold modes, a miss-live kind on the
+// account table, and a startup kind on the storage table or with threads
+// other than 1.
 std::optional<CellName> ParseCellName(std::string_view name);
 
 // --- Types ----------------------------------------------------------------
@@ -112,6 +119,9 @@ enum Where : uint32_t {
   kOnWarm = 8,      // Read cells in warm mode.
   kOnColdHit = 16,  // Hit cells in cold and cold-lazy modes, when the
                     // backend's device cells were measured (else absent).
+  kOnScan = 32,     // Every scan cell (which also carries the kOnRead,
+                    // kOnCold and kOnWarm counters, per scan).
+  kOnStartup = 64,  // Every startup cell (kOnCold ones too in cold modes).
 };
 
 struct Counter {
@@ -147,8 +157,9 @@ inline constexpr Counter kResidentFractionAfterEviction{
 inline constexpr Counter kResidentFractionAfterPass{
     "resident_fraction_after_pass", Type::kFraction, kOnWarm};
 inline constexpr Counter kEvictionVerified{"eviction_verified", Type::kFlag,
-                                           kOnRead};
-inline constexpr Counter kThreads{"threads", Type::kCount, kOnRead | kOnDevice};
+                                           kOnRead | kOnStartup};
+inline constexpr Counter kThreads{"threads", Type::kCount,
+                                  kOnRead | kOnDevice | kOnStartup};
 // Sum over threads of the thread's read-loop time / the pass's wall time
 // (the sum of read durations / wall time, up to the loop's overhead).
 inline constexpr Counter kMeanInflight{"mean_inflight", Type::kCount,
@@ -162,14 +173,15 @@ inline constexpr Counter kStorageBound{"storage_bound", Type::kFlag,
                                        kOnRead | kOnDevice};
 inline constexpr Counter kDistinctKeys{"distinct_keys", Type::kCount, kOnRead};
 inline constexpr Counter kRssAfterOpenBytes{"rss_after_open_bytes",
-                                            Type::kCount, kOnRead};
+                                            Type::kCount, kOnRead | kOnStartup};
 inline constexpr Counter kRssAfterPassBytes{"rss_after_pass_bytes",
                                             Type::kCount, kOnRead};
-inline constexpr Counter kOpenSeconds{"open_seconds", Type::kSeconds, kOnRead};
+inline constexpr Counter kOpenSeconds{"open_seconds", Type::kSeconds,
+                                      kOnRead | kOnStartup};
 inline constexpr Counter kMetadataBytes{"metadata_bytes", Type::kCount,
                                         kOnRead};
 inline constexpr Counter kRepetition{"repetition", Type::kCount,
-                                     kOnRead | kOnDevice};
+                                     kOnRead | kOnDevice | kOnStartup};
 inline constexpr Counter kFilePages{"file_pages", Type::kCount,
                                     kOnRead | kOnDevice};
 // Hits: 1; misses: 0; device: fraction of full 4 KiB reads.
@@ -181,10 +193,10 @@ inline constexpr Counter kPreloadedBytes{"preloaded_bytes", Type::kCount,
                                          kOnRead};
 // 0-based position of the pass in the whole run's schedule.
 inline constexpr Counter kPassOrder{"pass_order", Type::kCount,
-                                    kOnRead | kOnDevice};
+                                    kOnRead | kOnDevice | kOnStartup};
 // Seconds from the run's start to the pass's start.
 inline constexpr Counter kPassStartS{"pass_start_s", Type::kCount,
-                                     kOnRead | kOnDevice};
+                                     kOnRead | kOnDevice | kOnStartup};
 // Cold hit cells: the adjacent device cell's reads/s, and reads_per_s / it.
 inline constexpr Counter kDeviceReadsPerS{"device_reads_per_s", Type::kRate,
                                           kOnColdHit};
@@ -435,7 +447,8 @@ inline constexpr BackendContextKey kBackendContextKeys[] = {
 inline constexpr std::string_view kBackendPrefix = "flatbench.backend.";
 std::string BackendKey(std::string_view backend, const BackendContextKey& key);
 
-// Every counter, context key and per-backend key, for tests and docs.
+// Every counter (kCounters, then results_ops.h's kOpCounters), context key
+// and per-backend key, for tests and docs.
 std::span<const Counter> AllCounters();
 std::span<const ContextKey> AllContextKeys();
 std::span<const BackendContextKey> AllBackendContextKeys();

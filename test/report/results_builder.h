@@ -29,6 +29,10 @@ struct ResultsBuilder {
   std::vector<std::string> backends = {"arena", "rocksdb", "lmdb"};
   std::vector<std::string> modes = {"cold", "warm", "cold-lazy"};
   bool device_cells = true;
+  // Scan cells (every table, thread count and mode; scans/s a tenth of
+  // the hit reads/s) and startup cells (every mode).
+  bool scan_cells = false;
+  bool startup_cells = false;
   // Median single-thread reads/s per backend; each thread count multiplies
   // it, and repetitions spread it by `jitter` per repetition around the
   // exact median (±1% and ±2% for five). Defaults: arena/rocksdb hit 2.0,

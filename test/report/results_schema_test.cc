@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "common/results_ops.h"
+
 namespace flatbench::results {
 namespace {
 
@@ -93,6 +95,33 @@ TEST_CASE("counters are expected where the contract says", "[report][schema]") {
   CHECK_FALSE(CounterExpected(kBytesReadPerRead, kKindHit, kModeCold));
 }
 
+TEST_CASE("scan and startup cells: names and expected counters",
+          "[report][schema]") {
+  auto s = ParseCellName("sqlite/storage/scan/cold-lazy/threads:8/rep:1");
+  REQUIRE(s.has_value());
+  CHECK(s->kind == kKindScan);
+  auto u = ParseCellName("postgres/account/startup/warm/threads:1/rep:0");
+  REQUIRE(u.has_value());
+  CHECK(u->kind == kKindStartup);
+  // Startup opens the whole backend once: one thread, the account table.
+  CHECK_FALSE(ParseCellName("arena/storage/startup/cold/threads:1/rep:0"));
+  CHECK_FALSE(ParseCellName("arena/account/startup/cold/threads:8/rep:0"));
+
+  CHECK(CounterExpected(kReadsPerS, kKindScan, kModeCold));
+  CHECK(CounterExpected(kEntriesPerS, kKindScan, kModeWarm));
+  CHECK(CounterExpected(kLockedBytes, kKindScan, kModeWarm));
+  CHECK_FALSE(CounterExpected(kIoEfficiency, kKindScan, kModeCold));
+  CHECK_FALSE(CounterExpected(kEntriesPerS, kKindHit, kModeCold));
+  CHECK(CounterExpected(kStartupS, kKindStartup, kModeWarm));
+  CHECK(CounterExpected(kOpenSeconds, kKindStartup, kModeCold));
+  CHECK(
+      CounterExpected(kResidentFractionAfterEviction, kKindStartup, kModeCold));
+  CHECK_FALSE(
+      CounterExpected(kResidentFractionAfterEviction, kKindStartup, kModeWarm));
+  CHECK_FALSE(CounterExpected(kReadsPerS, kKindStartup, kModeCold));
+  CHECK_FALSE(CounterExpected(kStartupS, kKindScan, kModeCold));
+}
+
 }  // namespace
 }  // namespace flatbench::results
 
@@ -138,7 +167,9 @@ std::string WhereText(uint32_t where) {
                            {kOnCold, "cold"},
                            {kOnWarm, "warm"},
                            {kOnColdHit, "cold hit"},
-                           {kOnDevice, "device"}}) {
+                           {kOnDevice, "device"},
+                           {kOnScan, "scan"},
+                           {kOnStartup, "startup"}}) {
     if (where & bit) out += (out.empty() ? "" : ", ") + std::string(word);
   }
   return out;

@@ -1,0 +1,188 @@
+#include "bench/startup.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+
+#include "bench/io_stats.h"
+#include "bench/pass.h"
+#include "common/results_ops.h"
+
+extern char** environ;
+
+namespace flatbench::bench {
+namespace {
+
+nlohmann::json ProbeError(const Status& st) {
+  return {{"ok", false},
+          {"code", static_cast<int>(st.code())},
+          {"error", st.message()}};
+}
+
+std::string N(const results::Counter& c) { return std::string(c.name); }
+
+// The exit status as words, for a probe that printed nothing usable.
+std::string ExitText(int wstatus) {
+  if (WIFEXITED(wstatus)) {
+    return "exit status " + std::to_string(WEXITSTATUS(wstatus));
+  }
+  if (WIFSIGNALED(wstatus)) {
+    return "killed by signal " + std::to_string(WTERMSIG(wstatus));
+  }
+  return "ended abnormally";
+}
+
+}  // namespace
+
+nlohmann::json RunStartupProbe(const Opener& open, const std::string& backend,
+                               Table table, const std::string& key,
+                               const OpenOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  auto be = open(backend, options);
+  const auto opened = std::chrono::steady_clock::now();
+  if (!be.ok()) return ProbeError(be.status().WithContext(backend));
+  uint64_t rss = RssBytes();
+  for (int pid : be.value()->ServerProcesses()) rss += RssBytesOf(pid);
+  auto session = be.value()->NewSession();
+  if (!session.ok()) return ProbeError(session.status().WithContext(backend));
+  bool found = false;
+  std::string_view value;
+  Status st = session.value()->Get(table, key, &found, &value);
+  const uint64_t read_ns = NowNs();
+  if (!st.ok()) return ProbeError(st.WithContext(backend));
+  if (!found) {
+    return ProbeError(Status::Corruption(backend +
+                                         ": startup probe: a hit key of " +
+                                         TableName(table) + " was not found"));
+  }
+  return {{"ok", true},
+          {"open_s", std::chrono::duration<double>(opened - start).count()},
+          {"first_read_ns", read_ns},
+          {"rss_after_open_bytes", rss}};
+}
+
+Result<ProbeTimes> SpawnProbe(const std::vector<std::string>& args) {
+  int out[2];
+  if (pipe2(out, O_CLOEXEC) != 0) return Status::FromErrno("probe pipe");
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+  std::vector<char*> argv;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  std::fflush(stdout);
+  std::fflush(stderr);
+  pid_t pid = 0;
+  const uint64_t spawn_ns = NowNs();
+  int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  close(out[1]);
+  if (rc != 0) {
+    close(out[0]);
+    errno = rc;
+    return Status::FromErrno("start a startup probe " + args[0]);
+  }
+  std::string text;
+  char buf[4096];
+  for (;;) {
+    ssize_t n = read(out[0], buf, sizeof(buf));
+    if (n > 0) {
+      text.append(buf, static_cast<size_t>(n));
+    } else if (n == 0 || errno != EINTR) {
+      break;
+    }
+  }
+  close(out[0]);
+  int wstatus = 0;
+  while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
+  }
+  // The result is the last line: a library may have printed before it.
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  const size_t nl = text.rfind('\n');
+  if (nl != std::string::npos) text.erase(0, nl + 1);
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    return Status::IOError("startup probe printed no result (" +
+                           ExitText(wstatus) + ")");
+  }
+  Status st = ResponseStatus(j);
+  if (!st.ok()) return st;
+  ProbeTimes t;
+  try {
+    const uint64_t read_ns = j.at("first_read_ns").get<uint64_t>();
+    t.open_s = j.at("open_s").get<double>();
+    t.rss_after_open = j.at("rss_after_open_bytes").get<uint64_t>();
+    if (read_ns <= spawn_ns) {
+      return Status::IOError(
+          "startup probe: its first read ended before it "
+          "was started (clocks differ?)");
+    }
+    t.startup_s = static_cast<double>(read_ns - spawn_ns) / 1e9;
+  } catch (const nlohmann::json::exception& e) {
+    return Status::IOError(std::string("startup probe: ") + e.what());
+  }
+  return t;
+}
+
+Result<nlohmann::json> RunStartupPass(const StartupSpec& spec) {
+  std::vector<double> startup, open, rss;
+  double worst_resident = spec.cold ? 0.0 : 1.0;
+  bool verified = true;
+  for (const auto& argv : spec.probes) {
+    auto resident = spec.prepare();
+    if (!resident.ok()) return resident.status();
+    if (spec.cold) {
+      worst_resident = std::max(worst_resident, resident.value());
+      verified = verified && resident.value() <= spec.eviction_bound;
+    } else {
+      worst_resident = std::min(worst_resident, resident.value());
+      verified = verified && resident.value() >= spec.warm_bound;
+    }
+    auto t = SpawnProbe(argv);
+    if (!t.ok()) return t.status().WithContext(spec.name);
+    startup.push_back(t->startup_s);
+    open.push_back(t->open_s);
+    rss.push_back(static_cast<double>(t->rss_after_open));
+  }
+  if (startup.empty()) return Status::Usage(spec.name + ": no probes");
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  };
+  const double probes = static_cast<double>(startup.size());
+  nlohmann::json e;
+  e["name"] = spec.name;
+  e["run_name"] = spec.name;
+  e["run_type"] = "iteration";
+  e["repetitions"] = 1;
+  e["repetition_index"] = 0;
+  e["threads"] = 1;
+  e["iterations"] = startup.size();
+  e["real_time"] = median(startup) * 1e9;
+  e["cpu_time"] = median(startup) * 1e9;
+  e["time_unit"] = "ns";
+  e[N(results::kStartupS)] = median(startup);
+  e[N(results::kStartupMinS)] =
+      *std::min_element(startup.begin(), startup.end());
+  e[N(results::kStartupMaxS)] =
+      *std::max_element(startup.begin(), startup.end());
+  e[N(results::kStartupProbes)] = probes;
+  e[N(results::kOpenSeconds)] = median(open);
+  e[N(results::kRssAfterOpenBytes)] = median(rss);
+  e[N(results::kThreads)] = 1.0;
+  e[N(results::kRepetition)] = static_cast<double>(spec.repetition);
+  e[N(results::kPassStartS)] = spec.pass_start_s;
+  e[N(results::kEvictionVerified)] = verified ? 1.0 : 0.0;
+  if (spec.cold) {
+    e[N(results::kResidentFractionAfterEviction)] = worst_resident;
+  }
+  return e;
+}
+
+}  // namespace flatbench::bench

@@ -1,0 +1,159 @@
+// The worker's per-backend state: timed opens, the warm open, the device
+// cell before a cold hit pass, and the startup step (startup.h).
+#include "bench/worker_state.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "bench/counters.h"
+#include "bench/io_stats.h"
+#include "bench/key_plan.h"
+#include "bench/pass.h"
+#include "bench/startup.h"
+#include "common/hex.h"
+#include "datagen/rng.h"
+
+namespace flatbench::bench {
+namespace {
+
+constexpr uint64_t kWarmupReads = 200'000;
+constexpr uint64_t kWarmupSeed = 0x7761726d2d7570ULL;
+
+uint64_t Mix(uint64_t a, uint64_t b) {
+  return datagen::SplitMix64(a ^ (b * 0x9e3779b97f4a7c15ULL)).Next();
+}
+
+}  // namespace
+
+double Worker::State::SinceOrigin(uint64_t ns) const {
+  return ns > o.run_origin_ns ? static_cast<double>(ns - o.run_origin_ns) / 1e9
+                              : 0.0;
+}
+
+OpenOptions Worker::State::Options(bool lazy) const {
+  OpenOptions oo;
+  oo.lazy_metadata = lazy;
+  oo.verify_checksums = o.verify_checksums;
+  return oo;
+}
+
+Status Worker::State::TimedOpen(bool lazy) {
+  Opened x;
+  auto start = std::chrono::steady_clock::now();
+  auto be = open(name, Options(lazy));
+  auto end = std::chrono::steady_clock::now();
+  if (!be.ok()) return be.status();
+  x.backend = std::move(be).value();
+  x.open_seconds = std::chrono::duration<double>(end - start).count();
+  x.metadata_bytes = x.backend->ResidentMetadataBytes();
+  x.rss_after_open = RssBytes();
+  opened = std::move(x);
+  return Status::Ok();
+}
+
+Status Worker::State::OpenWarm() {
+  FLATBENCH_RETURN_IF_ERROR(TimedOpen(/*lazy=*/false));
+  auto populated = PopulateOwnMappings(files, hold.get());
+  if (!populated.ok()) return populated.status();
+  populated_bytes = populated.value();
+  auto session = opened.backend->NewSession();
+  if (!session.ok()) return session.status();
+  warmup_reads = 0;
+  for (int t = 0; t < kNumTables; ++t) {
+    const Table table = static_cast<Table>(t);
+    if (table == Table::kStorage && ds.spec().slots_per_account == 0) {
+      continue;
+    }
+    datagen::Sampler sampler(ds.spec(), table, datagen::KeyKind::kHit,
+                             Mix(kWarmupSeed, static_cast<uint64_t>(t)));
+    const uint64_t n = std::min<uint64_t>(kWarmupReads, sampler.space());
+    KeyPlan plan(sampler, table, 0, 1, n);
+    for (uint64_t i = 0; i < n; ++i) {
+      bool found = false;
+      std::string_view value;
+      FLATBENCH_RETURN_IF_ERROR(
+          session.value()->Get(table, plan.Key(0, i), &found, &value));
+      if (!found) {
+        return Status::Corruption("warm-up: a hit key of " +
+                                  std::string(TableName(table)) +
+                                  " was not found");
+      }
+    }
+    warmup_reads += n;
+  }
+  return Status::Ok();
+}
+
+Result<nlohmann::json> Worker::State::StartupStep(const Step& step) {
+  if (o.probe_command.empty()) {
+    return Status::Usage("startup: this worker has no probe command");
+  }
+  const bool warm = step.mode == Mode::kWarm;
+  const Table table = step.cell.table;
+  datagen::Sampler sampler(ds.spec(), table, datagen::KeyKind::kHit,
+                           CellDrawSeed(o.draw_seed, step.cell));
+  StartupSpec spec;
+  spec.name = EntryName(name, table, CellKindName(step.cell), step.mode, 1,
+                        step.repetition);
+  spec.repetition = step.repetition;
+  std::string key(KeySize(table), '\0');
+  for (uint64_t i = 0; i < step.reads_per_thread; ++i) {
+    sampler.DrawKey(step.first_index + i,
+                    reinterpret_cast<uint8_t*>(key.data()));
+    std::vector<std::string> argv = o.probe_command;
+    argv.insert(argv.end(), {"--probe-key", ToHex(key)});
+    if (step.mode == Mode::kColdLazy) argv.push_back("--probe-lazy");
+    spec.probes.push_back(std::move(argv));
+  }
+  spec.cold = !warm;
+  spec.eviction_bound = o.eviction_bound;
+  spec.warm_bound = o.warm_bound;
+  spec.prepare = [this, warm]() -> Result<double> {
+    if (!warm) {
+      EvictMethod method;
+      FLATBENCH_RETURN_IF_ERROR(Evict(files, &method, o.allow_drop_caches));
+      evict_method = EvictMethodName(method);
+    }
+    auto r = MeasureResidency(files);
+    if (!r.ok()) return r.status();
+    return r->fraction();
+  };
+  opened = Opened();  // The probe holds the only open instance.
+  spec.pass_start_s = SinceOrigin(NowNs());
+  auto entry = RunStartupPass(spec);
+  if (warm) FLATBENCH_RETURN_IF_ERROR(OpenWarm());
+  if (!entry.ok()) return entry.status();
+  entry.value()["label"] =
+      std::string(warm ? "warm: files held resident (" + warm_lock + ")"
+                       : "evicted by " + evict_method) +
+      "; a fresh process from spawn to its first hit read";
+  return nlohmann::json::array({std::move(entry).value()});
+}
+
+Result<nlohmann::json> Worker::State::DeviceCell(const Step& step) {
+  const int t = static_cast<int>(step.cell.table);
+  DeviceFiles* dev = device[t].get();
+  if (dev == nullptr || !dev->supported()) return nlohmann::json();
+  const uint64_t seed = Mix(Mix(Mix(o.device_seed, static_cast<uint64_t>(t)),
+                                static_cast<uint64_t>(step.cell.threads)),
+                            static_cast<uint64_t>(step.repetition) + 1);
+  DeviceFacts facts;
+  facts.threads = step.cell.threads;
+  facts.repetition = step.repetition;
+  facts.file_bytes = dev->bytes();
+  facts.pass_start_s = SinceOrigin(NowNs());
+  const std::string entry_name =
+      EntryName(name, step.cell.table, kDeviceKind, step.mode,
+                step.cell.threads, step.repetition);
+  auto pass = dev->Run(entry_name, step.cell.threads,
+                       step.device_reads_per_thread, seed);
+  if (!pass.ok()) return pass.status();
+  nlohmann::json entry = pass->entry;
+  AddDeviceCounters(pass.value(), facts, &entry);
+  entry["label"] = "4 KiB O_DIRECT random reads of the files holding " + name +
+                   " " + TableName(step.cell.table) + " (" +
+                   std::to_string(dev->bytes()) + " bytes)";
+  return entry;
+}
+
+}  // namespace flatbench::bench

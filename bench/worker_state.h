@@ -1,0 +1,62 @@
+#pragma once
+// Internal to the worker (worker.cc, worker_state.cc): one backend's
+// process state, the open instance, and the helpers its steps use.
+
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "bench/device.h"
+#include "bench/page_cache.h"
+#include "bench/worker.h"
+
+namespace flatbench::bench {
+
+// The backend instance the worker holds, and what its open measured.
+struct Opened {
+  std::unique_ptr<Backend> backend;
+  double open_seconds = 0;
+  uint64_t metadata_bytes = 0;
+  uint64_t rss_after_open = 0;
+};
+
+// Everything one backend's worker holds between requests.
+struct Worker::State {
+  State(const datagen::Dataset& d, std::string n, Opener op, WorkerOptions wo)
+      : ds(d), name(std::move(n)), open(std::move(op)), o(std::move(wo)) {}
+  datagen::Dataset ds;
+  std::string name;
+  Opener open;
+  WorkerOptions o;
+  std::string dir;
+  std::vector<std::string> files;
+  std::unique_ptr<DeviceFiles> device[kNumTables];
+  std::string device_status = "not measured";
+  Opened opened;
+  std::unique_ptr<ResidentHold> hold;
+  std::string warm_lock = "not used";
+  uint64_t populated_bytes = 0;
+  uint64_t warmup_reads = 0;
+  std::string evict_method = "none";
+  bool sanity_passed = false;
+
+  double SinceOrigin(uint64_t ns) const;
+  OpenOptions Options(bool lazy) const;
+  Status TimedOpen(bool lazy);
+  // Opens the backend (timed) over files held resident, populates its own
+  // mappings, and warms its caches: the warm state of a long-running
+  // process. Untimed warm-up reads: up to kWarmupReads hit keys per table,
+  // drawn apart from the measured keys, so that a backend's own caches
+  // (RocksDB's block cache) are in steady state too.
+  Status OpenWarm();
+  // A startup step (startup.h): closes the open instance, runs the probes,
+  // and in warm mode opens and warms the instance again (OpenWarm).
+  Result<nlohmann::json> StartupStep(const Step& step);
+  // The device cell that precedes a cold hit pass, or null when the
+  // backend's device cells are not measured.
+  Result<nlohmann::json> DeviceCell(const Step& step);
+};
+
+}  // namespace flatbench::bench
