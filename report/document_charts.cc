@@ -30,7 +30,7 @@ BarChart ReadsChart(const Verdict& v, const std::string& mode,
   if (markers) c.marker_label = "own files' device rate";
   for (const Row& row : rows) c.groups.push_back(row.table + " " + row.kind);
   for (const auto& backend : BackendOrder(v)) {
-    BarSeries series{backend, {}, {}, {}, {}};
+    BarSeries series{BackendLabel(v, backend), {}, {}, {}, {}};
     for (const Row& row : rows) {
       const CellStats* st = Find(v, backend, row, mode);
       series.values.push_back(st ? st->reads_per_s.median : NAN);
@@ -105,7 +105,7 @@ Section ChartSection(const Verdict& v) {
   p99.log_scale = true;
   for (const Row& row : rows) p99.groups.push_back(row.Label());
   for (const auto& backend : BackendOrder(v)) {
-    BarSeries ps{backend, {}, {}, {}, {}};
+    BarSeries ps{BackendLabel(v, backend), {}, {}, {}, {}};
     for (const Row& row : rows) {
       const CellStats* st = Find(v, backend, row, mode);
       ps.values.push_back(st ? st->Of(r::kLatP99Ns).median / 1000 : NAN);

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "report/format.h"
+#include "report/gates.h"
 #include "report/interval.h"
 
 namespace flatbench::report {
@@ -270,6 +271,10 @@ std::vector<std::string> BackendOrder(const Verdict& v) {
   for (const auto& b : out) rest.erase(b);
   out.insert(out.end(), rest.begin(), rest.end());
   return out;
+}
+
+std::string BackendLabel(const Verdict& v, const std::string& backend) {
+  return InVerdict(v.thresholds, backend) ? backend : backend + " (reference)";
 }
 
 void AddContextSections(const Verdict& v, const ResultSet& res, Document* doc) {

@@ -49,5 +49,7 @@ Table PreloadTable(const Verdict& v, const ResultSet& r);
 Table ScheduleTable(const Verdict& v, const ResultSet& r);
 
 Section ChartSection(const Verdict& v);
+// document_ops.cc: scans and startup, every backend, every mode measured.
+Section OpsSection(const Verdict& v, const ResultSet& r);
 
 }  // namespace flatbench::report

@@ -151,7 +151,7 @@ Table CellTable(const Verdict& v, const std::string& mode,
       c.push_back({row.table});
       c.push_back({row.kind});
       c.push_back({std::to_string(row.threads)});
-      c.push_back({backend});
+      c.push_back({BackendLabel(v, backend)});
       const CellStats* s = Find(v, backend, row, mode);
       if (s == nullptr) {
         for (size_t i = 0; i < figures; ++i) c.push_back({"–"});

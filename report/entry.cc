@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "common/results_ops.h"
 #include "report/format.h"
 
 namespace flatbench::report {
@@ -27,6 +28,59 @@ std::string CounterProblem(double v, r::Type type) {
     default:
       return "has a context type";
   }
+}
+
+std::string Name(const r::Counter& c) { return std::string(c.name); }
+
+// A probe's open is part of its startup, so the median open cannot exceed
+// the median startup, and the median lies between the extremes.
+std::string StartupInconsistency(const Pass& p) {
+  const double s = p.Get(r::kStartupS);
+  const double lo = p.Get(r::kStartupMinS);
+  const double hi = p.Get(r::kStartupMaxS);
+  if (!(lo <= s && s <= hi)) {
+    return Name(r::kStartupS) + " " + Sig(s, 4) + " is not between " +
+           Name(r::kStartupMinS) + " " + Sig(lo, 4) + " and " +
+           Name(r::kStartupMaxS) + " " + Sig(hi, 4);
+  }
+  if (p.Get(r::kOpenSeconds) > s) {
+    return Name(r::kOpenSeconds) + " " + Sig(p.Get(r::kOpenSeconds), 4) +
+           " is above " + Name(r::kStartupS) + " " + Sig(s, 4) +
+           " (the open is part of the startup)";
+  }
+  if (!(p.Get(r::kStartupProbes) >= 1)) {
+    return Name(r::kStartupProbes) + " is below 1";
+  }
+  return "";
+}
+
+// A scan returns at most scan_length pairs; entries/s is scans/s times
+// the pairs per scan; a full page counts as found.
+std::string ScanInconsistency(const Pass& p, const json& entry) {
+  const double length = p.Get(r::kScanLength);
+  const double per_scan = p.Get(r::kEntriesPerScan);
+  if (!(length >= 1) || !(per_scan >= 1) || per_scan > length) {
+    return Name(r::kEntriesPerScan) + " " + Sig(per_scan, 6) +
+           " is not between 1 and " + Name(r::kScanLength) + " " +
+           Sig(length, 6);
+  }
+  const double want = p.Get(r::kReadsPerS) * per_scan;
+  if (std::fabs(p.Get(r::kEntriesPerS) - want) > 1e-6 * want) {
+    return Name(r::kEntriesPerS) + " " + Sig(p.Get(r::kEntriesPerS), 6) +
+           " is not reads_per_s x entries_per_scan (" + Sig(want, 6) + ")";
+  }
+  if (p.Get(r::kFoundFraction) == 1 && per_scan != length) {
+    return Name(r::kFoundFraction) + " is 1 but " + Name(r::kEntriesPerScan) +
+           " " + Sig(per_scan, 6) + " is below " + Name(r::kScanLength);
+  }
+  auto it = entry.find(r::kEntryIterations);
+  if (it != entry.end() && it->is_number() &&
+      it->get<double>() != p.Get(r::kDistinctKeys)) {
+    return Name(r::kDistinctKeys) + " " + Sig(p.Get(r::kDistinctKeys), 12) +
+           " differs from the " + Sig(it->get<double>(), 12) +
+           " scans made (iterations)";
+  }
+  return "";
 }
 
 // The checks between counters of one entry: figures that cannot all be
@@ -71,6 +125,8 @@ std::string Inconsistency(const Pass& p, const json& entry) {
            " (" + Sig(rate, 6) + " / " + Sig(device, 6) + ")";
   }
   if (p.cell.kind == r::kKindDevice) return "";
+  if (p.cell.kind == r::kKindStartup) return StartupInconsistency(p);
+  if (p.cell.kind == r::kKindScan) return ScanInconsistency(p, entry);
   // Hits find every key they read, misses none: anything else means the
   // counts of reads made and reads found do not add up.
   const double found = p.Get(r::kFoundFraction);

@@ -230,7 +230,10 @@ std::vector<CellKey> RequiredCells(const Thresholds& t) {
 std::vector<const Pass*> GatePasses(const ResultSet& res, const Thresholds& t) {
   std::vector<const Pass*> out;
   for (const auto& p : res.passes) {
-    if (!p.error && p.cell.mode == t.gate_mode &&
+    // Scan and startup cells are informational: no gate reads them.
+    const bool gated_kind =
+        r::IsReadKind(p.cell.kind) || p.cell.kind == r::kKindDevice;
+    if (!p.error && gated_kind && p.cell.mode == t.gate_mode &&
         InVerdict(t, p.cell.backend)) {
       out.push_back(&p);
     }

@@ -36,7 +36,8 @@ bool InVerdict(const Thresholds& t, const std::string& backend);
 // threads.
 std::vector<CellKey> RequiredCells(const Thresholds& t);
 
-// The gate-mode passes of the backends the verdict compares.
+// The gate-mode read and device passes of the backends the verdict
+// compares (scan and startup passes are never gated).
 std::vector<const Pass*> GatePasses(const ResultSet& r, const Thresholds& t);
 
 // Gate detail lists name the first kMaxDetails offenders, then a count.
