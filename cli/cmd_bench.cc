@@ -15,12 +15,14 @@
 #include "bench/pass.h"
 #include "bench/results.h"
 #include "bench/run.h"
+#include "bench/startup.h"
 #include "bench/worker.h"
 #include "cli/backends.h"
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "cli/subprocess.h"
 #include "common/files.h"
+#include "common/hex.h"
 #include "datagen/dataset.h"
 #include "datagen/estimate.h"
 #include "flatbench_config.h"
@@ -48,10 +50,16 @@ struct BenchArgs {
   std::string evict = "auto";
   bool force = false;
   uint64_t check_samples = 10'000;
+  uint32_t scan_length = bench::kDefaultScanLength;
+  uint64_t scans = 0;  // 0: a tenth of --reads.
+  uint64_t startup_probes = bench::kDefaultStartupProbes;
   bool quiet = false;
   // Hidden: be one backend's worker, answering requests on stdin.
   std::string worker;
   uint64_t run_origin_ns = 0;
+  // Hidden: be a startup probe of this backend (bench/startup.h).
+  std::string startup_probe, probe_key;
+  bool probe_lazy = false;
   // Hidden test hook: the sanity check must then fail (exit 65).
   bool corrupt_expectations = false;
 };
@@ -71,6 +79,7 @@ std::vector<std::string> KindNames() {
                  datagen::KeyKind::kMissLiveAccount}) {
     v.push_back(datagen::KeyKindName(k));
   }
+  v.insert(v.end(), {"scan", "startup"});  // The operations.
   return v;
 }
 
@@ -95,9 +104,12 @@ bench::RunParameters MakeParameters(const BenchArgs& a,
   });
   o.tables = Parsed<Table>(
       a.tables, [](std::string_view s, auto* t) { return ParseTable(s, t); });
-  o.kinds = Parsed<datagen::KeyKind>(a.kinds, [](std::string_view s, auto* k) {
-    return datagen::ParseKeyKind(s, k);
-  });
+  // CLI11 checked each name (IsMember) and refused repeats.
+  [[maybe_unused]] Status kinds = bench::ParseKinds(a.kinds, &o);
+  assert(kinds.ok());
+  o.scan_length = a.scan_length;
+  o.scans_per_pass = a.scans;
+  o.startup_probes = a.startup_probes;
   o.threads = a.threads;
   o.reads_per_pass = a.reads;
   o.device_reads = a.no_device          ? 0
@@ -147,6 +159,8 @@ int RunWorker(const BenchArgs& a) {
   o.run_origin_ns = a.run_origin_ns;
   o.check.samples = a.check_samples;
   o.check.corrupt_expectations = a.corrupt_expectations;
+  o.probe_command = {"/proc/self/exe", "bench", "--startup-probe", a.worker,
+                     "--dir",          a.dir,   "--out",           "-"};
   bench::Worker worker(ds.value(), a.worker, MakeOpener(ds.value()), o);
   char* buf = nullptr;
   size_t cap = 0;
@@ -166,6 +180,26 @@ int RunWorker(const BenchArgs& a) {
   }
   std::free(buf);
   return 0;
+}
+
+// Startup probe process: open, one hit read, one JSON line on stdout.
+int RunProbe(const BenchArgs& a) {
+  auto ds = datagen::Dataset::Open(a.dir);
+  if (!ds.ok()) return Fail(ds.status());
+  std::string key;
+  if (!FromHex(a.probe_key, &key) || key.size() != kAccountKeySize) {
+    return Fail(Status::Usage("--probe-key: not a " +
+                              std::to_string(kAccountKeySize) +
+                              "-byte hex account key"));
+  }
+  OpenOptions options;
+  options.lazy_metadata = a.probe_lazy;
+  options.verify_checksums = true;
+  nlohmann::json r = bench::RunStartupProbe(
+      MakeOpener(ds.value()), a.startup_probe, Table::kAccount, key, options);
+  std::printf("%s\n", r.dump().c_str());
+  std::fflush(stdout);
+  return ExitCodeOf(bench::ResponseStatus(r));
 }
 
 // The parent's end of a worker process.
@@ -311,7 +345,14 @@ constexpr char kHelp[] =
     "Keys are uniform over the whole key space (a seeded permutation), "
     "distinct within a pass, the same for every backend, prepared before the "
     "timed loop. Throughput comes from the loop's wall time; one read in 16 "
-    "is timed for latency and reads in flight.";
+    "is timed for latency and reads in flight.\n"
+    "Operations (--kinds scan,startup; informational, never gated): scan "
+    "seeks to a uniformly drawn existing key and reads the next "
+    "--scan-length pairs in key order, per table and thread count, every "
+    "mode, no device cell; startup spawns --startup-probes fresh processes "
+    "per pass, each opening the backend and reading one hit account key, "
+    "timed from the spawn to that first read (cold: files evicted before "
+    "each probe; warm: held resident).";
 
 }  // namespace
 
@@ -330,8 +371,22 @@ Command AddBench(CLI::App& app) {
   AddListOption(sub, "--tables", &a->tables, "Tables, any subset")
       ->check(CLI::IsMember({"account", "storage"}));
   AddListOption(sub, "--kinds", &a->kinds,
-                "Key kinds, any subset (miss-live: storage only)")
+                "Key kinds, any subset (miss-live: storage only), and the "
+                "operations scan (ordered pages from hit keys) and startup "
+                "(a fresh process to its first read)")
       ->check(CLI::IsMember(KindNames()));
+  sub->add_option("--scan-length", a->scan_length,
+                  "scan: pairs per scan (the page size), 1 to 100000")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100'000));
+  sub->add_option("--scans", a->scans,
+                  "scan: scans per pass, over all threads (default: a tenth "
+                  "of --reads)")
+      ->check(AtLeastOne());
+  sub->add_option("--startup-probes", a->startup_probes,
+                  "startup: probe processes per pass, 1 to 1000")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
   AddListOption(sub, "--threads", &a->threads, "Thread counts, 1 to 1024")
       ->check(CLI::Range(1, 1024));
   sub->add_option("--reads", a->reads,
@@ -368,7 +423,13 @@ Command AddBench(CLI::App& app) {
   sub->add_flag("--corrupt-expectations", a->corrupt_expectations,
                 "test hook: make the sanity check fail")
       ->group("");
+  sub->add_option("--startup-probe", a->startup_probe,
+                  "internal: be a startup probe of this backend")
+      ->group("");
+  sub->add_option("--probe-key", a->probe_key, "internal")->group("");
+  sub->add_flag("--probe-lazy", a->probe_lazy, "internal")->group("");
   return {sub, [a] {
+            if (!a->startup_probe.empty()) return RunProbe(*a);
             return a->worker.empty() ? ExitCodeOf(RunParent(*a))
                                      : RunWorker(*a);
           }};

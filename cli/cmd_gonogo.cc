@@ -212,9 +212,13 @@ int RunGonogo(GonogoArgs a) {
                      HumanBytes(size).c_str(), HumanBytes(mem).c_str());
       }
     }
+    // Every kind: the point reads the verdict reads, and the scans and
+    // startups the report shows beside them (never gated).
     std::vector<std::string> args = {
-        "bench", "--dir",    a.dir,     "--backends", backends,
-        "--out", results[0], "--force", "--modes",    modes};
+        "bench",      "--dir",   a.dir,
+        "--backends", backends,  "--out",
+        results[0],   "--force", "--modes",
+        modes,        "--kinds", "hit,miss-absent,miss-live,scan,startup"};
     if (!a.threads.empty()) {
       args.insert(args.end(), {"--threads", JoinCsv(a.threads)});
     }
