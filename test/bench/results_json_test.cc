@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 
+#include "common/results_ops.h"
 #include "common/results_schema.h"
 #include "test/bench/tiny_dataset.h"
 #include "test/run_command.h"
@@ -95,17 +96,59 @@ TEST_CASE("bench JSON carries every counter and context key", "[bench][json]") {
   for (const auto& b : backends) {
     CAPTURE(b);
     CHECK(reads[b] == 3 * 5 * 2);
-    CHECK(devices[b] == 2 * 2 * 2);
+    // A backend whose files O_DIRECT cannot read says so and has none.
+    const std::string device =
+        ctx[results::BackendKey(b, results::kDeviceStatus)];
+    CHECK(devices[b] == (device.rfind("measured", 0) == 0 ? 2 * 2 * 2 : 0));
   }
 
   // The round trip: what bench wrote, report reads, with the contract
   // header as the only shared definition. Tiny is below the gate scale, so
   // the verdict is INCONCLUSIVE (2), never a refusal (65) of the file.
-  auto rep = RunFlatbench("report " + (out / "r.json") + " --out " +
-                          (out / "report"));
+  auto rep =
+      RunFlatbench("report " + (out / "r.json") + " --out " + (out / "report"));
   INFO(rep.err);
   CHECK(rep.exit_code == 2);
   CHECK_THAT(rep.out, Catch::Contains("INCONCLUSIVE"));
+}
+
+TEST_CASE("bench writes scan and startup entries the report shows",
+          "[bench][json][scan]") {
+  TempDir out;
+  const auto backends = testing::TinyBackends();
+  auto r = RunFlatbench(
+      "bench --dir " + TinyDatasetDir() + " --backends " + Join(backends) +
+      " --out " + (out / "r.json") +
+      " --kinds hit,scan,startup --modes cold,warm --tables account "
+      "--threads 1 --reads 200 --scan-length 50 --startup-probes 2 "
+      "--repetitions 1 --check-samples 50 --no-device --evict fadvise");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  nlohmann::json doc = ReadJson(out / "r.json");
+  std::map<std::string, int> kinds;
+  for (const auto& e : doc["benchmarks"]) {
+    auto cell = results::ParseCellName(e["name"].get<std::string>());
+    REQUIRE(cell.has_value());
+    ++kinds[cell->kind];
+    if (cell->kind == results::kKindScan) {
+      CHECK(e[std::string(results::kScanLength.name)] == 50);
+      CHECK(e["iterations"] == 20);  // A tenth of --reads.
+    }
+  }
+  const int n = static_cast<int>(backends.size()) * 2;  // Two modes.
+  CHECK(kinds["hit"] == n);
+  CHECK(kinds["scan"] == n);
+  CHECK(kinds["startup"] == n);
+
+  auto rep =
+      RunFlatbench("report " + (out / "r.json") + " --out " + (out / "report"));
+  INFO(rep.err);
+  CHECK(rep.exit_code == 2);
+  std::ifstream md(out / "report/report.md");
+  std::string text((std::istreambuf_iterator<char>(md)), {});
+  CHECK_THAT(text, Catch::Contains("## Scans and startup"));
+  CHECK_THAT(text, Catch::Contains("startup (median)"));
+  CHECK_THAT(text, Catch::Contains("scans/s (median)"));
 }
 
 TEST_CASE("bench exit codes", "[bench][cli]") {

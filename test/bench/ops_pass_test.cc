@@ -1,0 +1,163 @@
+// The scan and startup passes at tiny scale, driven in-process through the
+// schedule: valid entries, the same pages from every backend, and startup
+// timings that are positive and ordered (first read after the open).
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <map>
+
+#include "bench/run.h"
+#include "common/results_ops.h"
+#include "test/bench/tiny_dataset.h"
+
+namespace flatbench::bench {
+namespace {
+
+namespace r = flatbench::results;
+
+double Num(const nlohmann::json& e, const r::Counter& c) {
+  REQUIRE(e.contains(std::string(c.name)));
+  return e[std::string(c.name)].get<double>();
+}
+
+// Runs `schedule` over every tiny backend, each in its own in-process
+// worker whose startup probes are the flatbench binary.
+nlohmann::json RunTiny(ScheduleOptions schedule) {
+  auto ds = datagen::Dataset::Open(testing::TinyDatasetDir());
+  REQUIRE(ds.ok());
+  const char* bin = std::getenv("FLATBENCH_BIN");
+  REQUIRE(bin != nullptr);
+  std::vector<std::unique_ptr<LocalChannel>> owned;
+  std::map<std::string, WorkerChannel*> channels;
+  for (const auto& b : testing::TinyBackends()) {
+    WorkerOptions o;
+    o.allow_drop_caches = false;
+    o.check.samples = 50;
+    o.probe_command = {bin,     "bench",   "--startup-probe", b,
+                       "--dir", ds->dir(), "--out",           "-"};
+    owned.push_back(std::make_unique<LocalChannel>(std::make_unique<Worker>(
+        ds.value(), b, testing::TinyOpener(ds.value()), o)));
+    channels[b] = owned.back().get();
+  }
+  schedule.backends = testing::TinyBackends();
+  schedule.draw_seed = kDefaultDrawSeed;
+  RunOptions ro;
+  ro.schedule = schedule;
+  ro.progress = false;
+  auto out = RunMatrix(ds.value(), ro, channels, nlohmann::json::object());
+  INFO(out.status().message());
+  REQUIRE(out.ok());
+  INFO(out->first_error.message());
+  REQUIRE(out->first_error.ok());
+  return out->document["benchmarks"];
+}
+
+void CheckCounters(const nlohmann::json& e, const r::CellName& cell) {
+  for (const auto& c : r::AllCounters()) {
+    if (!r::CounterExpected(c, cell.kind, cell.mode)) continue;
+    CAPTURE(c.name);
+    CHECK(e.contains(std::string(c.name)));
+  }
+}
+
+TEST_CASE("a scan pass returns full, equal pages from every backend",
+          "[bench][scan]") {
+  ScheduleOptions s;
+  s.modes = {Mode::kCold, Mode::kWarm};
+  s.tables = {Table::kAccount, Table::kStorage};
+  s.threads = {1, 2};
+  s.repetitions = 2;
+  s.reads_per_pass = 400;  // 40 scans per pass.
+  s.scan = true;
+  const auto entries = RunTiny(s);
+  // Per backend: 2 modes x 2 tables x 2 thread counts x 2 repetitions.
+  std::map<std::string, int> per_backend;
+  // (table, mode, threads, rep) -> checksum of the first backend.
+  std::map<std::string, double> checksum;
+  for (const auto& e : entries) {
+    const std::string name = e["name"];
+    CAPTURE(name);
+    auto cell = r::ParseCellName(name);
+    REQUIRE(cell.has_value());
+    REQUIRE(cell->kind == r::kKindScan);
+    CheckCounters(e, *cell);
+    ++per_backend[cell->backend];
+    CHECK(e["iterations"].get<double>() == 40);
+    CHECK(Num(e, r::kDistinctKeys) == 40);
+    CHECK(Num(e, r::kScanLength) == kDefaultScanLength);
+    // Seek keys uniform over 10k accounts (50k slots) rarely land in the
+    // last 100 pairs: nearly every page is full.
+    CHECK(Num(e, r::kEntriesPerScan) > 95);
+    CHECK(Num(e, r::kEntriesPerScan) <= kDefaultScanLength);
+    CHECK(Num(e, r::kEntriesPerS) ==
+          Approx(Num(e, r::kReadsPerS) * Num(e, r::kEntriesPerScan)));
+    CHECK(Num(e, r::kLatP50Ns) > 0);
+    const std::string key = cell->table + "/" + cell->mode + "/" +
+                            std::to_string(cell->threads) + "/" +
+                            std::to_string(cell->rep);
+    auto [it, fresh] = checksum.emplace(key, Num(e, r::kScanChecksum));
+    if (!fresh) CHECK(Num(e, r::kScanChecksum) == it->second);
+  }
+  for (const auto& b : testing::TinyBackends()) {
+    CAPTURE(b);
+    CHECK(per_backend[b] == 2 * 2 * 2 * 2);
+  }
+  // Different repetitions scan from different keys.
+  CHECK(checksum["account/cold/1/0"] != checksum["account/cold/1/1"]);
+}
+
+TEST_CASE("startup probes time a fresh process to its first read",
+          "[bench][startup]") {
+  ScheduleOptions s;
+  s.modes = {Mode::kCold, Mode::kWarm};
+  s.tables = {Table::kAccount};
+  s.threads = {1};
+  s.repetitions = 1;
+  s.reads_per_pass = 100;
+  s.startup = true;
+  s.startup_probes = 3;
+  const auto entries = RunTiny(s);
+  std::map<std::string, int> per_backend;
+  for (const auto& e : entries) {
+    const std::string name = e["name"];
+    CAPTURE(name);
+    auto cell = r::ParseCellName(name);
+    REQUIRE(cell.has_value());
+    REQUIRE(cell->kind == r::kKindStartup);
+    CheckCounters(e, *cell);
+    ++per_backend[cell->backend];
+    CHECK(Num(e, r::kStartupProbes) == 3);
+    CHECK(Num(e, r::kOpenSeconds) > 0);
+    CHECK(Num(e, r::kStartupMinS) > 0);
+    CHECK(Num(e, r::kStartupMinS) <= Num(e, r::kStartupS));
+    CHECK(Num(e, r::kStartupS) <= Num(e, r::kStartupMaxS));
+    // The open is part of the startup, probe by probe.
+    CHECK(Num(e, r::kOpenSeconds) < Num(e, r::kStartupS));
+    CHECK(Num(e, r::kRssAfterOpenBytes) > 0);
+    if (cell->mode == r::kModeCold) {
+      CHECK(Num(e, r::kResidentFractionAfterEviction) <= 0.01);
+    }
+    CHECK(Num(e, r::kEvictionVerified) == 1);
+  }
+  for (const auto& b : testing::TinyBackends()) {
+    CAPTURE(b);
+    CHECK(per_backend[b] == 2);
+  }
+}
+
+TEST_CASE("--kinds takes key kinds and the scan and startup operations",
+          "[bench][scan]") {
+  ScheduleOptions o;
+  REQUIRE(ParseKinds({"hit", "scan", "startup"}, &o).ok());
+  CHECK(o.kinds == std::vector<datagen::KeyKind>{datagen::KeyKind::kHit});
+  CHECK(o.scan);
+  CHECK(o.startup);
+  REQUIRE(ParseKinds({"scan"}, &o).ok());
+  CHECK(o.kinds.empty());
+  CHECK_FALSE(o.startup);
+  CHECK(ParseKinds({"scan", "scan"}, &o).code() == Code::kUsage);
+  CHECK(ParseKinds({"scans"}, &o).code() == Code::kUsage);
+  CHECK(ParseKinds({}, &o).code() == Code::kUsage);
+}
+
+}  // namespace
+}  // namespace flatbench::bench
