@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "common/results_ops.h"
 #include "common/results_schema.h"
 
 namespace flatbench::bench {
@@ -97,12 +98,30 @@ std::string SummaryLine(const nlohmann::json& e) {
   const auto num = [&](const results::Counter& c) {
     return e.value(N(c), 0.0);
   };
+  const std::string name =
+      e.value(std::string(results::kEntryName), std::string("?"));
+  if (e.contains(N(results::kStartupS))) {
+    std::snprintf(
+        buf, sizeof(buf),
+        "%s: startup %.1f ms (%.1f-%.1f over %.0f probes), open "
+        "%.1f ms",
+        name.c_str(), num(results::kStartupS) * 1e3,
+        num(results::kStartupMinS) * 1e3, num(results::kStartupMaxS) * 1e3,
+        num(results::kStartupProbes), num(results::kOpenSeconds) * 1e3);
+    return buf;
+  }
   std::string extra;
+  if (e.contains(N(results::kEntriesPerS))) {
+    char b[64];
+    std::snprintf(b, sizeof(b), ", %.0f entries/s (%.1f per scan)",
+                  num(results::kEntriesPerS), num(results::kEntriesPerScan));
+    extra = b;
+  }
   if (e.contains(N(results::kIoEfficiency))) {
     char b[64];
     std::snprintf(b, sizeof(b), ", %.2f of own files' device rate",
                   num(results::kIoEfficiency));
-    extra = b;
+    extra += b;
   }
   if (e.contains(N(results::kEvictionVerified)) &&
       num(results::kEvictionVerified) == 0) {
@@ -113,8 +132,7 @@ std::string SummaryLine(const nlohmann::json& e) {
       "%s: %.0f reads/s, p50 %.1f us, p99 %.1f us, %.2f faults/read "
       "(%.2f minor), %.0f B/read, in flight mean %.1f peak %.0f of "
       "%.0f%s",
-      e.value(std::string(results::kEntryName), std::string("?")).c_str(),
-      num(results::kReadsPerS), num(results::kLatP50Ns) / 1e3,
+      name.c_str(), num(results::kReadsPerS), num(results::kLatP50Ns) / 1e3,
       num(results::kLatP99Ns) / 1e3, num(results::kMajorFaultsPerRead),
       num(results::kMinorFaultsPerRead), num(results::kBytesReadPerRead),
       num(results::kMeanInflight), num(results::kPeakInflight),
