@@ -148,7 +148,7 @@ class PostgresBackend : public Backend {
          "one per table: (k bytea PRIMARY KEY, v bytea), heap and "
          "index fillfactor 100"},
         {"load",
-         "COPY FROM STDIN (FORMAT binary) in key order, one "
+         "COPY FROM STDIN (FORMAT binary, FREEZE) in key order, one "
          "transaction per table (wal_level=minimal: not WAL-logged), "
          "primary key built after the copy; VACUUM (FREEZE, ANALYZE), "
          "CHECKPOINT"},

@@ -26,10 +26,10 @@ Result<std::unique_ptr<Backend>> OpenPostgres(const std::string& dir,
                                               const OpenOptions& options);
 
 // Creates a cluster in the empty `dir`, starts its server and loads the
-// pairs with COPY ... FROM STDIN (FORMAT binary), one transaction per
-// table; Finish builds nothing more, freezes and analyzes both tables,
-// checkpoints and stops the server. A loader destroyed without Finish
-// stops the server and leaves the cluster incomplete (no marker).
+// pairs with COPY ... FROM STDIN (FORMAT binary, FREEZE), one transaction
+// per table, each ending with its primary key; Finish vacuums and analyzes
+// both tables, checkpoints and stops the server. A loader destroyed without
+// Finish stops the server and leaves the cluster incomplete (no marker).
 Result<std::unique_ptr<BulkLoader>> NewPostgresLoader(const std::string& dir);
 
 // An ordered walk of `table` of a backend opened by OpenPostgres, on its
