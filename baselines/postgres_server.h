@@ -46,6 +46,9 @@ class PostgresServer {
   Status Start();
   // Stops a running server (fast shutdown: clients disconnected, then a
   // shutdown checkpoint) and waits until it is gone. Ok if none runs.
+  // Removes the statistics file the server writes at shutdown (it would
+  // vanish at the next start), so a stopped cluster's files are the ones
+  // a running server keeps.
   Status Stop();
 
   // Whether this object started the server (Start succeeded) and has not
@@ -69,6 +72,8 @@ class PostgresServer {
   Status Run(const std::vector<std::string>& args, int* exit_code,
              std::string* output) const;
   Status PrepareOwnership() const;
+  // Removes what only a running server needs once it has stopped.
+  void ForgetStopped() const;
 
   std::string dir_;
   std::string bin_;

@@ -54,6 +54,16 @@ std::vector<int> ProcessesNaming(const std::string& dir) {
   return out;
 }
 
+// Regular files under `dir`, as the benchmark lists a backend's files.
+std::vector<std::string> RegularFiles(const std::string& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    if (e.is_regular_file()) out.push_back(e.path().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 // Builds `spec` into the postgres backend of tmp/ds; returns its folder.
 std::string Build(const testing::TempDir& tmp, const Spec& spec) {
   GenOptions o;
@@ -94,11 +104,15 @@ TEST_CASE("postgres serves every tiny pair from a real server, then stops") {
   struct stat before {};
   REQUIRE(stat((dir + "/PG_VERSION").c_str(), &before) == 0);
 
+  // The benchmark lists the files once, server stopped, then evicts and
+  // maps them while the server runs: every one must stay.
+  const std::vector<std::string> listed = RegularFiles(dir);
   std::vector<int> pids;
   {
     auto backend = cli::OpenBackend("postgres", dir, {});
     REQUIRE(backend.ok());
     Backend& b = *backend.value();
+    for (const auto& f : listed) CHECK(fs::exists(f));
     pids = b.ServerProcesses();
     REQUIRE(pids.size() >= 2);  // The postmaster and its children.
     for (int pid : pids) CHECK(Alive(pid));
@@ -146,6 +160,7 @@ TEST_CASE("postgres serves every tiny pair from a real server, then stops") {
   for (int pid : pids) CHECK_FALSE(Alive(pid));
   CHECK(ProcessesNaming(dir).empty());
   CHECK_FALSE(fs::exists(dir + "/postmaster.pid"));
+  CHECK(RegularFiles(dir) == listed);
 
   // A second open reuses the cluster: same files, no new initdb.
   auto again = cli::OpenBackend("postgres", dir, {});
