@@ -15,17 +15,10 @@
 #include <string>
 #include <vector>
 
+#include "baselines/postgres_user.h"
 #include "common/status.h"
 
 namespace flatbench::baselines {
-
-// The user the server runs as.
-struct ServerUser {
-  std::string name;
-  uid_t uid = 0;
-  gid_t gid = 0;
-  bool switch_user = false;  // True when this process is root.
-};
 
 class PostgresServer {
  public:
@@ -71,7 +64,6 @@ class PostgresServer {
   // receives its stdout and stderr.
   Status Run(const std::vector<std::string>& args, int* exit_code,
              std::string* output) const;
-  Status PrepareOwnership() const;
   // Removes what only a running server needs once it has stopped.
   void ForgetStopped() const;
 
@@ -82,7 +74,6 @@ class PostgresServer {
   bool started_ = false;
 };
 
-inline constexpr const char* kPostgresUser = "postgres";
 inline constexpr const char* kPostgresRole = "flatbench";
 inline constexpr const char* kPostgresLog = "server.log";
 // In the cluster folder while a server runs: the pid of the flatbench
