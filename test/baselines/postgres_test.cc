@@ -12,6 +12,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <thread>
 
 #include "baselines/postgres_server.h"
@@ -35,6 +36,21 @@ bool Alive(int pid) {
   if (!std::getline(stat, line)) return false;
   size_t close = line.rfind(')');
   return close != std::string::npos && line[close + 2] != 'Z';
+}
+
+// A process's start time (field 22 of its stat), so that a pid reused
+// by another process after the server's exit is not taken for it; "" when
+// the pid is gone or a zombie.
+std::string StartTime(int pid) {
+  if (!Alive(pid)) return "";
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  std::getline(stat, line);
+  std::istringstream rest(line.substr(line.rfind(')') + 2));
+  std::string field;
+  for (int i = 3; i <= 22 && rest >> field; ++i) {
+  }
+  return field;
 }
 
 // Live processes whose command line names `dir` (a postmaster's -D).
@@ -108,6 +124,7 @@ TEST_CASE("postgres serves every tiny pair from a real server, then stops") {
   // maps them while the server runs: every one must stay.
   const std::vector<std::string> listed = RegularFiles(dir);
   std::vector<int> pids;
+  std::vector<std::string> started;
   {
     auto backend = cli::OpenBackend("postgres", dir, {});
     REQUIRE(backend.ok());
@@ -115,7 +132,10 @@ TEST_CASE("postgres serves every tiny pair from a real server, then stops") {
     for (const auto& f : listed) CHECK(fs::exists(f));
     pids = b.ServerProcesses();
     REQUIRE(pids.size() >= 2);  // The postmaster and its children.
-    for (int pid : pids) CHECK(Alive(pid));
+    for (int pid : pids) {
+      started.push_back(StartTime(pid));
+      CHECK_FALSE(started.back().empty());
+    }
     auto session = b.NewSession();
     REQUIRE(session.ok());
     for (int t = 0; t < kNumTables; ++t) {
@@ -157,7 +177,10 @@ TEST_CASE("postgres serves every tiny pair from a real server, then stops") {
     REQUIRE(CheckSample(b, spec, check, &report).ok());
     CHECK(report.misses_verified == 3 * 3000);
   }
-  for (int pid : pids) CHECK_FALSE(Alive(pid));
+  for (size_t i = 0; i < pids.size(); ++i) {
+    CAPTURE(pids[i]);
+    CHECK(StartTime(pids[i]) != started[i]);
+  }
   CHECK(ProcessesNaming(dir).empty());
   CHECK_FALSE(fs::exists(dir + "/postmaster.pid"));
   CHECK(RegularFiles(dir) == listed);
