@@ -93,10 +93,7 @@ RunFn AddGen(CLI::App& app) {
                   "(300M x 4) or custom")
       ->capture_default_str();
   sub->add_option("--dir", a->dir, "Dataset directory")->required();
-  sub->add_option("--backends", a->backends,
-                  "Comma-separated backends (postgres: a local PostgreSQL "
-                  "server in DIR/postgres, run as the Debian package's "
-                  "'postgres' user when flatbench runs as root)")
+  sub->add_option("--backends", a->backends, "Comma-separated backends")
       ->capture_default_str();
   sub->add_option("--accounts", a->accounts, "Accounts (--scale custom)");
   sub->add_option("--slots-per-account", a->slots,
