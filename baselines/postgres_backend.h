@@ -17,8 +17,10 @@ namespace flatbench::baselines {
 // connects and checks both tables. The backend's destruction stops the
 // server. kMissingInput when `dir` holds no cluster, kCorruption when a
 // table is missing, kIOError (with the server log's last lines) when the
-// server does not start. `options` change nothing: the server preloads
-// nothing in either mode and verifies data-page checksums on every read.
+// server does not start. Unless `options.lazy_metadata`, the open reads
+// the root and internal pages of both primary keys into shared buffers
+// (Describe's "preload" says how many); data-page checksums are verified
+// on every read either way.
 // Each session is one connection (one server process) with one prepared
 // statement per table for Get and for Scan, binary parameters and results;
 // a value view stays valid until the session's next Get or Scan.

@@ -39,8 +39,11 @@ class PostgresLoader : public BulkLoader {
     auto conn = PgConnect(server_);
     if (!conn.ok()) return conn.status();
     conn_ = std::move(conn).value();
-    // Lets the backend report how much of shared_buffers holds pages.
-    return PgExec(server_, conn_.get(), "CREATE EXTENSION pg_buffercache");
+    // pg_buffercache: how much of shared_buffers holds pages;
+    // pageinspect: the cold open's walk of the B-trees' internal pages.
+    return PgExec(server_, conn_.get(),
+                  "CREATE EXTENSION pg_buffercache; "
+                  "CREATE EXTENSION pageinspect");
   }
 
   Status Add(Table table, std::string_view key,

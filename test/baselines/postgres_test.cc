@@ -130,6 +130,16 @@ TEST_CASE("postgres serves every tiny pair from a real server, then stops") {
     REQUIRE(backend.ok());
     Backend& b = *backend.value();
     for (const auto& f : listed) CHECK(fs::exists(f));
+    // The cold open reads the primary keys' internal pages; a lazy one
+    // (below, on reopening) reads none.
+    bool preload_described = false;
+    for (const auto& [k, v] : b.Describe()) {
+      if (k == "preload") {
+        preload_described = v.find("internal pages") != std::string::npos &&
+                            v.find(": 0 pages") == std::string::npos;
+      }
+    }
+    CHECK(preload_described);
     pids = b.ServerProcesses();
     REQUIRE(pids.size() >= 2);  // The postmaster and its children.
     for (int pid : pids) {
@@ -186,8 +196,13 @@ TEST_CASE("postgres serves every tiny pair from a real server, then stops") {
   CHECK(RegularFiles(dir) == listed);
 
   // A second open reuses the cluster: same files, no new initdb.
-  auto again = cli::OpenBackend("postgres", dir, {});
+  OpenOptions lazy;
+  lazy.lazy_metadata = true;
+  auto again = cli::OpenBackend("postgres", dir, lazy);
   REQUIRE(again.ok());
+  for (const auto& [k, v] : again.value()->Describe()) {
+    if (k == "preload") CHECK(v.find("nothing") == 0);
+  }
   struct stat after {};
   REQUIRE(stat((dir + "/PG_VERSION").c_str(), &after) == 0);
   CHECK(after.st_ino == before.st_ino);
