@@ -16,6 +16,7 @@ PACKAGES=(
   librocksdb-dev liblmdb-dev lmdb-utils rocksdb-tools
   libxxhash-dev libzstd-dev libbenchmark-dev catch2 libcli11-dev
   nlohmann-json3-dev libcrypto++-dev
+  postgresql libpq-dev
 )
 
 install_packages() {

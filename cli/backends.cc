@@ -10,6 +10,9 @@
 #if FLATBENCH_HAVE_LMDB
 #include "baselines/lmdb_backend.h"
 #endif
+#if FLATBENCH_HAVE_POSTGRES
+#include "baselines/postgres_backend.h"
+#endif
 
 namespace flatbench::cli {
 
@@ -20,6 +23,9 @@ std::vector<std::string> AvailableBackends() {
 #endif
 #if FLATBENCH_HAVE_LMDB
   out.push_back("lmdb");
+#endif
+#if FLATBENCH_HAVE_POSTGRES
+  out.push_back("postgres");
 #endif
   return out;
 }
@@ -50,6 +56,9 @@ Result<std::unique_ptr<Backend>> OpenBackend(const std::string& name,
 #if FLATBENCH_HAVE_LMDB
   if (name == "lmdb") return baselines::OpenLmdb(dir, options);
 #endif
+#if FLATBENCH_HAVE_POSTGRES
+  if (name == "postgres") return baselines::OpenPostgres(dir, options);
+#endif
   (void)dir;
   (void)options;
   return Status::Usage("--backend: unknown or not built backend '" + name +
@@ -78,6 +87,9 @@ Result<std::unique_ptr<BulkLoader>> NewLoader(const std::string& name,
                      spec.storage_slots() * (kStorageKeySize + 32);
     return baselines::NewLmdbLoader(dir, pairs, bytes);
   }
+#endif
+#if FLATBENCH_HAVE_POSTGRES
+  if (name == "postgres") return baselines::NewPostgresLoader(dir);
 #endif
   (void)dir;
   (void)spec;

@@ -19,6 +19,9 @@
 #if FLATBENCH_HAVE_LMDB
 #include "baselines/lmdb_backend.h"
 #endif
+#if FLATBENCH_HAVE_POSTGRES
+#include "baselines/postgres_backend.h"
+#endif
 
 namespace flatbench::cli {
 namespace {
@@ -65,6 +68,11 @@ Result<std::unique_ptr<baselines::TableScan>> OpenScan(Backend& backend,
 #if FLATBENCH_HAVE_LMDB
   if (backend.Name() == "lmdb") return baselines::NewLmdbScan(backend, table);
 #endif
+#if FLATBENCH_HAVE_POSTGRES
+  if (backend.Name() == "postgres") {
+    return baselines::NewPostgresScan(backend, table);
+  }
+#endif
   (void)table;
   return Status::Usage(backend.Name() + ": no ordered walk in this build");
 }
@@ -89,7 +97,9 @@ Status SelfCheck(const std::string& name, const std::string& dir,
   if (name == "rocksdb") return baselines::VerifyRocksDbChecksums(backend);
 #endif
   (void)backend;
-  return Status::Ok();  // LMDB keeps no checksums.
+  // LMDB keeps no checksums; PostgreSQL checks its pages' checksums as the
+  // ordered walk reads them.
+  return Status::Ok();
 }
 
 Status CheckCounts(const datagen::Dataset& ds, const std::string& name,
@@ -126,7 +136,7 @@ Status VerifyBackend(const datagen::Dataset& ds, const std::string& name,
   FLATBENCH_RETURN_IF_ERROR(CheckCounts(ds, name, b));
   if (!a.quick) {
     // These walks print nothing until they end; say what is running.
-    if (!a.quiet && name != "lmdb") {
+    if (!a.quiet && name != "lmdb" && name != "postgres") {
       std::fprintf(stderr, "verify %s: %s\n", name.c_str(),
                    name == "arena" ? "walking every block of both files"
                                    : "VerifyChecksum of every SST file");
@@ -165,9 +175,10 @@ Status VerifyBackend(const datagen::Dataset& ds, const std::string& name,
       name.c_str(), static_cast<unsigned long long>(report.pairs[0]),
       static_cast<unsigned long long>(report.pairs[1]),
       static_cast<unsigned long long>(sample.misses_verified),
-      name == "arena"     ? "every block checksum checked"
-      : name == "rocksdb" ? "VerifyChecksum ok"
-                          : "no checksums (LMDB keeps none)",
+      name == "arena"      ? "every block checksum checked"
+      : name == "rocksdb"  ? "VerifyChecksum ok"
+      : name == "postgres" ? "page checksums checked as the walk read them"
+                           : "no checksums (LMDB keeps none)",
       report.seconds, report.seconds > 0 ? pairs / report.seconds : 0.0);
   return Status::Ok();
 }

@@ -102,7 +102,9 @@ TEST_CASE("a cold pass reads storage and follows its device cell",
       CHECK(Num(e, results::kResidentFractionAfterEviction) <= 0.01);
       const double faults = Num(e, results::kMajorFaultsPerRead);
       const double bytes = Num(e, results::kBytesReadPerRead);
-      CHECK((faults > 0 || bytes > 0));
+      // A server's reads happen in its own processes, which the worker's
+      // counters do not see (RESEARCH.md, the PostgreSQL row).
+      if (b != "postgres") CHECK((faults > 0 || bytes > 0));
       CHECK(Num(e, results::kFoundFraction) == 1.0);
       CHECK(Num(e, results::kDistinctKeys) == 500);
       CHECK(Num(e, results::kDeviceReadsPerS) == Num(dev, results::kReadsPerS));
