@@ -6,8 +6,11 @@
 #
 # Both install the Debian packages that are missing (as root, or via sudo),
 # then configure build/ with Meson (release, -Dwerror=true) and compile.
-# `test` also builds build-asan/ (AddressSanitizer + UndefinedBehaviorSanitizer)
-# and runs its tests; its last step is `meson test -C build`.
+# `test` also runs the tests of three more trees: build-asan/ (AddressSanitizer
+# + UndefinedBehaviorSanitizer, every test), build-arena/ (every optional
+# backend disabled, every test) and build-tsan/ (ThreadSanitizer, arena only,
+# the tests of suite `threads`); the last two build only what their tests
+# need. Its last step is `meson test -C build`.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -52,6 +55,14 @@ build_release() {
 
 jobs() { nproc 2>/dev/null || echo 2; }
 
+# -D<option>=disabled for every feature option of meson_options.txt: each one
+# switches an optional backend (keep `type: 'feature'` on the option's first
+# line), so a new backend is left out of the arena-only trees by itself.
+no_optional_backends() {
+  sed -n "s/^option('\([a-z0-9_]*\)', *type: *'feature'.*/-D\1=disabled/p" \
+    meson_options.txt
+}
+
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case "$cmd" in
@@ -65,6 +76,14 @@ case "$cmd" in
       ASAN_OPTIONS=detect_leaks=1 \
       meson test -C build-asan --print-errorlogs --num-processes "$(jobs)" \
       --timeout-multiplier 3
+    mapfile -t arena_only < <(no_optional_backends)
+    setup build-arena --buildtype=release -Dwerror=true "${arena_only[@]}"
+    meson test -C build-arena --print-errorlogs --num-processes "$(jobs)"
+    setup build-tsan --buildtype=debug -Dwerror=true -Db_sanitize=thread \
+      -Db_lundef=false "${arena_only[@]}"
+    TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+      meson test -C build-tsan --suite threads --print-errorlogs \
+      --num-processes "$(jobs)" --timeout-multiplier 3
     meson test -C build --print-errorlogs --num-processes "$(jobs)"
     ;;
   gonogo)

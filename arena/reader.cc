@@ -34,18 +34,9 @@
 
 #include "arena/block_index.h"
 #include "arena/bloom.h"
+#include "common/rng.h"
 
 namespace flatbench::arena {
-namespace {
-
-uint64_t SplitMix64(uint64_t* state) {
-  uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-}  // namespace
 
 ReadBuffer::ReadBuffer() : dctx_(ZSTD_createDCtx()) {}
 ReadBuffer::~ReadBuffer() { ZSTD_freeDCtx(dctx_); }
@@ -132,12 +123,6 @@ bool Reader::FilterMayMatch(int shard, std::string_view key) const {
   const Shard& s = shards_[shard];
   if (s.filter_lines == 0) return true;
   return BloomMayMatch(FilterHash(key), probes_, s.filter, s.filter_lines);
-}
-
-bool Reader::MayContain(std::string_view key) const {
-  if (key.size() != key_width_) return false;
-  const int shard = static_cast<unsigned char>(key[0]);
-  return shards_[shard].block_count > 0 && FilterMayMatch(shard, key);
 }
 
 // Blocks first..last all start with `prefix` (FORMAT.md, Lookup step 4):
@@ -262,12 +247,12 @@ double Reader::MeasureFalsePositiveRate(uint64_t probes, uint64_t seed) const {
   std::string key(key_width_, '\0');
   std::unique_ptr<ReadBuffer> buffer;
   if (NeedsBuffer()) buffer = std::make_unique<ReadBuffer>();
-  uint64_t state = seed;
+  SplitMix64 rng(seed);
   uint64_t absent = 0;
   uint64_t passed = 0;
   for (uint64_t n = 0; n < probes; ++n) {
     for (size_t i = 0; i < key.size(); i += 8) {
-      const uint64_t r = SplitMix64(&state);
+      const uint64_t r = rng.Next();
       std::memcpy(key.data() + i, &r, std::min<size_t>(8, key.size() - i));
     }
     const int shard = static_cast<unsigned char>(key[0]);

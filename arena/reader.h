@@ -108,9 +108,6 @@ class Reader {
   Status Get(std::string_view key, bool* found, std::string_view* value,
              ReadBuffer* buffer = nullptr) const;
 
-  // False only when `key` is certainly absent (a filter or shard says so).
-  bool MayContain(std::string_view key) const;
-
   // Fraction of `probes` random keys (splitmix64 from `seed`) absent from
   // the table and landing in a non-empty shard that the filter lets through.
   // Returns 1.0 without a filter. Touches data pages for filter positives.

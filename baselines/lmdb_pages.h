@@ -2,7 +2,7 @@
 // LMDB's read metadata: the branch pages of its B+trees.
 //
 // In cold mode every backend starts a pass with its read metadata resident
-// and its data not (../shared/DESIGN.md): the arena its index and filter,
+// and its data not (RESEARCH.md, section 4): the arena its index and filter,
 // RocksDB its index and filter blocks, LMDB its branch pages. LMDB has no
 // API that names its pages, so this walks each named database's tree from
 // its root (mdb_get on the unnamed database returns a named database's

@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <cstdlib>
 
-#include "datagen/rng.h"
+#include "common/rng.h"
 
 namespace flatbench::bench {
 namespace {
@@ -86,7 +86,7 @@ Result<PassResult> DeviceFiles::Run(const std::string& name, int threads,
                                     uint64_t seed) const {
   const size_t n = static_cast<size_t>(threads);
   std::vector<std::vector<Target>> targets(n);
-  datagen::SplitMix64 rng(seed);
+  SplitMix64 rng(seed);
   for (auto& v : targets) {
     v.resize(reads_per_thread);
     for (auto& t : v) {

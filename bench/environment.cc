@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "bench/page_cache.h"
+#include "common/hex.h"
 #include "common/results_schema.h"
 
 namespace flatbench::bench {
@@ -121,11 +122,8 @@ nlohmann::json DescribeEnvironment(const std::string& data_dir) {
       pages > 0 && page > 0 ? static_cast<int64_t>(pages) * page : 0);
   // The host's identity without its secret: a hash of /etc/machine-id.
   std::string id = FirstLine("/etc/machine-id");
-  char hex[17];
-  std::snprintf(
-      hex, sizeof(hex), "%016llx",
-      static_cast<unsigned long long>(XXH3_64bits(id.data(), id.size())));
-  set(results::kMachineIdHash, id.empty() ? kUnknown : std::string(hex));
+  set(results::kMachineIdHash,
+      id.empty() ? kUnknown : Hex64(XXH3_64bits(id.data(), id.size())));
   Mount m = MountOf(data_dir);
   set(results::kFilesystem, m.fstype.empty() ? kUnknown : m.fstype);
   set(results::kDevice,

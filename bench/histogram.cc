@@ -36,8 +36,6 @@ void Histogram::Merge(const Histogram& other) {
   min_ = std::min(min_, other.min_);
 }
 
-void Histogram::Clear() { *this = Histogram(); }
-
 double Histogram::Mean() const {
   return count_ ? static_cast<double>(sum_) / static_cast<double>(count_) : 0;
 }

@@ -22,7 +22,6 @@ class Histogram {
     if (ns < min_) min_ = ns;
   }
   void Merge(const Histogram& other);
-  void Clear();
 
   uint64_t count() const { return count_; }
   double Mean() const;

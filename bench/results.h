@@ -19,8 +19,8 @@ struct Versions {
 
 struct RunParameters {
   ScheduleOptions schedule;
-  double eviction_bound = 0.01;
-  double warm_bound = 0.99;
+  double eviction_bound = kEvictionBound;
+  double warm_bound = kWarmBound;
   bool verify_checksums = true;
   std::string evict = "drop_caches";  // Or "fadvise".
 };

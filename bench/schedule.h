@@ -1,7 +1,7 @@
 #pragma once
 // The run's schedule: which pass each backend runs, in which order.
 //
-// Order (see ../shared/DESIGN.md "Modes and what is measured"):
+// Order (RESEARCH.md, section 4, "Modes"):
 //   for each mode, for each repetition, for each cell (table x kind x
 //   threads), every backend runs that cell once, in an order rotated by
 //   (repetition + cell index): a Latin square over repetitions, so each
@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/defaults.h"
 #include "common/backend.h"
 #include "common/status.h"
 #include "datagen/sampler.h"

@@ -45,11 +45,11 @@ using Opener = std::function<Result<std::unique_ptr<Backend>>(
     const std::string& backend, const OpenOptions& options)>;
 
 struct WorkerOptions {
-  bool lazy_needed = true;        // cold-lazy is measured: check it too.
-  double eviction_bound = 0.01;   // Max resident fraction after eviction.
-  double warm_bound = 0.99;       // Min resident fraction for warm passes.
-  bool allow_drop_caches = true;  // Else evict per file with fadvise.
-  bool verify_checksums = true;   // Every backend verifies block checksums.
+  bool lazy_needed = true;  // cold-lazy is measured: check it too.
+  double eviction_bound = kEvictionBound;  // Max resident after eviction.
+  double warm_bound = kWarmBound;  // Min resident fraction for warm passes.
+  bool allow_drop_caches = true;   // Else evict per file with fadvise.
+  bool verify_checksums = true;    // Every backend verifies block checksums.
   uint64_t draw_seed = kDefaultDrawSeed;
   uint64_t device_seed = 0x646576696365ULL;
   uint64_t run_origin_ns = 0;  // CLOCK_MONOTONIC at the run's start.

@@ -11,7 +11,7 @@
 #include "bench/pass.h"
 #include "bench/startup.h"
 #include "common/hex.h"
-#include "datagen/rng.h"
+#include "common/rng.h"
 
 namespace flatbench::bench {
 namespace {
@@ -20,7 +20,7 @@ constexpr uint64_t kWarmupReads = 200'000;
 constexpr uint64_t kWarmupSeed = 0x7761726d2d7570ULL;
 
 uint64_t Mix(uint64_t a, uint64_t b) {
-  return datagen::SplitMix64(a ^ (b * 0x9e3779b97f4a7c15ULL)).Next();
+  return SplitMix64(a ^ (b * 0x9e3779b97f4a7c15ULL)).Next();
 }
 
 }  // namespace

@@ -42,8 +42,9 @@ struct BenchArgs {
   std::vector<std::string> modes = {"warm", "cold", "cold-lazy"};
   std::vector<std::string> tables = {"account", "storage"};
   std::vector<std::string> kinds = {"hit", "miss-absent", "miss-live"};
-  std::vector<int> threads = {1, 8, 32};
-  uint64_t reads = 20'000;
+  std::vector<int> threads = {bench::kDefaultThreads.begin(),
+                              bench::kDefaultThreads.end()};
+  uint64_t reads = bench::kDefaultReadsPerPass;
   int repetitions = 0;        // 0: 3 at smoke and below, 5 above.
   uint64_t device_reads = 0;  // 0: as many as --reads.
   bool no_device = false;
@@ -115,9 +116,8 @@ bench::RunParameters MakeParameters(const BenchArgs& a,
   o.device_reads = a.no_device          ? 0
                    : a.device_reads > 0 ? a.device_reads
                                         : a.reads;
-  o.repetitions = a.repetitions > 0 ? a.repetitions
-                  : (spec.scale == "tiny" || spec.scale == "smoke") ? 3
-                                                                    : 5;
+  o.repetitions =
+      a.repetitions > 0 ? a.repetitions : bench::DefaultRepetitions(spec.scale);
   o.draw_seed = bench::kDefaultDrawSeed;
   p.evict = a.evict == "fadvise" ||
                     (a.evict == "auto" && !bench::DropCachesWritable())

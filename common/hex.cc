@@ -1,5 +1,7 @@
 #include "common/hex.h"
 
+#include <cstdio>
+
 namespace flatbench {
 namespace {
 
@@ -37,6 +39,13 @@ bool FromHex(std::string_view hex, std::string* out) {
     out->push_back(static_cast<char>(hi << 4 | lo));
   }
   return true;
+}
+
+std::string Hex64(uint64_t value) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx",
+                static_cast<unsigned long long>(value));
+  return buf;
 }
 
 }  // namespace flatbench

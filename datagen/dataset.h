@@ -58,6 +58,22 @@ class Dataset {
   std::string fingerprint_;
 };
 
+// DIR/dataset.json, the dataset's identity.
+inline constexpr char kIdentityFile[] = "dataset.json";
+// The backends a dataset directory may hold folders and markers for.
+inline constexpr const char* kDatasetBackends[] = {"arena", "rocksdb", "lmdb"};
+// Whether `name`, directly under a dataset directory, is one of the
+// dataset's own files (identity, backend folders, markers, their .tmp).
+bool IsDatasetFile(const std::string& name);
+// Atomically writes DIR/dataset.json: `spec` and the stream's fingerprint
+// (empty until a backend is complete).
+Status WriteIdentity(const std::string& dir, const Spec& spec,
+                     const std::string& fingerprint);
+// Atomically writes `b`'s completion marker into `ds`.
+Status WriteMarker(const Dataset& ds, const BackendBuild& b);
+// "smoke (100000 accounts x 5 slots, seed 1)", for messages.
+std::string DescribeSpec(const Spec& spec);
+
 // The backend whose files `name` reads: the part before a '+' ("arena" for
 // "arena+pread"), else `name` itself.
 std::string StorageBackend(const std::string& name);

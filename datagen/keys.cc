@@ -4,8 +4,8 @@
 
 #include <cstring>
 
+#include "common/rng.h"
 #include "datagen/keccak.h"
-#include "datagen/rng.h"
 
 namespace flatbench::datagen {
 namespace {

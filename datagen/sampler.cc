@@ -5,7 +5,7 @@
 #include <cassert>
 #include <cstring>
 
-#include "datagen/rng.h"
+#include "common/rng.h"
 
 namespace flatbench::datagen {
 

@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "common/hex.h"
 #include "datagen/keys.h"
 
 namespace flatbench::datagen {
@@ -67,12 +68,7 @@ void SortByKey(std::vector<Entry>& v) {
 
 }  // namespace
 
-std::string FingerprintHex(uint64_t fingerprint) {
-  char buf[17];
-  std::snprintf(buf, sizeof(buf), "%016llx",
-                static_cast<unsigned long long>(fingerprint));
-  return buf;
-}
+std::string FingerprintHex(uint64_t fingerprint) { return Hex64(fingerprint); }
 
 Result<StreamDigest> GenerateSorted(const Spec& spec, BulkLoader* sink,
                                     const ProgressFn& progress) {

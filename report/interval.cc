@@ -3,26 +3,26 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/rng.h"
+
 namespace flatbench::report {
 namespace {
 
-// SplitMix64 with an explicit range mapping: the same
-// numbers on every standard library, which std::*_distribution is not.
+// SplitMix64 with an explicit range mapping: the same numbers on every
+// standard library, which std::*_distribution is not. The mapping (53 bits
+// as a fraction) predates SplitMix64::Below and is kept so that recorded
+// intervals reproduce.
 class Draw {
  public:
-  explicit Draw(uint64_t seed) : state_(seed) {}
+  explicit Draw(uint64_t seed) : rng_(seed) {}
   size_t Below(size_t n) {
-    uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
     // 53 random bits as a fraction in [0, 1), scaled to [0, n).
-    return static_cast<size_t>(static_cast<double>(z >> 11) * 0x1.0p-53 *
-                               static_cast<double>(n));
+    return static_cast<size_t>(static_cast<double>(rng_.Next() >> 11) *
+                               0x1.0p-53 * static_cast<double>(n));
   }
 
  private:
-  uint64_t state_;
+  SplitMix64 rng_;
 };
 
 double MedianOfResample(const std::vector<double>& v, Draw* draw,

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "common/files.h"
+#include "common/hex.h"
 #include "common/results_schema.h"
 #include "report/thresholds_default.h"
 
@@ -222,11 +223,7 @@ std::vector<std::string> Thresholds::Backends() const {
 }
 
 std::string Xxh3Hex(std::string_view bytes) {
-  char buf[17];
-  std::snprintf(
-      buf, sizeof buf, "%016llx",
-      static_cast<unsigned long long>(XXH3_64bits(bytes.data(), bytes.size())));
-  return buf;
+  return Hex64(XXH3_64bits(bytes.data(), bytes.size()));
 }
 
 Result<Thresholds> ParseThresholds(std::string_view text,

@@ -1,13 +1,55 @@
-// The builder keeps its first error, leaves no file behind on failure, and
-// never leaves a file that opens as valid before Finish.
+// The builder keeps its first error, leaves no file behind on failure,
+// never leaves a file that opens as valid before Finish, and holds no more
+// than one shard's index and filter hashes in memory.
+//
+// This executable replaces the global operator new to track live heap bytes
+// (malloc_usable_size), so the memory test sees every C++ allocation.
 
 #include "arena/builder.h"
 
+#include <malloc.h>
+
+#include <algorithm>
+#include <atomic>
 #include <catch2/catch.hpp>
+#include <cstdlib>
+#include <new>
 #include <string>
 
 #include "arena/reader.h"
 #include "test/arena/test_util.h"
+
+namespace {
+
+std::atomic<int64_t> g_live_bytes{0};
+std::atomic<int64_t> g_peak_bytes{0};
+
+void* Allocate(std::size_t n) {
+  void* p = std::malloc(n == 0 ? 1 : n);
+  if (p == nullptr) throw std::bad_alloc();
+  const int64_t live =
+      g_live_bytes.fetch_add(static_cast<int64_t>(malloc_usable_size(p))) +
+      static_cast<int64_t>(malloc_usable_size(p));
+  int64_t peak = g_peak_bytes.load();
+  while (live > peak && !g_peak_bytes.compare_exchange_weak(peak, live)) {
+  }
+  return p;
+}
+
+void Free(void* p) {
+  if (p == nullptr) return;
+  g_live_bytes.fetch_sub(static_cast<int64_t>(malloc_usable_size(p)));
+  std::free(p);
+}
+
+}  // namespace
+
+void* operator new(std::size_t n) { return Allocate(n); }
+void* operator new[](std::size_t n) { return Allocate(n); }
+void operator delete(void* p) noexcept { Free(p); }
+void operator delete[](void* p) noexcept { Free(p); }
+void operator delete(void* p, std::size_t) noexcept { Free(p); }
+void operator delete[](void* p, std::size_t) noexcept { Free(p); }
 
 namespace flatbench::arena {
 namespace {
@@ -107,6 +149,52 @@ TEST_CASE("builder rejects bad options", "[arena][builder]") {
   REQUIRE(Builder::Create(dir.File("no/such/dir/a"), BuilderOptions{})
               .status()
               .code() == Code::kIOError);
+}
+
+// builder.h: "Memory is bounded by one shard: its block index (8 bytes per
+// block, 16 more when compressed) and the 8-byte filter hash of each of its
+// keys." Spread over all 256 shards, the whole file's hashes would take 256
+// times one shard's; the peak must stay near one shard's.
+TEST_CASE("builder memory stays within one shard's index and hashes",
+          "[arena][builder]") {
+  const bool compress = GENERATE(false, true);
+  CAPTURE(compress);
+  constexpr int kPerShard = 2000;
+  testing::TempDir dir;
+  BuilderOptions o;
+  o.compress = compress;
+  auto b = Builder::Create(dir.File("t.arena"), o);
+  REQUIRE(b.ok());
+  const int64_t base = g_live_bytes.load();
+  g_peak_bytes.store(base);
+  testing::Rng rng(3);
+  std::string key(20, '\0'), value;
+  for (int shard = 0; shard < 256; ++shard) {
+    for (int i = 0; i < kPerShard; ++i) {
+      key[0] = static_cast<char>(shard);
+      key[1] = static_cast<char>(i >> 8);
+      key[2] = static_cast<char>(i & 0xff);
+      value = rng.Bytes(8 + rng.Below(24));
+      Status st = b.value()->Add(key, value);
+      if (!st.ok()) FAIL(st.message());
+    }
+  }
+  REQUIRE(b.value()->Finish().ok());
+  const int64_t growth = g_peak_bytes.load() - base;
+  const BuildStats& stats = b.value()->stats();
+  REQUIRE(stats.key_count == 256u * kPerShard);
+  const int64_t blocks_per_shard =
+      static_cast<int64_t>(stats.block_count / 256 + 1);
+  // The stated bound for one shard, twice over for vector growth, plus the
+  // block buffers (a data block, its compressed copy, and the block being
+  // assembled) of 4 KiB each.
+  const int64_t one_shard =
+      8 * kPerShard + (compress ? 24 : 8) * blocks_per_shard;
+  const int64_t bound = 2 * one_shard + 3 * 4096 * 2;
+  const int64_t whole_file = 8 * static_cast<int64_t>(stats.key_count);
+  CAPTURE(growth, one_shard, bound, whole_file);
+  CHECK(growth <= bound);
+  CHECK(bound < whole_file / 16);  // The bound can tell the two apart.
 }
 
 }  // namespace

@@ -13,7 +13,7 @@
 #include <string>
 
 #include "arena/builder.h"
-#include "datagen/rng.h"
+#include "common/rng.h"
 #include "test/temp_dir.h"
 
 namespace flatbench::arena::testing {
@@ -25,7 +25,7 @@ using flatbench::testing::TempDir;
 
 // Deterministic generator, the dataset's own SplitMix64; never
 // std::*_distribution.
-class Rng : public datagen::SplitMix64 {
+class Rng : public SplitMix64 {
  public:
   using SplitMix64::SplitMix64;
   std::string Bytes(size_t n) {

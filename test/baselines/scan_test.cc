@@ -12,7 +12,7 @@
 #include "cli/backends.h"
 #include "common/hex.h"
 #include "datagen/dataset.h"
-#include "datagen/rng.h"
+#include "common/rng.h"
 #include "test/datagen/collect_sink.h"
 #include "test/temp_dir.h"
 
@@ -46,7 +46,7 @@ Pairs Expected(const Pairs& model, const std::string& seek, uint32_t limit) {
 std::vector<std::string> SeekKeys(const Pairs& model, uint32_t limit) {
   std::vector<std::string> seeks;
   const size_t width = model.front().first.size();
-  datagen::SplitMix64 rng(0x7363616e74657374ULL);
+  SplitMix64 rng(0x7363616e74657374ULL);
   for (int i = 0; i < 300; ++i) {
     seeks.push_back(model[rng.Next() % model.size()].first);
   }

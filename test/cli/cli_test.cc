@@ -12,8 +12,6 @@ using flatbench::testing::Lines;
 using flatbench::testing::RunFlatbench;
 using flatbench::testing::TempDir;
 
-namespace {}  // namespace
-
 TEST_CASE("--help explains and exits 0") {
   auto r = RunFlatbench("--help");
   CHECK(r.exit_code == 0);

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iterator>
 #include <thread>
+#include <vector>
 
 #include "common/hex.h"
 #include "datagen/keys.h"
@@ -125,24 +126,34 @@ int Reap(pid_t pid) {
 
 TEST_CASE("verify --dir walks every pair of every backend; --quick samples") {
   TempDir tmp;
-  std::string dir = GenSmall(tmp / "ds", "arena,rocksdb,lmdb");
+  // Every backend of this build (an arena-only build has one).
+  std::vector<std::string> names;
+  std::string csv;
+  for (std::string name : {"arena", "rocksdb", "lmdb"}) {
+    if (!Built(name)) continue;
+    names.push_back(name);
+    csv += (csv.empty() ? "" : ",") + name;
+  }
+  std::string dir = GenSmall(tmp / "ds", csv);
   auto r = RunFlatbench("verify --quiet --dir " + dir);
   CHECK(r.exit_code == 0);
-  for (std::string name : {"arena", "rocksdb", "lmdb"}) {
+  for (const std::string& name : names) {
     CAPTURE(name);
     CHECK(r.out.find(name + " ") != std::string::npos);
   }
   CHECK(Count(r.out,
               "3000 account + 9000 storage pairs equal the "
-              "generator's stream in order and by lookup") == 3);
-  CHECK(r.out.find("VerifyChecksum ok") != std::string::npos);
+              "generator's stream in order and by lookup") == names.size());
+  CHECK((r.out.find("VerifyChecksum ok") != std::string::npos) ==
+        Built("rocksdb"));
   CHECK(r.err.empty());
 
   r = RunFlatbench("verify --quick --samples 100 --dir " + dir);
   CHECK(r.exit_code == 0);
-  CHECK(Count(r.out, "ok (quick)") == 3);
+  CHECK(Count(r.out, "ok (quick)") == names.size());
   CHECK(r.out.find("in order") == std::string::npos);
 
+  if (!Built("lmdb")) return;
   r = RunFlatbench("verify --dir " + dir + " --backends lmdb");
   CHECK(r.exit_code == 0);
   CHECK(r.err.find("verify lmdb: done") != std::string::npos);  // Progress.

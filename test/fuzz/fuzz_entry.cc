@@ -1,4 +1,4 @@
-#include "arena/fuzz_entry.h"
+#include "test/fuzz/fuzz_entry.h"
 
 #include <sys/mman.h>
 #include <unistd.h>

@@ -1,11 +1,13 @@
 #pragma once
-// A seeded SplitMix64 with explicit range mapping. Hand-written on purpose:
-// std::*_distribution differs across standard libraries, and every byte of a
-// dataset must be reproducible from its seed anywhere.
+// A seeded SplitMix64 with explicit range mapping, the one generator of the
+// project: dataset values, sampled keys, device offsets, bootstrap draws and
+// test data. Hand-written on purpose: std::*_distribution differs across
+// standard libraries, and every byte of a dataset must be reproducible from
+// its seed anywhere.
 
 #include <cstdint>
 
-namespace flatbench::datagen {
+namespace flatbench {
 
 class SplitMix64 {
  public:
@@ -27,4 +29,4 @@ class SplitMix64 {
   uint64_t state_;
 };
 
-}  // namespace flatbench::datagen
+}  // namespace flatbench

@@ -2,7 +2,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "arena/fuzz_entry.h"
+#include "test/fuzz/fuzz_entry.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   flatbench::arena::FuzzArenaBytes(data, size);

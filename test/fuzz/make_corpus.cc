@@ -1,7 +1,7 @@
 // Writes the fuzz seed corpus: a few tiny valid arena files and corrupt
 // variants. Files named valid_* must open; the rest may fail.
 //
-//   build-arena/test/arena/arena_make_corpus test/arena/corpus
+//   build/test/fuzz/arena_make_corpus test/fuzz/corpus
 
 #include <cstdio>
 #include <cstring>
