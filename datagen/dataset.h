@@ -61,7 +61,8 @@ class Dataset {
 // DIR/dataset.json, the dataset's identity.
 inline constexpr char kIdentityFile[] = "dataset.json";
 // The backends a dataset directory may hold folders and markers for.
-inline constexpr const char* kDatasetBackends[] = {"arena", "rocksdb", "lmdb"};
+inline constexpr const char* kDatasetBackends[] = {
+    "arena", "rocksdb", "lmdb", "postgres", "sqlite", "fs"};
 // Whether `name`, directly under a dataset directory, is one of the
 // dataset's own files (identity, backend folders, markers, their .tmp).
 bool IsDatasetFile(const std::string& name);
