@@ -4,13 +4,20 @@
 
 #include "arena/backend.h"
 #include "arena/loader.h"
+#include "baselines/fs_backend.h"
+#include "baselines/fs_layout.h"
+#include "common/files.h"
 #include "datagen/dataset.h"
+#include "datagen/estimate.h"
 #include "flatbench_config.h"
 #if FLATBENCH_HAVE_ROCKSDB
 #include "baselines/rocksdb_backend.h"
 #endif
 #if FLATBENCH_HAVE_LMDB
 #include "baselines/lmdb_backend.h"
+#endif
+#if FLATBENCH_HAVE_SQLITE
+#include "baselines/sqlite_backend.h"
 #endif
 
 namespace flatbench::cli {
@@ -23,7 +30,53 @@ std::vector<std::string> AvailableBackends() {
 #if FLATBENCH_HAVE_LMDB
   out.push_back("lmdb");
 #endif
+  // Reference rows: measured, never gated unless thresholds.json names them.
+#if FLATBENCH_HAVE_SQLITE
+  out.push_back("sqlite");
+#endif
+  out.push_back("fs");
   return out;
+}
+
+std::vector<std::string> DefaultBackends(const datagen::Spec& spec) {
+  std::vector<std::string> out;
+  for (auto& name : AvailableBackends()) {
+    if (name == "fs" && spec.accounts + spec.storage_slots() >
+                            baselines::fs_layout::kMaxPairs) {
+      continue;
+    }
+    out.push_back(std::move(name));
+  }
+  return out;
+}
+
+Status CheckBuildable(const std::string& name, const datagen::Spec& spec,
+                      const std::string& dir) {
+  if (name != "fs") return Status::Ok();
+  const uint64_t block = datagen::BlockBytes(dir);
+  const datagen::FsStoreEstimate e =
+      datagen::EstimateFsStore(spec, block != 0 ? block : 4096);
+  const std::string figures = std::to_string(e.files) + " files, about " +
+                              std::to_string(e.inodes) + " inodes and " +
+                              HumanBytes(e.disk_bytes) + " of disk";
+  const uint64_t free_inodes = datagen::FreeInodes(dir);
+  const uint64_t free_bytes = datagen::FreeBytes(dir);
+  const std::string have = std::to_string(free_inodes) + " inodes and " +
+                           HumanBytes(free_bytes) + " free at " + dir;
+  if (e.files > baselines::fs_layout::kMaxPairs) {
+    return Status::Usage(
+        "--backends fs: one file per key is built only up to smoke scale (" +
+        std::to_string(baselines::fs_layout::kMaxPairs) + " pairs); " +
+        spec.scale + " (" + std::to_string(spec.accounts) + " accounts x " +
+        std::to_string(spec.slots_per_account) + " slots) would need " +
+        figures + " (" + have + ")");
+  }
+  if ((free_inodes != 0 && e.inodes > free_inodes) ||
+      (free_bytes != 0 && e.disk_bytes > free_bytes)) {
+    return Status::RefuseOverwrite("--backends fs: needs " + figures +
+                                   ", only " + have);
+  }
+  return Status::Ok();
 }
 
 std::vector<std::string> ReadVariants() {
@@ -77,6 +130,10 @@ Result<std::unique_ptr<Backend>> OpenBackend(const std::string& name,
 #if FLATBENCH_HAVE_LMDB
   if (name == "lmdb") return baselines::OpenLmdb(dir, options);
 #endif
+#if FLATBENCH_HAVE_SQLITE
+  if (name == "sqlite") return baselines::OpenSqlite(dir, options);
+#endif
+  if (name == "fs") return baselines::OpenFsStore(dir, options);
   (void)dir;
   (void)options;
   return Status::Usage("--backend: unknown or not built backend '" + name +
@@ -107,6 +164,10 @@ Result<std::unique_ptr<BulkLoader>> NewLoader(const std::string& name,
     return baselines::NewLmdbLoader(dir, pairs, bytes);
   }
 #endif
+#if FLATBENCH_HAVE_SQLITE
+  if (name == "sqlite") return baselines::NewSqliteLoader(dir);
+#endif
+  if (name == "fs") return baselines::NewFsStoreLoader(dir);
   (void)dir;
   (void)spec;
   return Status::Usage("--backends: unknown or not built backend '" + name +

@@ -42,8 +42,25 @@ int RunGen(const GenArgs& a) {
   Result<datagen::Spec> spec =
       datagen::MakeSpec(a.scale, a.accounts, a.slots, a.seed);
   if (!spec.ok()) return Fail(spec.status());
-  Result<std::vector<std::string>> backends = ParseBackendList(a.backends);
+  std::string names = a.backends;
+  if (names.empty()) {
+    for (const auto& b : DefaultBackends(spec.value())) {
+      names += (names.empty() ? "" : ",") + b;
+    }
+  }
+  Result<std::vector<std::string>> backends = ParseBackendList(names);
   if (!backends.ok()) return Fail(backends.status());
+  // Before anything is written; a backend already built is not checked.
+  auto existing = datagen::Dataset::Open(a.dir);
+  for (const auto& b : backends.value()) {
+    if (existing.ok() && existing->spec() == spec.value() &&
+        existing->Build(b).ok()) {
+      continue;
+    }
+    if (Status st = CheckBuildable(b, spec.value(), a.dir); !st.ok()) {
+      return Fail(st);
+    }
+  }
   datagen::GenOptions o;
   o.dir = a.dir;
   o.spec = spec.value();
@@ -79,7 +96,6 @@ RunFn AddGen(CLI::App& app) {
   auto a = std::make_shared<GenArgs>();
   std::string all;
   for (const auto& b : AvailableBackends()) all += (all.empty() ? "" : ",") + b;
-  a->backends = all;
   CLI::App* sub = app.add_subcommand(
       "gen",
       "Build a dataset into the chosen backends. Resumable: finished "
@@ -93,8 +109,9 @@ RunFn AddGen(CLI::App& app) {
                   "(300M x 4) or custom")
       ->capture_default_str();
   sub->add_option("--dir", a->dir, "Dataset directory")->required();
-  sub->add_option("--backends", a->backends, "Comma-separated backends")
-      ->capture_default_str();
+  sub->add_option("--backends", a->backends,
+                  "Comma-separated backends (default: " + all +
+                      "; fs only up to smoke scale, it is one file per key)");
   sub->add_option("--accounts", a->accounts, "Accounts (--scale custom)");
   sub->add_option("--slots-per-account", a->slots,
                   "Storage slots per account (--scale custom)")

@@ -139,7 +139,7 @@ int RunGonogo(GonogoArgs a) {
       datagen::MakeSpec(a.scale, a.accounts, a.slots, datagen::kDefaultSeed);
   if (!spec.ok()) return Fail(spec.status());
   if (a.backends.empty()) {
-    for (const auto& b : AvailableBackends()) {
+    for (const auto& b : DefaultBackends(spec.value())) {
       a.backends += (a.backends.empty() ? "" : ",") + b;
     }
   }
@@ -281,8 +281,10 @@ RunFn AddGonogo(CLI::App& app) {
   sub->add_option("--results", a->results_root,
                   "Where timestamped results directories go")
       ->capture_default_str();
-  sub->add_option("--backends", a->backends,
-                  "Comma-separated backends (default: all in this build)");
+  sub->add_option(
+      "--backends", a->backends,
+      "Comma-separated backends (default: all in this build; fs only "
+      "up to smoke scale)");
   sub->add_option("--threads", a->threads, "Thread counts (bench default)");
   sub->add_option("--evict", a->evict,
                   "How cold passes evict (bench default: drop_caches when "

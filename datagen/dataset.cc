@@ -42,7 +42,8 @@ std::string DescribeSpec(const Spec& s) {
          std::to_string(s.seed) + ")";
 }
 
-constexpr const char* kBackendNames[] = {"arena", "rocksdb", "lmdb"};
+constexpr const char* kBackendNames[] = {"arena", "rocksdb", "lmdb", "sqlite",
+                                         "fs"};
 
 // Every name a dataset of ours may hold directly under its directory.
 bool IsOurs(const std::string& name) {
