@@ -96,6 +96,9 @@ Status FsCursor::List(int level, const std::string& path) {
     close(list_fd);
     return Status::FromErrno("opendir " + path);
   }
+  // A dup shares its file offset with the original, which an earlier
+  // listing left at the end: start from the beginning.
+  rewinddir(d);
   std::vector<std::string>& names = names_[level];
   names.clear();
   const size_t want = level < 2 ? 2 : 2 * key_size_;
