@@ -233,7 +233,8 @@ TEST_CASE("SQLite: scans, the full walk and an interrupted load") {
     if (k == "journal_mode") CHECK(v == "wal");
     if (k == "page_size") CHECK(v == "4096");
   }
-  CHECK(preload.find("interior B-tree pages read at open") == 0);
+  CHECK(preload.find("interior B-tree pages read at open") !=
+        std::string::npos);
 
   const std::string partial = tmp / "partial";
   InterruptLoad("sqlite", partial);
