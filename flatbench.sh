@@ -18,7 +18,7 @@ PACKAGES=(
   meson ninja-build pkg-config g++
   librocksdb-dev liblmdb-dev lmdb-utils rocksdb-tools
   libxxhash-dev libzstd-dev libbenchmark-dev catch2 libcli11-dev
-  nlohmann-json3-dev libcrypto++-dev
+  nlohmann-json3-dev libcrypto++-dev libsqlite3-dev
   postgresql libpq-dev
 )
 

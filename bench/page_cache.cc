@@ -12,9 +12,11 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <set>
 #include <sstream>
+#include <unordered_map>
 
 #ifndef MADV_POPULATE_READ
 #define MADV_POPULATE_READ 22  // Linux 5.14; older headers lack the name.
@@ -51,6 +53,14 @@ Status ResidencyOf(const std::string& path, Residency* out) {
   return Status::Ok();
 }
 
+// Half of vm.max_map_count (65530 by default), for ResidentHold.
+size_t MapBudget() {
+  std::ifstream in("/proc/sys/vm/max_map_count");
+  size_t max_maps = 0;
+  if (!(in >> max_maps) || max_maps < 2) max_maps = 65530;
+  return max_maps / 2;
+}
+
 bool WriteDropCaches() {
   UniqueFd f(open(kDropCaches, O_WRONLY | O_CLOEXEC));
   if (f.get() < 0) return false;
@@ -63,7 +73,12 @@ Status FadviseDontNeed(const std::vector<std::string>& files) {
     if (f.get() < 0 && errno == ENOENT) continue;
     if (f.get() < 0) return Status::FromErrno("open " + path);
     // Dirty pages are not dropped by DONTNEED; write them back first.
-    fdatasync(f.get());
+    // sync_file_range, not fdatasync: clean pages are all eviction needs,
+    // and fdatasync makes ext4 flush the device cache once per file, which
+    // for a store of one file per key costs minutes.
+    sync_file_range(f.get(), 0, 0,
+                    SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+                        SYNC_FILE_RANGE_WAIT_AFTER);
     int rc = posix_fadvise(f.get(), 0, 0, POSIX_FADV_DONTNEED);
     if (rc != 0) {
       errno = rc;
@@ -144,7 +159,18 @@ ResidentHold::~ResidentHold() {
 Result<std::unique_ptr<ResidentHold>> ResidentHold::Acquire(
     const std::vector<std::string>& files) {
   std::unique_ptr<ResidentHold> h(new ResidentHold());
+  // One mapping per file, and a process may hold only vm.max_map_count
+  // mappings: half of them is the hold's budget, the rest is the backend's
+  // and the threads'. A store of more files (the fs store: one per key)
+  // has the rest read into the page cache (MakeResident) but not held.
+  const size_t budget = MapBudget();
+  bool locking = true;
+  size_t not_held = 0;
   for (const auto& path : files) {
+    if (h->maps_.size() >= budget) {
+      ++not_held;
+      continue;
+    }
     UniqueFd f(open(path.c_str(), O_RDONLY | O_CLOEXEC));
     if (f.get() < 0) return Status::FromErrno("open " + path);
     struct stat st {};
@@ -162,23 +188,34 @@ Result<std::unique_ptr<ResidentHold>> ResidentHold::Acquire(
       volatile const char* p = static_cast<const char*>(addr);
       for (size_t off = 0; off < len; off += page) (void)p[off];
     }
-    if (h->method_ == "mlock") {
+    if (locking) {
       if (mlock(addr, len) == 0) {
         h->locked_bytes_ += len;
       } else {
+        locking = false;
         h->method_ =
             std::string("mapped (mlock refused: ") + std::strerror(errno) + ")";
       }
     }
   }
+  if (not_held > 0) {
+    h->method_ += "; " + std::to_string(not_held) + " of " +
+                  std::to_string(files.size()) +
+                  " files only read into the page cache, not held (one "
+                  "mapping per file, " +
+                  std::to_string(budget) + " at most)";
+  }
+  std::sort(h->maps_.begin(), h->maps_.end(), [](const Map& a, const Map& b) {
+    return std::less<>()(a.addr, b.addr);
+  });
   return h;
 }
 
 bool ResidentHold::Owns(const void* addr) const {
-  for (const auto& m : maps_) {
-    if (m.addr == addr) return true;
-  }
-  return false;
+  auto it = std::lower_bound(
+      maps_.begin(), maps_.end(), addr,
+      [](const Map& m, const void* a) { return std::less<>()(m.addr, a); });
+  return it != maps_.end() && it->addr == addr;
 }
 
 Result<uint64_t> PopulateOwnMappings(const std::vector<std::string>& files,
@@ -188,11 +225,12 @@ Result<uint64_t> PopulateOwnMappings(const std::vector<std::string>& files,
     ino_t ino;
     off_t size;
   };
-  std::vector<Id> ids;
+  // By inode: a store may have hundreds of thousands of files.
+  std::unordered_multimap<ino_t, Id> ids;
   for (const auto& path : files) {
     struct stat st {};
     if (stat(path.c_str(), &st) != 0) return Status::FromErrno("stat " + path);
-    ids.push_back({st.st_dev, st.st_ino, st.st_size});
+    ids.emplace(st.st_ino, Id{st.st_dev, st.st_ino, st.st_size});
   }
   std::ifstream maps("/proc/self/maps");
   if (!maps) return Status::IOError("/proc/self/maps: cannot be read");
@@ -210,9 +248,10 @@ Result<uint64_t> PopulateOwnMappings(const std::vector<std::string>& files,
          exclude->Owns(reinterpret_cast<const void*>(start)))) {
       continue;
     }
-    for (const Id& id : ids) {
-      if (id.ino != inode || major(id.dev) != major_no ||
-          minor(id.dev) != minor_no) {
+    auto [first, last] = ids.equal_range(static_cast<ino_t>(inode));
+    for (auto it = first; it != last; ++it) {
+      const Id& id = it->second;
+      if (major(id.dev) != major_no || minor(id.dev) != minor_no) {
         continue;
       }
       // Only the part of the mapping the file backs: touching past its end

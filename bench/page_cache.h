@@ -62,7 +62,10 @@ Status MakeResident(const std::vector<std::string>& files);
 // unmapped page cache within a minute, which would turn a "warm" pass cold
 // mid-run; pages that a process keeps mapped (and locked) are not reclaimed.
 // When mlock is refused (RLIMIT_MEMLOCK without CAP_IPC_LOCK) the mappings
-// are kept, populated, without the lock, and method() says so.
+// are kept, populated, without the lock, and method() says so. At most half
+// of vm.max_map_count files are held (one mapping each); the files beyond
+// that (a store of one file per key) are left as MakeResident read them,
+// not held, and method() says how many.
 class ResidentHold {
  public:
   // REQUIRES: the caller checked that the files fit in available memory.
@@ -75,7 +78,8 @@ class ResidentHold {
   uint64_t locked_bytes() const { return locked_bytes_; }
   // Whether `addr` is the start of one of the hold's own mappings.
   bool Owns(const void* addr) const;
-  // "mlock", or "mapped (mlock refused: <reason>)".
+  // "mlock", or "mapped (mlock refused: <reason>)", then "; N of M files
+  // only read into the page cache, not held (...)" when some were not.
   const std::string& method() const { return method_; }
 
  private:

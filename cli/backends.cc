@@ -2,7 +2,10 @@
 
 #include "arena/backend.h"
 #include "arena/loader.h"
+#include "baselines/fs_layout.h"
+#include "common/files.h"
 #include "datagen/dataset.h"
+#include "datagen/estimate.h"
 #include "flatbench_config.h"
 #if FLATBENCH_HAVE_ROCKSDB
 #include "baselines/rocksdb_backend.h"
@@ -12,6 +15,12 @@
 #endif
 #if FLATBENCH_HAVE_POSTGRES
 #include "baselines/postgres_backend.h"
+#endif
+#if FLATBENCH_HAVE_SQLITE
+#include "baselines/sqlite_backend.h"
+#endif
+#if FLATBENCH_HAVE_FS
+#include "baselines/fs_backend.h"
 #endif
 
 namespace flatbench::cli {
@@ -24,10 +33,58 @@ std::vector<std::string> AvailableBackends() {
 #if FLATBENCH_HAVE_LMDB
   out.push_back("lmdb");
 #endif
+  // Reference rows: measured, never gated unless thresholds.json names them.
 #if FLATBENCH_HAVE_POSTGRES
   out.push_back("postgres");
 #endif
+#if FLATBENCH_HAVE_SQLITE
+  out.push_back("sqlite");
+#endif
+#if FLATBENCH_HAVE_FS
+  out.push_back("fs");
+#endif
   return out;
+}
+
+std::vector<std::string> DefaultBackends(const datagen::Spec& spec) {
+  std::vector<std::string> out;
+  for (auto& name : AvailableBackends()) {
+    if (name == "fs" && spec.accounts + spec.storage_slots() >
+                            baselines::fs_layout::kMaxPairs) {
+      continue;
+    }
+    out.push_back(std::move(name));
+  }
+  return out;
+}
+
+Status CheckBuildable(const std::string& name, const datagen::Spec& spec,
+                      const std::string& dir) {
+  if (name != "fs") return Status::Ok();
+  const uint64_t block = datagen::BlockBytes(dir);
+  const datagen::FsStoreEstimate e =
+      datagen::EstimateFsStore(spec, block != 0 ? block : 4096);
+  const std::string figures = std::to_string(e.files) + " files, about " +
+                              std::to_string(e.inodes) + " inodes and " +
+                              HumanBytes(e.disk_bytes) + " of disk";
+  const uint64_t free_inodes = datagen::FreeInodes(dir);
+  const uint64_t free_bytes = datagen::FreeBytes(dir);
+  const std::string have = std::to_string(free_inodes) + " inodes and " +
+                           HumanBytes(free_bytes) + " free at " + dir;
+  if (e.files > baselines::fs_layout::kMaxPairs) {
+    return Status::Usage(
+        "--backends fs: one file per key is built only up to smoke scale (" +
+        std::to_string(baselines::fs_layout::kMaxPairs) + " pairs); " +
+        spec.scale + " (" + std::to_string(spec.accounts) + " accounts x " +
+        std::to_string(spec.slots_per_account) + " slots) would need " +
+        figures + " (" + have + ")");
+  }
+  if ((free_inodes != 0 && e.inodes > free_inodes) ||
+      (free_bytes != 0 && e.disk_bytes > free_bytes)) {
+    return Status::RefuseOverwrite("--backends fs: needs " + figures +
+                                   ", only " + have);
+  }
+  return Status::Ok();
 }
 
 std::vector<std::string> ReadVariants() {
@@ -58,6 +115,12 @@ Result<std::unique_ptr<Backend>> OpenBackend(const std::string& name,
 #endif
 #if FLATBENCH_HAVE_POSTGRES
   if (name == "postgres") return baselines::OpenPostgres(dir, options);
+#endif
+#if FLATBENCH_HAVE_SQLITE
+  if (name == "sqlite") return baselines::OpenSqlite(dir, options);
+#endif
+#if FLATBENCH_HAVE_FS
+  if (name == "fs") return baselines::OpenFsStore(dir, options);
 #endif
   (void)dir;
   (void)options;
@@ -90,6 +153,12 @@ Result<std::unique_ptr<BulkLoader>> NewLoader(const std::string& name,
 #endif
 #if FLATBENCH_HAVE_POSTGRES
   if (name == "postgres") return baselines::NewPostgresLoader(dir);
+#endif
+#if FLATBENCH_HAVE_SQLITE
+  if (name == "sqlite") return baselines::NewSqliteLoader(dir);
+#endif
+#if FLATBENCH_HAVE_FS
+  if (name == "fs") return baselines::NewFsStoreLoader(dir);
 #endif
   (void)dir;
   (void)spec;

@@ -13,6 +13,15 @@ namespace flatbench::cli {
 // Every backend compiled into this build, in canonical order (what `gen`
 // builds by default).
 std::vector<std::string> AvailableBackends();
+// AvailableBackends() less those that are not built at `spec`'s scale (the
+// fs store above smoke scale): what gen and gonogo build by default.
+std::vector<std::string> DefaultBackends(const datagen::Spec& spec);
+// Refuses, before anything is written, a backend that cannot be built for
+// `spec` in `dir`: the fs store above smoke scale (kUsage), or where the
+// filesystem lacks the inodes or bytes it needs (kRefuseOverwrite); both
+// messages give the file, inode and disk figures and what is free.
+Status CheckBuildable(const std::string& name, const datagen::Spec& spec,
+                      const std::string& dir);
 // Read variants: other ways of reading a backend's files, named
 // "BACKEND+HOW" ("arena+pread", "arena+direct"). They open the files of
 // BACKEND (datagen::StorageBackend) and cannot be built on their own.

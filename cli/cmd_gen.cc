@@ -44,7 +44,16 @@ Status RunGen(const GenArgs& a) {
   FLATBENCH_ASSIGN_OR_RETURN(
       o.spec, datagen::MakeSpec(a.scale, a.accounts, a.slots, a.seed));
   o.dir = a.dir;
-  o.backends = a.backends;
+  o.backends = a.backends.empty() ? DefaultBackends(o.spec) : a.backends;
+  // Before anything is written; a backend already built is not checked.
+  auto existing = datagen::Dataset::Open(a.dir);
+  for (const auto& b : o.backends) {
+    if (existing.ok() && existing->spec() == o.spec &&
+        existing->Build(b).ok()) {
+      continue;
+    }
+    FLATBENCH_RETURN_IF_ERROR(CheckBuildable(b, o.spec, a.dir));
+  }
   o.rebuild = a.rebuild;
   o.progress = !a.quiet;
   o.stop = &g_stop_signal;
@@ -68,7 +77,6 @@ Status RunGen(const GenArgs& a) {
 
 Command AddGen(CLI::App& app) {
   auto a = std::make_shared<GenArgs>();
-  a->backends = AvailableBackends();
   CLI::App* sub = app.add_subcommand(
       "gen",
       "Build a dataset into the chosen backends. Resumable: finished "
@@ -82,7 +90,9 @@ Command AddGen(CLI::App& app) {
                   "(300M x 4) or custom")
       ->capture_default_str();
   sub->add_option("--dir", a->dir, "Dataset directory")->required();
-  AddListOption(sub, "--backends", &a->backends, "Comma-separated backends")
+  AddListOption(sub, "--backends", &a->backends,
+                "Comma-separated backends (default: every backend of this "
+                "build; fs only up to smoke scale, it is one file per key)")
       ->check(CLI::IsMember(BackendNames()));
   sub->add_option("--accounts", a->accounts, "Accounts (--scale custom)");
   sub->add_option("--slots-per-account", a->slots,

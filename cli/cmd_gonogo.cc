@@ -126,7 +126,7 @@ int RunGonogo(GonogoArgs a) {
   auto spec =
       datagen::MakeSpec(a.scale, a.accounts, a.slots, datagen::kDefaultSeed);
   if (!spec.ok()) return Fail(spec.status());
-  if (a.backends.empty()) a.backends = AvailableBackends();
+  if (a.backends.empty()) a.backends = DefaultBackends(spec.value());
   const std::string backends = JoinCsv(a.backends);
   if (a.dir.empty()) a.dir = "data/" + a.scale;
   json identity = {{"scale", a.scale},
@@ -272,7 +272,8 @@ Command AddGonogo(CLI::App& app) {
                   "Where timestamped results directories go")
       ->capture_default_str();
   AddListOption(sub, "--backends", &a->backends,
-                "Comma-separated backends (default: all in this build)")
+                "Comma-separated backends (default: all in this build; fs "
+                "only up to smoke scale)")
       ->check(CLI::IsMember(BackendNames()));
   AddListOption(sub, "--threads", &a->threads,
                 "Thread counts, 1 to 1024 (bench default)")

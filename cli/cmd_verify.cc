@@ -22,6 +22,12 @@
 #if FLATBENCH_HAVE_POSTGRES
 #include "baselines/postgres_backend.h"
 #endif
+#if FLATBENCH_HAVE_SQLITE
+#include "baselines/sqlite_backend.h"
+#endif
+#if FLATBENCH_HAVE_FS
+#include "baselines/fs_backend.h"
+#endif
 
 namespace flatbench::cli {
 namespace {
@@ -73,6 +79,13 @@ Result<std::unique_ptr<baselines::TableScan>> OpenScan(Backend& backend,
     return baselines::NewPostgresScan(backend, table);
   }
 #endif
+#if FLATBENCH_HAVE_SQLITE
+  if (backend.Name() == "sqlite")
+    return baselines::NewSqliteScan(backend, table);
+#endif
+#if FLATBENCH_HAVE_FS
+  if (backend.Name() == "fs") return baselines::NewFsStoreScan(backend, table);
+#endif
   (void)table;
   return Status::Usage(backend.Name() + ": no ordered walk in this build");
 }
@@ -96,10 +109,30 @@ Status SelfCheck(const std::string& name, const std::string& dir,
 #if FLATBENCH_HAVE_ROCKSDB
   if (name == "rocksdb") return baselines::VerifyRocksDbChecksums(backend);
 #endif
+#if FLATBENCH_HAVE_SQLITE
+  if (name == "sqlite") return baselines::CheckSqliteIntegrity(backend);
+#endif
   (void)backend;
-  // LMDB keeps no checksums; PostgreSQL checks its pages' checksums as the
-  // ordered walk reads them.
+  // LMDB and the fs store keep no checksums; PostgreSQL checks its pages'
+  // checksums as the ordered walk reads them.
   return Status::Ok();
+}
+
+// What SelfCheck runs for `name`; empty when it has no check of its own.
+std::string SelfCheckName(const std::string& name) {
+  if (name == "arena") return "walking every block of both files";
+  if (name == "rocksdb") return "VerifyChecksum of every SST file";
+  if (name == "sqlite") return "PRAGMA integrity_check of the whole file";
+  return "";  // postgres: its page checksums are checked by the walk.
+}
+
+// What a passed SelfCheck showed.
+std::string SelfCheckDone(const std::string& name) {
+  if (name == "arena") return "every block checksum checked";
+  if (name == "rocksdb") return "VerifyChecksum ok";
+  if (name == "sqlite") return "integrity_check ok (SQLite keeps no checksums)";
+  if (name == "postgres") return "page checksums checked as the walk read them";
+  return "no checksums (" + name + " keeps none)";
 }
 
 Status CheckCounts(const datagen::Dataset& ds, const std::string& name,
@@ -136,10 +169,9 @@ Status VerifyBackend(const datagen::Dataset& ds, const std::string& name,
   FLATBENCH_RETURN_IF_ERROR(CheckCounts(ds, name, b));
   if (!a.quick) {
     // These walks print nothing until they end; say what is running.
-    if (!a.quiet && name != "lmdb" && name != "postgres") {
+    if (!a.quiet && !SelfCheckName(name).empty()) {
       std::fprintf(stderr, "verify %s: %s\n", name.c_str(),
-                   name == "arena" ? "walking every block of both files"
-                                   : "VerifyChecksum of every SST file");
+                   SelfCheckName(name).c_str());
     }
     FLATBENCH_RETURN_IF_ERROR(SelfCheck(name, ds.BackendDir(name), b));
   }
@@ -175,11 +207,8 @@ Status VerifyBackend(const datagen::Dataset& ds, const std::string& name,
       name.c_str(), static_cast<unsigned long long>(report.pairs[0]),
       static_cast<unsigned long long>(report.pairs[1]),
       static_cast<unsigned long long>(sample.misses_verified),
-      name == "arena"      ? "every block checksum checked"
-      : name == "rocksdb"  ? "VerifyChecksum ok"
-      : name == "postgres" ? "page checksums checked as the walk read them"
-                           : "no checksums (LMDB keeps none)",
-      report.seconds, report.seconds > 0 ? pairs / report.seconds : 0.0);
+      SelfCheckDone(name).c_str(), report.seconds,
+      report.seconds > 0 ? pairs / report.seconds : 0.0);
   return Status::Ok();
 }
 
@@ -243,7 +272,8 @@ Command AddVerify(CLI::App& app) {
       "verify",
       "Integrity check. With --dir, for every complete backend: counts "
       "against the spec; the backend's own checks (every arena block "
-      "checksum, RocksDB's VerifyChecksum); every pair of every table, in "
+      "checksum, RocksDB's VerifyChecksum, SQLite's integrity_check); every "
+      "pair of every table, in "
       "key order and by lookup, against the generator's stream; and a "
       "sample of miss keys absent. --quick does only the counts and a "
       "sample of hit and miss lookups. With --file: a full walk of one "

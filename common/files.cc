@@ -1,6 +1,7 @@
 #include "common/files.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -68,12 +69,20 @@ Result<std::string> ReadSmallFile(const std::string& path) {
 
 uint64_t DiskBytes(const std::string& path) {
   namespace fs = std::filesystem;
+  // Allocated blocks, not file sizes: a store of one small file per key
+  // takes a block per file (and per folder) whatever its values' length.
+  auto allocated = [](const fs::path& p) -> uint64_t {
+    struct stat st {};
+    if (lstat(p.c_str(), &st) != 0) return 0;
+    if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) return 0;
+    return static_cast<uint64_t>(st.st_blocks) * 512;
+  };
   std::error_code ec;
-  if (fs::is_regular_file(path, ec)) return fs::file_size(path, ec);
-  uint64_t total = 0;
+  uint64_t total = allocated(path);
+  if (!fs::is_directory(path, ec)) return total;
   for (auto it = fs::recursive_directory_iterator(path, ec);
        !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    if (it->is_regular_file(ec)) total += it->file_size(ec);
+    total += allocated(it->path());
   }
   return total;
 }

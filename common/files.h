@@ -29,7 +29,8 @@ Status WriteFileAtomic(const std::string& path, const std::string& contents);
 Result<std::string> ReadSmallFile(const std::string& path);
 // fsyncs a directory, making renames and creations in it durable.
 Status SyncDir(const std::string& dir);
-// Total bytes of regular files under `path` (a file or a directory).
+// Bytes allocated on disk (st_blocks) to `path` and, for a directory, to
+// every file and folder under it.
 uint64_t DiskBytes(const std::string& path);
 // "12.3 MiB" style.
 std::string HumanBytes(uint64_t bytes);

@@ -17,9 +17,21 @@
 namespace flatbench::datagen {
 
 uint64_t RawBytes(const Spec& spec);
-// Expected on-disk bytes of `backend` ("arena", "rocksdb", "lmdb"), margin
-// included.
+// Expected on-disk bytes of `backend` ("arena", "rocksdb", "lmdb",
+// "sqlite", "fs"), margin included.
 uint64_t EstimateDiskBytes(const Spec& spec, const std::string& backend);
+
+// The filesystem store (one file per key, two folder levels by the key's
+// first two bytes, baselines/fs_layout.h) takes one inode and at least one
+// block per file and per folder: values are under 100 bytes, and a leaf
+// folder holds a few dozen names, which fit its first block.
+struct FsStoreEstimate {
+  uint64_t files = 0;
+  uint64_t folders = 0;  // Expected count for uniformly spread key prefixes.
+  uint64_t inodes = 0;   // files + folders
+  uint64_t disk_bytes = 0;
+};
+FsStoreEstimate EstimateFsStore(const Spec& spec, uint64_t block_bytes = 4096);
 // Peak memory of the generator: bucketed counters plus one bucket's sort
 // buffer (stream.h).
 uint64_t EstimateGeneratorBytes(const Spec& spec);
@@ -29,6 +41,9 @@ uint64_t EstimateGeneratorBytes(const Spec& spec);
 // parent (0 if unknown). The checks against the estimates above use them.
 uint64_t MemAvailableBytes();
 uint64_t FreeBytes(const std::string& path);
+// Free inodes and the block size of that filesystem (0 if unknown).
+uint64_t FreeInodes(const std::string& path);
+uint64_t BlockBytes(const std::string& path);
 
 // What a whole run (gen, then bench) needs beyond what is built already, and
 // what the host has.
