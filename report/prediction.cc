@@ -90,7 +90,9 @@ Result<PredictionSummary> WritePredictionReport(
     for (const auto& b : section.blocks) {
       if (b.kind != Block::Kind::kChart) continue;
       FLATBENCH_RETURN_IF_ERROR(WriteFileAtomic((dir / b.chart_file).string(),
-                                                RenderSvg(b.chart, true)));
+                                                b.svg_standalone.empty()
+                                                    ? RenderSvg(b.chart, true)
+                                                    : b.svg_standalone));
     }
   }
   FLATBENCH_RETURN_IF_ERROR(WriteFileAtomic(html.string(), RenderHtml(doc)));

@@ -10,6 +10,7 @@
 #include "report/interval.h"
 #include "report/model.h"
 #include "report/prediction_parts.h"
+#include "report/trend_chart.h"
 
 namespace flatbench::report {
 namespace {
@@ -101,9 +102,7 @@ Section TrendSection(const SweepInput& sweep, const datagen::Spec& full,
   }
   s.blocks.push_back(TableBlock(std::move(t)));
 
-  // One chart per check x table x kind: sizes in increasing order (each
-  // about a factor of 3-10 apart, so the axis reads as log size), the
-  // predicted full-scale value last; one series per thread count.
+  // One chart per check x table x kind, one series per thread count.
   std::map<std::tuple<std::string, std::string, std::string>,
            std::vector<const PredictedCheck*>>
       groups;
@@ -116,46 +115,34 @@ Section TrendSection(const SweepInput& sweep, const datagen::Spec& full,
   int n = 0;
   for (const auto& key : order) {
     const auto& cells = groups[key];
+    TrendChart c;
+    c.title = std::get<0>(key) + ": " + std::get<1>(key) + " " +
+              std::get<2>(key) + " against dataset size";
+    c.y_label = "ratio";
+    c.target_x = static_cast<double>(full.accounts + full.storage_slots());
+    c.bound = cells.front()->threshold.bound;
+    for (const PredictedCheck* p : cells) {
+      TrendSeries series;
+      series.name = std::to_string(p->threads) + " threads";
+      for (const auto& pt : p->points) {
+        series.x.push_back(pt.pairs);
+        series.y.push_back(pt.ratio);
+        series.low.push_back(pt.interval.low);
+        series.high.push_back(pt.interval.high);
+      }
+      series.fitted = p->fitted;
+      series.predicted = p->trend.predicted;
+      series.predicted_low = p->trend.interval.low;
+      series.predicted_high = p->trend.interval.high;
+      series.per_decade = p->trend.per_decade;
+      c.series.push_back(std::move(series));
+    }
     Block b;
     b.kind = Block::Kind::kChart;
     b.chart_file = "trend-" + std::to_string(n++) + ".svg";
-    BarChart& c = b.chart;
-    c.title = std::get<0>(key) + ": " + std::get<1>(key) + " " +
-              std::get<2>(key) +
-              " against dataset size (log), full scale "
-              "predicted";
-    c.y_label = "ratio";
-    for (const auto& size : sweep.sizes) {
-      c.groups.push_back(SizeLabel(static_cast<double>(size.accounts)) + " (" +
-                         Short(static_cast<double>(size.pairs)) + ")");
-    }
-    c.groups.push_back("full " + Short(static_cast<double>(full.accounts)) +
-                       " acc, predicted");
-    c.threshold = cells.front()->threshold.bound;
-    c.threshold_label = "bound";
-    c.higher_is_better = cells.front()->threshold.HigherIsBetter();
-    for (const PredictedCheck* p : cells) {
-      BarSeries series;
-      series.name = std::to_string(p->threads) + " threads";
-      for (const auto& size : sweep.sizes) {
-        double v = NAN, lo = NAN, hi = NAN;
-        for (const auto& pt : p->points) {
-          if (pt.pairs == static_cast<double>(size.pairs)) {
-            v = pt.ratio;
-            lo = pt.interval.low;
-            hi = pt.interval.high;
-          }
-        }
-        series.values.push_back(v);
-        series.low.push_back(lo);
-        series.high.push_back(hi);
-      }
-      series.values.push_back(p->fitted ? p->trend.predicted : NAN);
-      series.low.push_back(p->fitted ? p->trend.interval.low : NAN);
-      series.high.push_back(p->fitted ? p->trend.interval.high : NAN);
-      c.series.push_back(std::move(series));
-    }
-    c.color_noise = c.series.size() == 1;
+    b.chart.title = c.title;
+    b.svg_inline = RenderTrendSvg(c, /*standalone=*/false);
+    b.svg_standalone = RenderTrendSvg(c, /*standalone=*/true);
     s.blocks.push_back(std::move(b));
   }
   return s;

@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "report/trend_chart.h"
+
 namespace flatbench::report {
 namespace {
 
@@ -75,6 +77,55 @@ TEST_CASE("fewer than two sizes or a non-positive ratio cannot be fitted",
   CHECK_FALSE(FitTrend({}, 1e9).ok());
   CHECK_FALSE(FitTrend({Point(1e6, 1, 0.01), Point(1e6, 1.1, 0.01)}, 1e9).ok());
   CHECK_FALSE(FitTrend({Point(1e6, 1, 0.01), {1e7, 0, {0, 0}}}, 1e9).ok());
+}
+
+}  // namespace
+}  // namespace flatbench::report
+
+namespace flatbench::report {
+namespace {
+
+size_t Count(const std::string& s, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = s.find(what); at != std::string::npos;
+       at = s.find(what, at + 1)) {
+    ++n;
+  }
+  return n;
+}
+
+TEST_CASE("the trend chart draws every size, the fit and the prediction",
+          "[report][trend]") {
+  TrendChart c;
+  c.title = "<script>alert(1)</script> ratio";
+  c.y_label = "ratio";
+  c.target_x = 1.5e9;
+  c.bound = 1.8;
+  TrendSeries s;
+  s.name = "8 threads";
+  s.x = {5e6, 15e6, 50e6};
+  s.y = {1.2, 1.1, 1.0};
+  s.low = {1.1, 1.0, 0.9};
+  s.high = {1.3, 1.2, 1.1};
+  s.fitted = true;
+  s.predicted = 0.8;
+  s.predicted_low = 0.5;
+  s.predicted_high = 1.2;
+  s.per_decade = 0.9;
+  c.series = {s};
+  const std::string inline_svg = RenderTrendSvg(c, false);
+  const std::string file_svg = RenderTrendSvg(c, true);
+  CHECK(inline_svg.find("<script") == std::string::npos);
+  CHECK(inline_svg.find("xmlns") == std::string::npos);
+  CHECK(inline_svg.find("http") == std::string::npos);
+  CHECK(file_svg.find("xmlns=") != std::string::npos);
+  // Three measured points, the hollow prediction, and the legend's dot.
+  CHECK(Count(inline_svg, "<circle") == 5);
+  CHECK(Count(inline_svg, "fill=\"white\"") == 1);
+  CHECK(inline_svg.find("log scale") != std::string::npos);
+  // Without a fit: only the measured points and the legend.
+  c.series[0].fitted = false;
+  CHECK(Count(RenderTrendSvg(c, false), "<circle") == 4);
 }
 
 }  // namespace
