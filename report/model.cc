@@ -19,6 +19,22 @@ double DataPages(const ReadGeometry& g) {
   return 1.0 + (unit + kRocksTrailerBytes - 1) / kPageBytes;
 }
 
+// Data pages of the table: aligned units each fill their own pages.
+double TablePages(const ReadGeometry& g, double pages_per_unit) {
+  if (g.data_page_aligned) {
+    return static_cast<double>(g.data_units) * pages_per_unit;
+  }
+  return static_cast<double>(g.data_bytes) / kPageBytes;
+}
+
+// The share of a pass's page reads that are not already cached by an
+// earlier read of the same pass (model.h).
+double PassShare(double table_pages, double pages_per_read, double reads) {
+  if (!(reads > 0) || !(table_pages > 0) || !(pages_per_read > 0)) return 1;
+  const double touched = reads * pages_per_read;
+  return table_pages * -std::expm1(-touched / table_pages) / touched;
+}
+
 uint64_t Scale(uint64_t v, double factor) {
   return static_cast<uint64_t>(std::llround(static_cast<double>(v) * factor));
 }
@@ -35,7 +51,8 @@ uint64_t BackendGeometry::Pairs() const {
   return tables[0].pairs + tables[1].pairs;
 }
 
-ModelPrediction Predict(const BackendGeometry& g, uint64_t ram_bytes) {
+ModelPrediction Predict(const BackendGeometry& g, uint64_t ram_bytes,
+                        uint64_t reads_per_pass) {
   ModelPrediction p;
   p.metadata_bytes = g.MetadataBytes();
   const double budget = ram_bytes > kRamReserveBytes
@@ -53,9 +70,12 @@ ModelPrediction Predict(const BackendGeometry& g, uint64_t ram_bytes) {
     const double fp = filter ? tg.filter_fp_rate : 1.0;
     const double index = tg.index_levels > 0 ? 1.0 : 0.0;
     c.data_pages = DataPages(tg);
-    c.hit_reads = c.data_pages + missing * (index + (filter ? 1.0 : 0.0));
-    c.miss_reads =
-        fp * c.data_pages + missing * ((filter ? 1.0 : 0.0) + fp * index);
+    const double pages = TablePages(tg, c.data_pages);
+    const double r = static_cast<double>(reads_per_pass);
+    c.hit_reads = c.data_pages * PassShare(pages, c.data_pages, r) +
+                  missing * (index + (filter ? 1.0 : 0.0));
+    c.miss_reads = fp * c.data_pages * PassShare(pages, c.data_pages, fp * r) +
+                   missing * ((filter ? 1.0 : 0.0) + fp * index);
   }
   return p;
 }

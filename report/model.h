@@ -22,6 +22,14 @@
 //                is the filter's false-positive rate (1 without a filter:
 //                LMDB reads the leaf that would hold the key).
 //
+// One pass reads `reads` distinct keys, uniformly over the table; when the
+// table is small, some of them land on pages an earlier read of the same
+// pass brought in, and those are not read again. Of P data pages, with k
+// pages per read, a pass of r reads touches P (1 - exp(-r k / P)) distinct
+// pages, so each read costs k x share, share = P (1 - exp(-r k / P)) / (r k)
+// (1 for r = 0: independent reads, the limit of a large table). A miss
+// pass reads data for only the fp share of its keys.
+//
 // Misses of both kinds (absent account, live account with an unused slot)
 // cost the same in this model: the filters hold whole keys.
 
@@ -63,8 +71,10 @@ struct ModelPrediction {
   }
 };
 
-// The model's figures for `g` on a host with `ram_bytes` of RAM.
-ModelPrediction Predict(const BackendGeometry& g, uint64_t ram_bytes);
+// The model's figures for `g` on a host with `ram_bytes` of RAM, for passes
+// of `reads_per_pass` distinct keys (0: independent reads).
+ModelPrediction Predict(const BackendGeometry& g, uint64_t ram_bytes,
+                        uint64_t reads_per_pass);
 
 // `g` grown to `account_pairs` and `storage_pairs`: every count and byte
 // figure in proportion to its table's pairs (blocks, index entries and

@@ -104,8 +104,10 @@ Section Headline(const SweepInput& sweep, const datagen::Spec& full,
           Bytes(static_cast<double>(kRequiredRamBytes)) +
           "), the model "
           "says:"};
+  const uint64_t reads_per_pass = static_cast<uint64_t>(
+      last.results.Integer(results::kReadsPerPass.name).value_or(0));
   for (const auto& [backend, g] : full_geometry) {
-    const ModelPrediction m = Predict(g, kRequiredRamBytes);
+    const ModelPrediction m = Predict(g, kRequiredRamBytes, reads_per_pass);
     const double step = PairsWhereMetadataStopsFitting(g, kRequiredRamBytes);
     assumptions.push_back(
         backend + " needs " + Bytes(static_cast<double>(m.metadata_bytes)) +

@@ -159,7 +159,10 @@ Section ModelSection(const SweepInput& sweep, const datagen::Spec& full,
       "at a random offset, LMDB leaf page), plus one index page and one "
       "filter page each with the probability that the metadata is not "
       "resident; a miss reads a data unit with the filter's false-positive "
-      "rate (LMDB, without a filter, always). Measured: the median "
+      "rate (LMDB, without a filter, always); a pass's reads that land on "
+      "pages an earlier read of the same pass brought in are not read again "
+      "(significant only while the table has few pages per read of a pass). "
+      "Measured: the median "
       "bytes read from storage per read over every cold pass of the cell, "
       "in 4 KiB pages. The model assumes the host's RAM holds all metadata "
       "below the sizes where it says otherwise."));
@@ -172,11 +175,13 @@ Section ModelSection(const SweepInput& sweep, const datagen::Spec& full,
                 "predicted pages", "measured pages", "error"};
   for (const auto& size : sweep.sizes) {
     const auto ram = size.results.Integer(results::kRamBytes.name);
+    const uint64_t reads = static_cast<uint64_t>(
+        size.results.Integer(results::kReadsPerPass.name).value_or(0));
     const uint64_t host_ram = ram.has_value() && *ram > 0
                                   ? static_cast<uint64_t>(*ram)
                                   : kRequiredRamBytes;
     for (const auto& [backend, g] : size.geometry) {
-      const ModelPrediction m = Predict(g, host_ram);
+      const ModelPrediction m = Predict(g, host_ram, reads);
       for (flatbench::Table tb :
            {flatbench::Table::kAccount, flatbench::Table::kStorage}) {
         const ReadGeometry& tg = g.at(tb);
@@ -240,10 +245,12 @@ Section ModelSection(const SweepInput& sweep, const datagen::Spec& full,
                "pages per miss",
                "index levels"};
   const auto& last = sweep.sizes.back();
+  const uint64_t last_reads = static_cast<uint64_t>(
+      last.results.Integer(results::kReadsPerPass.name).value_or(0));
   for (const auto& [backend, g] : last.geometry) {
     BackendGeometry grown = ScaleTo(g, full.accounts, full.storage_slots());
     (*full_geometry)[backend] = grown;
-    const ModelPrediction m = Predict(grown, kRequiredRamBytes);
+    const ModelPrediction m = Predict(grown, kRequiredRamBytes, last_reads);
     const double step = PairsWhereMetadataStopsFitting(g, kRequiredRamBytes);
     for (flatbench::Table tb :
          {flatbench::Table::kAccount, flatbench::Table::kStorage}) {

@@ -138,7 +138,7 @@ TEST_CASE("the model on the tiny dataset's own geometry",
     }
     if (g.Pairs() == 0) continue;
     const report::ModelPrediction m =
-        report::Predict(g, report::kRequiredRamBytes);
+        report::Predict(g, report::kRequiredRamBytes, 0);
     CHECK(m.resident_fraction == 1.0);
     for (Table t : {Table::kAccount, Table::kStorage}) {
       const ReadGeometry& tg = g.at(t);

@@ -39,7 +39,7 @@ BackendGeometry Lmdb() {
 
 TEST_CASE("metadata that fits: one data read per hit, fp reads per miss",
           "[report][model]") {
-  const ModelPrediction a = Predict(Arena(), kRequiredRamBytes);
+  const ModelPrediction a = Predict(Arena(), kRequiredRamBytes, 0);
   CHECK(a.metadata_bytes == 2'000 + 12'500 + 4'800 + 25'000);
   CHECK(a.resident_fraction == 1.0);
   CHECK(a.at(Table::kAccount).hit_reads == Approx(1.0));
@@ -48,14 +48,14 @@ TEST_CASE("metadata that fits: one data read per hit, fp reads per miss",
 
   // RocksDB: 1 + (4096 + 5 - 1) / 4096 = 2.0009765625 pages per block read;
   // 1 + (7000 + 4) / 4096 = 2.7099609375 for the storage blocks.
-  const ModelPrediction r = Predict(Rocks(), kRequiredRamBytes);
+  const ModelPrediction r = Predict(Rocks(), kRequiredRamBytes, 0);
   CHECK(r.at(Table::kAccount).data_pages == Approx(2.0009765625));
   CHECK(r.at(Table::kAccount).hit_reads == Approx(2.0009765625));
   CHECK(r.at(Table::kAccount).miss_reads == Approx(0.008 * 2.0009765625));
   CHECK(r.at(Table::kStorage).hit_reads == Approx(2.7099609375));
 
   // LMDB has no filter: a miss reads the leaf that would hold the key.
-  const ModelPrediction l = Predict(Lmdb(), kRequiredRamBytes);
+  const ModelPrediction l = Predict(Lmdb(), kRequiredRamBytes, 0);
   CHECK(l.at(Table::kAccount).hit_reads == Approx(1.0));
   CHECK(l.at(Table::kAccount).miss_reads == Approx(1.0));
 }
@@ -65,7 +65,7 @@ TEST_CASE("metadata that does not fit adds index and filter reads",
   // RAM leaving room for exactly a quarter of LMDB's 16 KiB of branch
   // pages: f = 0.25, so 0.75 of the bottom branch reads go to storage.
   const uint64_t ram = kRamReserveBytes + 4096;
-  const ModelPrediction l = Predict(Lmdb(), ram);
+  const ModelPrediction l = Predict(Lmdb(), ram, 0);
   CHECK(l.resident_fraction == Approx(0.25));
   CHECK(l.at(Table::kAccount).hit_reads == Approx(1.75));
   CHECK(l.at(Table::kAccount).miss_reads == Approx(1.75));
@@ -73,12 +73,34 @@ TEST_CASE("metadata that does not fit adds index and filter reads",
   // The arena's 44,300 bytes with 4,430 of room: f = 0.1. A hit adds an
   // index and a filter read, 0.9 each; a miss 0.9 for the filter and
   // 0.01 x 0.9 for the index, plus 0.01 of a block.
-  const ModelPrediction a = Predict(Arena(), kRamReserveBytes + 4'430);
+  const ModelPrediction a = Predict(Arena(), kRamReserveBytes + 4'430, 0);
   CHECK(a.resident_fraction == Approx(0.1));
   CHECK(a.at(Table::kStorage).hit_reads == Approx(1.0 + 0.9 * 2));
   CHECK(a.at(Table::kStorage).miss_reads == Approx(0.01 + 0.9 + 0.009));
   // No RAM beyond the reserve: nothing resident.
-  CHECK(Predict(Arena(), kRamReserveBytes / 2).resident_fraction == 0.0);
+  CHECK(Predict(Arena(), kRamReserveBytes / 2, 0).resident_fraction == 0.0);
+}
+
+TEST_CASE("a pass re-reads no page an earlier read of it brought in",
+          "[report][model]") {
+  // The arena's 250 account blocks, 100 reads a pass: they touch
+  // 250 (1 - e^-0.4) = 82.42 distinct blocks, 0.8242 per read.
+  const ModelPrediction a = Predict(Arena(), kRequiredRamBytes, 100);
+  CHECK(a.at(Table::kAccount).hit_reads ==
+        Approx(250 * (1 - std::exp(-0.4)) / 100));
+  // Misses: 1% of 100 reads reach a block, hardly ever the same one.
+  CHECK(a.at(Table::kAccount).miss_reads ==
+        Approx(250 * (1 - std::exp(-1.0 / 250)) / 100));
+  // RocksDB, unaligned: 100 x 4096 bytes = 100 pages, 2.0009765625 pages a
+  // read, 50 reads: 100 (1 - e^-(50 x 2.0009765625 / 100)) / 50 per read.
+  const ModelPrediction r = Predict(Rocks(), kRequiredRamBytes, 50);
+  CHECK(r.at(Table::kAccount).hit_reads ==
+        Approx(100 * (1 - std::exp(-50 * 2.0009765625 / 100)) / 50));
+  // A large table: the share tends to one.
+  const ModelPrediction big =
+      Predict(ScaleTo(Arena(), 1'000'000'000, 1'000'000'000), kRequiredRamBytes,
+              20'000);
+  CHECK(big.at(Table::kAccount).hit_reads == Approx(1.0).epsilon(1e-3));
 }
 
 TEST_CASE("geometry grows with pairs, LMDB's depth with the log of its leaves",
