@@ -101,6 +101,20 @@ Result<uint64_t> ArenaBackend::CountPairs(Table table) const {
   return reader(table).info().key_count;
 }
 
+Result<ReadGeometry> ArenaBackend::Geometry(Table table) const {
+  const ArenaInfo& i = reader(table).info();
+  ReadGeometry g;
+  g.pairs = i.key_count;
+  g.data_units = i.block_count;
+  g.data_bytes = i.data_bytes;
+  g.data_page_aligned = true;  // FORMAT.md: every block starts on 4 KiB.
+  g.index_bytes = i.index_bytes;
+  g.filter_bytes = i.filter_bytes;
+  g.index_levels = 1;
+  g.filter_fp_rate = i.bloom_bits_per_key > 0 ? i.expected_fp_rate : 1.0;
+  return g;
+}
+
 Settings ArenaBackend::Describe() const {
   Settings s;
   s.emplace_back("dir", dir_);

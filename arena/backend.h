@@ -40,6 +40,7 @@ class ArenaBackend final : public Backend {
   Settings Describe() const override;
   // From the file header; never fails once open.
   Result<uint64_t> CountPairs(Table table) const override;
+  Result<ReadGeometry> Geometry(Table table) const override;
   std::vector<std::string> DataFiles(Table table) const override {
     return {ArenaPath(dir_, table)};
   }

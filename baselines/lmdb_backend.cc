@@ -123,6 +123,23 @@ class LmdbBackend : public Backend {
     FLATBENCH_RETURN_IF_ERROR(FromMdb(rc, "lmdb stat"));
     return static_cast<uint64_t>(st.ms_entries);
   }
+  Result<ReadGeometry> Geometry(Table table) const override {
+    MDB_txn* txn = nullptr;
+    FLATBENCH_RETURN_IF_ERROR(FromMdb(
+        mdb_txn_begin(env_.get(), nullptr, MDB_RDONLY, &txn), "lmdb txn"));
+    MDB_stat st;
+    int rc = mdb_stat(txn, dbis_[static_cast<int>(table)], &st);
+    mdb_txn_abort(txn);
+    FLATBENCH_RETURN_IF_ERROR(FromMdb(rc, "lmdb stat"));
+    ReadGeometry g;
+    g.pairs = st.ms_entries;
+    g.data_units = st.ms_leaf_pages + st.ms_overflow_pages;
+    g.data_bytes = g.data_units * st.ms_psize;
+    g.data_page_aligned = true;
+    g.index_bytes = uint64_t{st.ms_branch_pages} * st.ms_psize;
+    g.index_levels = st.ms_depth > 1 ? st.ms_depth - 1 : 0;
+    return g;
+  }
   Settings Describe() const override {
     return {{"environment", "one, two named databases"},
             {"open_flags", "MDB_RDONLY | MDB_NORDAHEAD | MDB_NOTLS"},

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "baselines/rocksdb_geometry.h"
 #include "baselines/rocksdb_options.h"
 
 namespace flatbench::baselines {
@@ -142,6 +143,9 @@ class RocksBackend : public Backend {
   rocksdb::DB* db() const { return db_.get(); }
   rocksdb::ColumnFamilyHandle* family(Table table) const {
     return tables_[static_cast<int>(table)];
+  }
+  Result<ReadGeometry> Geometry(Table table) const override {
+    return RocksGeometry(db_.get(), tables_[static_cast<int>(table)]);
   }
   Result<uint64_t> CountPairs(Table table) const override {
     // Exact for a bulk load: ingested files hold no deletions or overwrites.

@@ -3,12 +3,35 @@
 #include <memory>
 
 #include "cli/command.h"
+#include "common/files.h"
+#include "report/prediction.h"
 #include "report/report.h"
 
 namespace flatbench::cli {
 namespace {
 
+// A sweep document (flatbench sweep) gets the prediction report, which is
+// never a verdict: exit 2 whatever it predicts.
+int RunPrediction(const report::ReportOptions& o) {
+  auto s = report::WritePredictionReport(
+      {o.inputs[0], o.out_dir, o.thresholds_path, o.force});
+  if (!s.ok()) return Fail(s.status());
+  std::printf(
+      "prediction (not a verdict): %d gated cells predicted to fail, %d to "
+      "pass, %d with an interval holding the bound\n",
+      s->predicted_fail, s->predicted_pass, s->undecided);
+  std::printf("report: %s\n", s->markdown_path.c_str());
+  std::printf("report: %s\n", s->html_path.c_str());
+  return report::OutcomeExitCode(report::Outcome::kInconclusive);
+}
+
 int RunReport(const report::ReportOptions& o) {
+  if (o.inputs.size() == 1) {
+    auto text = ReadSmallFile(o.inputs[0]);
+    if (text.ok() && report::LooksLikeSweep(text.value())) {
+      return RunPrediction(o);
+    }
+  }
   Result<report::ReportSummary> s = report::WriteReport(o);
   if (!s.ok()) return Fail(s.status());
   std::printf("verdict: %s\n", report::OutcomeName(s->outcome));
@@ -30,9 +53,14 @@ Command AddReport(CLI::App& app) {
       "(a validity gate failed or a check is within noise), 65 results it "
       "cannot trust (malformed, another results format, impossible values, "
       "or files from another host, disk, build or run), 66 missing input, "
-      "73 if report.md exists (use --force).");
+      "73 if report.md exists (use --force). Given one sweep document "
+      "(flatbench sweep's DIR/sweep.json), writes the prediction report "
+      "instead: each gated ratio's trend over dataset size extrapolated to "
+      "full scale, and the geometric model's reads per hit and per miss; "
+      "predicted, not a verdict, so it exits 2.");
   sub->add_option("results", o->inputs,
-                  "bench results JSON files (one per backend process)")
+                  "bench results JSON files (one per backend process), or one "
+                  "sweep.json")
       ->required();
   sub->add_option("--out", o->out_dir, "Report directory")->required();
   sub->add_option("--thresholds", o->thresholds_path,

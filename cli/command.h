@@ -25,6 +25,7 @@ Command AddImport(CLI::App& app);
 Command AddBench(CLI::App& app);
 Command AddReport(CLI::App& app);
 Command AddGonogo(CLI::App& app);
+Command AddSweep(CLI::App& app);
 
 // Prints "flatbench: <message>" on stderr; returns the status's exit code.
 int Fail(const Status& status);

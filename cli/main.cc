@@ -31,7 +31,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", FLATBENCH_VERSION);
   const Command commands[] = {AddGen(app),    AddGet(app),    AddVerify(app),
                               AddInfo(app),   AddImport(app), AddBench(app),
-                              AddReport(app), AddGonogo(app)};
+                              AddReport(app), AddGonogo(app), AddSweep(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

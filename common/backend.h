@@ -70,6 +70,29 @@ class ReadSession {
                       ScanVisitor* visitor, uint32_t* count) = 0;
 };
 
+// The structure a point read in one table walks, read from the backend's
+// own metadata (not measured), for the geometric model of reads per hit
+// and per miss (report/model.h, RESEARCH.md).
+struct ReadGeometry {
+  uint64_t pairs = 0;
+  // Units a hit reads from storage: arena data blocks, RocksDB data blocks,
+  // LMDB leaf and overflow pages; and their bytes on disk.
+  uint64_t data_units = 0;
+  uint64_t data_bytes = 0;
+  // Whether every data unit starts on a 4 KiB page boundary (arena, LMDB);
+  // RocksDB's blocks do not, so one may straddle pages.
+  bool data_page_aligned = false;
+  // The read metadata a lookup consults before the data: arena block index
+  // and bloom filter, RocksDB index and filter blocks, LMDB branch pages.
+  uint64_t index_bytes = 0;
+  uint64_t filter_bytes = 0;
+  // Levels of index above the data (LMDB: tree depth - 1; others 1).
+  uint32_t index_levels = 1;
+  // The filter's expected false-positive rate from its own parameters;
+  // 1 without a filter.
+  double filter_fp_rate = 1;
+};
+
 // An open, read-only backend. Thread-safe: sessions may be used concurrently.
 class Backend {
  public:
@@ -93,6 +116,11 @@ class Backend {
   // their resident memory counts toward the backend's. Empty for embedded
   // backends.
   virtual std::vector<int> ServerProcesses() const { return {}; }
+  // The structure of `table`'s read path (see ReadGeometry). Backends
+  // without one return kUsage naming themselves; the model skips them.
+  virtual Result<ReadGeometry> Geometry(Table /*table*/) const {
+    return Status::Usage(Name() + ": reports no read geometry");
+  }
   // Exact number of pairs in `table`, from the backend's own metadata
   // (arena header, RocksDB table properties, LMDB mdb_stat).
   virtual Result<uint64_t> CountPairs(Table table) const = 0;

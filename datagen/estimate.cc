@@ -56,6 +56,15 @@ uint64_t EstimateDiskBytes(const Spec& spec, const std::string& backend) {
   return static_cast<uint64_t>(RawBytes(spec) * factor * 1.10) + (64ULL << 20);
 }
 
+double EstimateBuildSeconds(const Spec& spec, const std::string& backend) {
+  const double pairs =
+      static_cast<double>(spec.accounts + spec.storage_slots());
+  const double rate = backend == "arena"     ? 640e3
+                      : backend == "rocksdb" ? 520e3
+                                             : 170e3;
+  return pairs / rate;
+}
+
 uint64_t EstimateGeneratorBytes(const Spec& spec) {
   uint64_t per_bucket_accounts = spec.accounts / 256 + 1;
   uint64_t bucket =

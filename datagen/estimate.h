@@ -32,6 +32,11 @@ struct FsStoreEstimate {
   uint64_t disk_bytes = 0;
 };
 FsStoreEstimate EstimateFsStore(const Spec& spec, uint64_t block_bytes = 4096);
+
+// Seconds to build `backend` for `spec`, at the generation rates measured
+// at medium scale on a loaded 2-core host (RESEARCH.md, section 6): arena
+// 640k, RocksDB 520k, LMDB 170k pairs/s; other backends at LMDB's rate.
+double EstimateBuildSeconds(const Spec& spec, const std::string& backend);
 // Peak memory of the generator: bucketed counters plus one bucket's sort
 // buffer (stream.h).
 uint64_t EstimateGeneratorBytes(const Spec& spec);

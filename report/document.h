@@ -34,6 +34,9 @@ struct Block {
   Table table;                     // kTable.
   BarChart chart;                  // kChart.
   std::string chart_file;          // kChart: file name for markdown.
+  // kChart: when set, this pre-rendered SVG is drawn instead of `chart`
+  // (inline form for HTML, standalone form for chart_file).
+  std::string svg_inline, svg_standalone;
 };
 
 inline Block Paragraph(std::string text) {

@@ -93,7 +93,9 @@ std::string RenderHtml(const Document& doc) {
           RenderTable(b.table, &o);
           break;
         case Block::Kind::kChart:
-          o += "<figure>\n" + RenderSvg(b.chart, /*standalone=*/false) +
+          o += "<figure>\n" +
+               (b.svg_inline.empty() ? RenderSvg(b.chart, /*standalone=*/false)
+                                     : b.svg_inline) +
                "</figure>\n";
           break;
       }

@@ -1,0 +1,87 @@
+#pragma once
+// A scale sweep: datasets of increasing size in turn, each built, measured
+// with the same bench schedule and gates, its backends' read geometry
+// recorded, and removed (unless kept), all recorded in one document,
+// DIR/sweep.json (common/sweep_schema.h, bench/SWEEP_FORMAT.md).
+//
+// That file is also the sweep's state: a size is recorded only once it is
+// measured, so a rerun skips it; an interrupted size is built again (gen
+// resumes per backend) and measured again. Only datasets the sweep created
+// itself, listed in the file before their first byte is written, are ever
+// removed.
+//
+// The steps that build and measure are supplied by the caller (the CLI runs
+// `flatbench gen` and `flatbench bench` as child processes, the very code
+// paths of those commands), so this file holds only the bookkeeping.
+
+#include <cstdint>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "bench/worker.h"
+#include "common/status.h"
+#include "datagen/spec.h"
+
+namespace flatbench::bench {
+
+struct SweepPlan {
+  std::string dir;                 // sweep.json, the datasets, bench files.
+  std::vector<uint64_t> accounts;  // Sizes; REQUIRES: ascending, distinct.
+  uint32_t slots_per_account = 4;
+  uint64_t seed = datagen::kDefaultSeed;
+  std::vector<std::string> backends;
+  // Flags given to every size's bench run (modes, kinds, threads, reads,
+  // repetitions, eviction), recorded so a resumed sweep measures alike.
+  std::vector<std::string> bench_args;
+  bool keep = false;      // Keep each dataset after measuring it.
+  bool progress = true;   // Progress lines on stderr.
+  double max_hours = 24;  // Refuse a plan estimated to take longer.
+};
+
+struct SweepSteps {
+  // Builds (or resumes building) the dataset of `spec` in `dataset_dir`
+  // with the plan's backends; returns the process exit code.
+  std::function<int(const datagen::Spec& spec, const std::string& dataset_dir)>
+      generate;
+  // Runs bench on the dataset with plan.bench_args, writing `out`;
+  // returns the process exit code.
+  std::function<int(const std::string& dataset_dir, const std::string& out)>
+      bench;
+  // Opens a backend of the dataset in `dataset_dir`.
+  std::function<Result<std::unique_ptr<Backend>>(const std::string& dataset_dir,
+                                                 const std::string& backend)>
+      open;
+  // Test hook: called after each size is built, before it is measured;
+  // returning false stops the sweep there as if interrupted (kIOError).
+  std::function<bool(uint64_t accounts)> after_generate;
+};
+
+// What a plan needs, from datagen/estimate.h.
+struct SweepNeeds {
+  uint64_t disk_bytes = 0;  // Peak: the largest size (all sizes with keep).
+  uint64_t ram_bytes = 0;   // The largest size's generator, plus 1 GiB.
+  double build_seconds = 0;
+  double bench_seconds = 0;  // A rough planning figure, see sweep.cc.
+};
+SweepNeeds EstimateSweep(const SweepPlan& plan, uint64_t reads_per_pass,
+                         uint64_t passes_per_size);
+
+// Refuses (kRefuseOverwrite, with the figures) a plan that does not fit
+// the free disk under plan.dir, the available memory, or plan.max_hours.
+Status CheckSweepFits(const SweepPlan& plan, const SweepNeeds& needs);
+
+// The read geometry of every backend in `backends` that reports one, as
+// the kGeometry object: backend -> table -> keys.
+Result<nlohmann::json> CollectGeometry(
+    const std::vector<std::string>& backends,
+    const std::function<Result<std::unique_ptr<Backend>>(const std::string&)>&
+        open);
+
+// Runs (or resumes) the sweep. Errors: kRefuseOverwrite when DIR/sweep.json
+// belongs to another plan or a dataset directory holds another dataset;
+// a step's failure as the Status of its exit code, naming the size.
+Status RunSweep(const SweepPlan& plan, const SweepSteps& steps);
+
+}  // namespace flatbench::bench

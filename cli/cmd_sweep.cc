@@ -1,0 +1,195 @@
+// flatbench sweep: datasets of increasing size, each built with `gen`,
+// measured with `bench` (child processes of this binary: the commands'
+// own code paths), its read geometry recorded, then removed; one
+// DIR/sweep.json holds every size (bench/sweep.h).
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <sstream>
+
+#include "bench/sweep.h"
+#include "cli/backends.h"
+#include "cli/command.h"
+#include "cli/flags.h"
+#include "cli/subprocess.h"
+#include "datagen/dataset.h"
+
+namespace flatbench::cli {
+namespace {
+
+struct SweepArgs {
+  std::string accounts = "1000000,3000000,10000000";
+  uint32_t slots = 4;
+  std::string dir;
+  std::vector<std::string> backends;
+  std::vector<int> threads = {1, 8, 32};
+  std::string evict = "auto";
+  uint64_t reads = 20'000;
+  int repetitions = 5;
+  bool no_device = false;
+  bool keep = false;
+  double max_hours = 24;
+  bool quiet = false;
+  // Hidden test hook: stop (exit 74) after building this size.
+  uint64_t stop_after_gen = 0;
+};
+
+Status ParseAccounts(const std::string& csv, std::vector<uint64_t>* out) {
+  std::stringstream ss(csv);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    if (item.empty() || item.size() > 12 ||
+        item.find_first_not_of("0123456789") != std::string::npos) {
+      return Status::Usage("--accounts: '" + item + "' is not a count");
+    }
+    const uint64_t v = std::stoull(item);
+    if (v < 1000) {
+      return Status::Usage("--accounts: " + item +
+                           " is below 1000 accounts, too few to measure");
+    }
+    if (!out->empty() && v <= out->back()) {
+      return Status::Usage("--accounts: sizes must be ascending (" + item +
+                           " after " + std::to_string(out->back()) + ")");
+    }
+    out->push_back(v);
+  }
+  if (out->size() < 2) {
+    return Status::Usage("--accounts: a sweep needs at least two sizes");
+  }
+  return Status::Ok();
+}
+
+int RunSweepCommand(const SweepArgs& a) {
+  bench::SweepPlan plan;
+  if (Status st = ParseAccounts(a.accounts, &plan.accounts); !st.ok()) {
+    return Fail(st);
+  }
+  const std::vector<std::string> backends =
+      a.backends.empty() ? AvailableBackends() : a.backends;
+  const std::string names = JoinCsv(backends);
+  const std::string threads = JoinCsv(a.threads);
+  plan.dir = a.dir;
+  plan.slots_per_account = a.slots;
+  plan.backends = backends;
+  plan.keep = a.keep;
+  plan.progress = !a.quiet;
+  plan.max_hours = a.max_hours;
+  // The gate's mode only, every gated cell: the same schedule and gates
+  // as `bench --modes cold`.
+  plan.bench_args = {"--modes",       "cold",
+                     "--threads",     threads,
+                     "--reads",       std::to_string(a.reads),
+                     "--repetitions", std::to_string(a.repetitions),
+                     "--evict",       a.evict};
+  if (a.no_device) plan.bench_args.push_back("--no-device");
+
+  // Cold passes per size: backends x 5 read cells x threads x repetitions,
+  // plus a device cell before each hit pass.
+  const uint64_t thread_counts = a.threads.size();
+  const uint64_t passes = plan.backends.size() * (a.no_device ? 5 : 7) *
+                          thread_counts * static_cast<uint64_t>(a.repetitions);
+  bench::SweepNeeds needs = bench::EstimateSweep(plan, a.reads, passes);
+  if (Status st = bench::CheckSweepFits(plan, needs); !st.ok()) {
+    return Fail(st);
+  }
+
+  bench::SweepSteps steps;
+  // A child that could not be started or waited for is an I/O error (74).
+  auto spawn = [](const std::vector<std::string>& args) {
+    auto end = SpawnSelf(args);
+    if (!end.ok()) return Fail(end.status().WithContext(args[0]));
+    return end->ExitCode();
+  };
+  steps.generate = [&](const datagen::Spec& spec, const std::string& dir) {
+    return spawn({"gen", "--scale", "custom", "--accounts",
+                  std::to_string(spec.accounts), "--slots-per-account",
+                  std::to_string(spec.slots_per_account), "--dir", dir,
+                  "--backends", names});
+  };
+  steps.bench = [&](const std::string& dir, const std::string& out) {
+    std::vector<std::string> args = {"bench", "--dir", dir, "--backends",
+                                     names,   "--out", out, "--force"};
+    if (a.quiet) args.push_back("--quiet");
+    args.insert(args.end(), plan.bench_args.begin(), plan.bench_args.end());
+    return spawn(args);
+  };
+  steps.open =
+      [](const std::string& dir,
+         const std::string& backend) -> Result<std::unique_ptr<Backend>> {
+    auto ds = datagen::Dataset::Open(dir);
+    if (!ds.ok()) return ds.status();
+    return OpenBackend(backend, ds->BackendDir(backend), {});
+  };
+  if (a.stop_after_gen != 0) {
+    const uint64_t stop = a.stop_after_gen;
+    steps.after_generate = [stop](uint64_t accounts) {
+      return accounts != stop;
+    };
+  }
+  Status st = bench::RunSweep(plan, steps);
+  if (!st.ok()) return Fail(st);
+  return 0;
+}
+
+constexpr char kHelp[] =
+    "A scale sweep, the evidence for a full-scale prediction: for each size "
+    "in --accounts (ascending), builds the dataset (gen, custom scale, "
+    "--slots-per-account slots each) in DIR/data-N, measures it with bench "
+    "in the gate's mode (cold: every gated cell, the same schedule and "
+    "gates as `bench --modes cold`), records each backend's read geometry "
+    "(index, filter and data bytes, tree depth, from the backend's own "
+    "metadata), then removes the dataset unless --keep. Everything goes "
+    "into DIR/sweep.json (bench/SWEEP_FORMAT.md), which is also the state: "
+    "a rerun with the same flags skips measured sizes and rebuilds an "
+    "interrupted one (gen resumes per backend). Only datasets the sweep "
+    "created are removed. Before anything is written, the plan's disk "
+    "(the largest size's backends, or every size with --keep), RAM and "
+    "estimated time are checked; a plan that does not fit is refused with "
+    "the figures (exit 73). Then `flatbench report DIR/sweep.json --out R` "
+    "writes the prediction report: predicted, not a verdict.";
+
+}  // namespace
+
+Command AddSweep(CLI::App& app) {
+  auto a = std::make_shared<SweepArgs>();
+  CLI::App* sub = app.add_subcommand("sweep", kHelp);
+  sub->add_option("--accounts", a->accounts,
+                  "Comma-separated account counts, ascending, at least two")
+      ->capture_default_str();
+  sub->add_option("--slots-per-account", a->slots, "Storage slots per account")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1'000'000));
+  sub->add_option("--dir", a->dir,
+                  "Sweep directory: sweep.json, the datasets, bench files")
+      ->required();
+  AddListOption(sub, "--backends", &a->backends,
+                "Comma-separated backends (default: all in this build)")
+      ->check(CLI::IsMember(AvailableBackends()));
+  AddListOption(sub, "--threads", &a->threads,
+                "Thread counts, 1 to 1024 (bench --threads)")
+      ->check(CLI::Range(1, 1024));
+  sub->add_option("--reads", a->reads, "Reads per pass (bench --reads)")
+      ->capture_default_str()
+      ->check(AtLeastOne());
+  sub->add_option("--repetitions", a->repetitions,
+                  "Cold passes per cell and size, 1 to 1000")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
+  sub->add_option("--evict", a->evict,
+                  "auto, drop_caches or fadvise (bench --evict)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "drop_caches", "fadvise"}));
+  sub->add_flag("--no-device", a->no_device,
+                "Skip the device cells (bench --no-device)");
+  sub->add_flag("--keep", a->keep, "Keep each dataset after measuring it");
+  sub->add_option("--max-hours", a->max_hours,
+                  "Refuse a plan estimated to take longer")
+      ->capture_default_str();
+  sub->add_flag("--quiet", a->quiet, "No progress lines");
+  sub->add_option("--stop-after-gen", a->stop_after_gen,
+                  "test hook: stop after building this size")
+      ->group("");
+  return {sub, [a] { return RunSweepCommand(*a); }};
+}
+
+}  // namespace flatbench::cli

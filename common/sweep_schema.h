@@ -1,0 +1,79 @@
+#pragma once
+// The sweep contract: every name `flatbench sweep` writes into SWEEP.json
+// and `flatbench report SWEEP.json` reads, with its type.
+// bench/SWEEP_FORMAT.md describes the same names in prose and is tested
+// against this header.
+//
+// A sweep document is one JSON object: the run-wide keys below, and under
+// kSizes one object per measured dataset size (ascending accounts), each
+// holding that size's bench results document (bench/RESULTS_FORMAT.md)
+// whole and the read geometry of every backend that reports one.
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace flatbench::sweep {
+
+// The version of this contract; a reader refuses any other.
+inline constexpr int64_t kFormatVersion = 1;
+
+enum class Type { kInteger, kNumber, kText, kBool, kArray, kObject };
+// "integer", "number", "text", "bool", "array", "object".
+const char* TypeName(Type type);
+
+struct Key {
+  std::string_view name;
+  Type type;
+};
+
+// --- Run-wide keys (top level) --------------------------------------------
+inline constexpr Key kVersion{"flatbench_sweep", Type::kInteger};
+inline constexpr Key kSlotsPerAccount{"slots_per_account", Type::kInteger};
+inline constexpr Key kSeed{"seed", Type::kInteger};
+inline constexpr Key kPlannedAccounts{"planned_accounts", Type::kArray};
+inline constexpr Key kBackends{"backends", Type::kText};
+inline constexpr Key kBenchArgs{"bench_args", Type::kArray};
+inline constexpr Key kCreatedDatasets{"created_datasets", Type::kArray};
+inline constexpr Key kFinished{"finished", Type::kBool};
+inline constexpr Key kSizes{"sizes", Type::kArray};
+
+inline constexpr Key kTopKeys[] = {
+    kVersion,         kSlotsPerAccount, kSeed,
+    kPlannedAccounts, kBackends,        kBenchArgs,
+    kCreatedDatasets, kFinished,        kSizes};
+
+// --- One measured size (an element of kSizes) ------------------------------
+inline constexpr Key kAccounts{"accounts", Type::kInteger};
+inline constexpr Key kPairs{"pairs", Type::kInteger};
+inline constexpr Key kSpec{"spec", Type::kText};
+inline constexpr Key kDatasetDir{"dataset_dir", Type::kText};
+inline constexpr Key kDatasetRemoved{"dataset_removed", Type::kBool};
+inline constexpr Key kBenchSeconds{"bench_seconds", Type::kNumber};
+inline constexpr Key kGeometry{"geometry", Type::kObject};
+inline constexpr Key kResults{"results", Type::kObject};
+
+inline constexpr Key kSizeKeys[] = {kAccounts,   kPairs,          kSpec,
+                                    kDatasetDir, kDatasetRemoved, kBenchSeconds,
+                                    kGeometry,   kResults};
+
+// --- Read geometry (kGeometry: backend -> table -> these keys) -------------
+// common/backend.h ReadGeometry, field for field.
+inline constexpr Key kGeoPairs{"pairs", Type::kInteger};
+inline constexpr Key kGeoDataUnits{"data_units", Type::kInteger};
+inline constexpr Key kGeoDataBytes{"data_bytes", Type::kInteger};
+inline constexpr Key kGeoDataPageAligned{"data_page_aligned", Type::kBool};
+inline constexpr Key kGeoIndexBytes{"index_bytes", Type::kInteger};
+inline constexpr Key kGeoFilterBytes{"filter_bytes", Type::kInteger};
+inline constexpr Key kGeoIndexLevels{"index_levels", Type::kInteger};
+inline constexpr Key kGeoFilterFpRate{"filter_fp_rate", Type::kNumber};
+
+inline constexpr Key kGeometryKeys[] = {
+    kGeoPairs,      kGeoDataUnits,   kGeoDataBytes,   kGeoDataPageAligned,
+    kGeoIndexBytes, kGeoFilterBytes, kGeoIndexLevels, kGeoFilterFpRate};
+
+// The file a sweep keeps in its directory: its state while it runs (what
+// is done, which datasets it created) and its result when finished.
+inline constexpr std::string_view kFileName = "sweep.json";
+
+}  // namespace flatbench::sweep
