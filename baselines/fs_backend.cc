@@ -1,3 +1,7 @@
+// The filesystem store's reader and loader. One file, over 300 lines, because
+// the session, the backend and the loader implement one interface over one
+// layout (fs_layout.h) and share its helpers; the ordered walk is in
+// fs_cursor.cc.
 #include "baselines/fs_backend.h"
 
 #include <fcntl.h>

@@ -1,3 +1,7 @@
+// The LMDB reader and loader. One file, over 300 lines, because the session,
+// the backend, the ordered walk and the loader share the environment's
+// settings and error mapping; the meta check and the branch-page walk live in
+// lmdb_meta.cc and lmdb_pages.cc.
 #include "baselines/lmdb_backend.h"
 
 #include <lmdb.h>
@@ -113,7 +117,8 @@ class LmdbBackend : public Backend {
     return std::unique_ptr<ReadSession>(new LmdbSession(txn, dbis_));
   }
   uint64_t ResidentMetadataBytes() const override { return 0; }
-  Result<uint64_t> CountPairs(Table table) const override {
+  // mdb_stat of `table`'s database, in a short read-only transaction.
+  Result<MDB_stat> Stat(Table table) const {
     MDB_txn* txn = nullptr;
     FLATBENCH_RETURN_IF_ERROR(FromMdb(
         mdb_txn_begin(env_.get(), nullptr, MDB_RDONLY, &txn), "lmdb txn"));
@@ -121,16 +126,14 @@ class LmdbBackend : public Backend {
     int rc = mdb_stat(txn, dbis_[static_cast<int>(table)], &st);
     mdb_txn_abort(txn);
     FLATBENCH_RETURN_IF_ERROR(FromMdb(rc, "lmdb stat"));
+    return st;
+  }
+  Result<uint64_t> CountPairs(Table table) const override {
+    FLATBENCH_ASSIGN_OR_RETURN(MDB_stat st, Stat(table));
     return static_cast<uint64_t>(st.ms_entries);
   }
   Result<ReadGeometry> Geometry(Table table) const override {
-    MDB_txn* txn = nullptr;
-    FLATBENCH_RETURN_IF_ERROR(FromMdb(
-        mdb_txn_begin(env_.get(), nullptr, MDB_RDONLY, &txn), "lmdb txn"));
-    MDB_stat st;
-    int rc = mdb_stat(txn, dbis_[static_cast<int>(table)], &st);
-    mdb_txn_abort(txn);
-    FLATBENCH_RETURN_IF_ERROR(FromMdb(rc, "lmdb stat"));
+    FLATBENCH_ASSIGN_OR_RETURN(MDB_stat st, Stat(table));
     ReadGeometry g;
     g.pairs = st.ms_entries;
     g.data_units = st.ms_leaf_pages + st.ms_overflow_pages;

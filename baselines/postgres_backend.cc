@@ -1,6 +1,8 @@
 // The PostgreSQL reader: a server started at open and stopped at close,
 // one connection per session, prepared statements with binary parameters
-// and binary results.
+// and binary results. Over 300 lines because the session, the backend and
+// the ordered walk share one connection model; the server, the user, the
+// connection helpers and the loader have files of their own.
 #include "baselines/postgres_backend.h"
 
 #include <arpa/inet.h>

@@ -1,3 +1,7 @@
+// The RocksDB reader and loader. One file, over 300 lines, because the
+// session, the backend, the ordered walk and the SST loader share the
+// options and the status mapping; the options are rocksdb_options.cc and the
+// read geometry rocksdb_geometry.cc.
 #include "baselines/rocksdb_backend.h"
 
 #include <rocksdb/db.h>

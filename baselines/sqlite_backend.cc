@@ -1,3 +1,7 @@
+// The SQLite reader and loader. One file, over 300 lines, because the
+// session, the backend, the ordered walk and the loader share the schema
+// and the settings; the connection wrapper is sqlite_db.cc and the cold-open
+// page walk sqlite_pages.cc.
 #include "baselines/sqlite_backend.h"
 
 #include <fcntl.h>

@@ -1,3 +1,6 @@
+// flatbench sweep's driver: per size, gen, bench and the geometry, recorded
+// in sweep.json after each step so a rerun resumes. Over 300 lines because
+// planning, resuming and cleaning up are one state machine over one file.
 #include "bench/sweep.h"
 
 #include <algorithm>

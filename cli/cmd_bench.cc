@@ -1,6 +1,8 @@
 // flatbench bench: the point-read matrix, each backend in its own worker
 // process, driven through one interleaved schedule (bench/run.h), written
-// as one google-benchmark JSON file.
+// as one google-benchmark JSON file. Over 300 lines because one binary
+// plays the command's three roles (the parent, a backend's worker and a
+// startup probe) from one set of arguments.
 #include <sys/stat.h>
 #include <unistd.h>
 

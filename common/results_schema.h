@@ -2,7 +2,9 @@
 // The results contract: every name `flatbench bench` writes and
 // `flatbench report` reads, with its type. bench/RESULTS_FORMAT.md
 // describes the same names in prose and is tested against this header, so
-// no counter name or context key is spelled anywhere else.
+// no counter name or context key is spelled anywhere else. Over 300 lines
+// because it is the one place the contract is written; the scan and startup
+// counters are in results_ops.h.
 //
 // A results file is google-benchmark JSON: a `context` object and a
 // `benchmarks` array. Each iteration entry of `benchmarks` is one measured

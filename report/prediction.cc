@@ -8,6 +8,7 @@
 #include "datagen/spec.h"
 #include "report/html.h"
 #include "report/markdown.h"
+#include "report/report.h"
 #include "report/svg.h"
 #include "report/verdict.h"
 
@@ -76,15 +77,7 @@ Result<PredictionSummary> WritePredictionReport(
   const fs::path dir(options.out_dir);
   const fs::path md = dir / "report.md";
   const fs::path html = dir / "report.html";
-  std::error_code ec;
-  if (fs::exists(md, ec) && !options.force) {
-    return Status::RefuseOverwrite(md.string() +
-                                   " exists; pass --force to overwrite it");
-  }
-  fs::create_directories(dir, ec);
-  if (ec) {
-    return Status::IOError(dir.string() + ": cannot create: " + ec.message());
-  }
+  FLATBENCH_RETURN_IF_ERROR(PrepareOutputDir(options.out_dir, options.force));
   Document doc = BuildPredictionDocument(sweep.value(), thresholds.value());
   for (const auto& section : doc.sections) {
     for (const auto& b : section.blocks) {

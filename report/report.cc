@@ -26,6 +26,22 @@ RenderedReport RenderReport(const Verdict& verdict, const ResultSet& results) {
   return out;
 }
 
+Status PrepareOutputDir(const std::string& out_dir, bool force) {
+  namespace fs = std::filesystem;
+  const fs::path dir(out_dir);
+  const fs::path md = dir / "report.md";
+  std::error_code ec;
+  if (fs::exists(md, ec) && !force) {
+    return Status::RefuseOverwrite(md.string() +
+                                   " exists; pass --force to overwrite it");
+  }
+  fs::create_directories(dir, ec);
+  if (ec) {
+    return Status::IOError(dir.string() + ": cannot create: " + ec.message());
+  }
+  return Status::Ok();
+}
+
 Result<ReportSummary> WriteReport(const ReportOptions& options) {
   namespace fs = std::filesystem;
   if (options.inputs.empty()) {
@@ -42,15 +58,7 @@ Result<ReportSummary> WriteReport(const ReportOptions& options) {
   const fs::path dir(options.out_dir);
   const fs::path md = dir / "report.md";
   const fs::path html = dir / "report.html";
-  std::error_code ec;
-  if (fs::exists(md, ec) && !options.force) {
-    return Status::RefuseOverwrite(md.string() +
-                                   " exists; pass --force to overwrite it");
-  }
-  fs::create_directories(dir, ec);
-  if (ec) {
-    return Status::IOError(dir.string() + ": cannot create: " + ec.message());
-  }
+  FLATBENCH_RETURN_IF_ERROR(PrepareOutputDir(options.out_dir, options.force));
 
   Verdict verdict = ComputeVerdict(results.value(), thresholds.value());
   RenderedReport rendered = RenderReport(verdict, results.value());

@@ -43,4 +43,9 @@ struct ReportSummary {
 // kRefuseOverwrite (out_dir/report.md exists and !force), kIOError.
 Result<ReportSummary> WriteReport(const ReportOptions& options);
 
+// Makes `out_dir` ready for a report: refuses (kRefuseOverwrite) when it
+// already holds report.md and `force` is false, else creates it (kIOError
+// when it cannot). Shared by the verdict and the prediction report.
+Status PrepareOutputDir(const std::string& out_dir, bool force);
+
 }  // namespace flatbench::report
