@@ -74,22 +74,24 @@ std::string FsCursor::Path(int level) const {
 }
 
 Status FsCursor::List(int level, const std::string& path) {
-  int fd = table_fd_;
-  if (level > 0) {
-    std::string rel = names_[0][pos_[0]];
-    if (level == 2) rel += "/" + names_[1][pos_[1]];
-    fd = openat(table_fd_, rel.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0 && errno == ENOTDIR) {
-      return Status::Corruption(path + ": a file where a folder belongs");
-    }
-    if (fd < 0) return Status::FromErrno("open " + path);
-    if (level == 2) {
-      if (leaf_fd_ >= 0) close(leaf_fd_);
-      leaf_fd_ = fd;
-    }
+  // The table's folder is opened afresh, never dup'ed: the held descriptor
+  // is shared by every session, and a dup would share its directory offset
+  // with cursors listing in other threads.
+  std::string rel = ".";
+  if (level > 0) rel = names_[0][pos_[0]];
+  if (level == 2) rel += "/" + names_[1][pos_[1]];
+  int fd = openat(table_fd_, rel.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0 && errno == ENOTDIR) {
+    return Status::Corruption(path + ": a file where a folder belongs");
   }
-  // fdopendir owns the descriptor it is given.
-  int list_fd = level == 1 ? fd : dup(fd);
+  if (fd < 0) return Status::FromErrno("open " + path);
+  if (level == 2) {
+    if (leaf_fd_ >= 0) close(leaf_fd_);
+    leaf_fd_ = fd;
+  }
+  // fdopendir owns the descriptor it is given; the leaf's is kept for
+  // reading its files, so it lists through a dup of its own.
+  int list_fd = level == 2 ? dup(fd) : fd;
   if (list_fd < 0) return Status::FromErrno("dup " + path);
   DIR* d = fdopendir(list_fd);
   if (d == nullptr) {

@@ -82,6 +82,12 @@ TEST_CASE("a cold pass reads storage and follows its device cell",
       REQUIRE(hello.ok());
       REQUIRE(hello.value()[results::BackendKey(b, results::kSanityPassed)] ==
               true);
+      // A store whose files hold no whole 4 KiB block (fs) has no device
+      // cell, and says so in its context.
+      const std::string device =
+          hello.value()[results::BackendKey(b, results::kDeviceStatus)];
+      const bool has_device = device.rfind("measured", 0) == 0;
+      if (!has_device) CHECK(device.rfind("skipped: ", 0) == 0);
       Step step;
       step.backend = b;
       step.mode = Mode::kCold;
@@ -90,14 +96,8 @@ TEST_CASE("a cold pass reads storage and follows its device cell",
       step.device_reads_per_thread = 200;
       auto entries = w.RunStep(step);
       REQUIRE(entries.ok());
-      REQUIRE(entries->size() == 2);
-      const auto& dev = entries.value()[0];
-      const auto& e = entries.value()[1];
-      CHECK(dev["name"] ==
-            b + "/" + TableName(table) + "/device/cold/" + "threads:1/rep:0");
-      CHECK(Num(dev, results::kStorageBound) == 1);
-      CHECK(Num(dev, results::kFoundFraction) == 1);
-      CHECK(Num(dev, results::kReadsPerS) > 0);
+      REQUIRE(entries->size() == (has_device ? 2u : 1u));
+      const auto& e = entries.value().back();
       CHECK(Num(e, results::kEvictionVerified) == 1);
       CHECK(Num(e, results::kResidentFractionAfterEviction) <= 0.01);
       const double faults = Num(e, results::kMajorFaultsPerRead);
@@ -107,6 +107,17 @@ TEST_CASE("a cold pass reads storage and follows its device cell",
       if (b != "postgres") CHECK((faults > 0 || bytes > 0));
       CHECK(Num(e, results::kFoundFraction) == 1.0);
       CHECK(Num(e, results::kDistinctKeys) == 500);
+      if (!has_device) {
+        CHECK_FALSE(e.contains(std::string(results::kDeviceReadsPerS.name)));
+        CHECK_FALSE(e.contains(std::string(results::kIoEfficiency.name)));
+        continue;
+      }
+      const auto& dev = entries.value()[0];
+      CHECK(dev["name"] ==
+            b + "/" + TableName(table) + "/device/cold/" + "threads:1/rep:0");
+      CHECK(Num(dev, results::kStorageBound) == 1);
+      CHECK(Num(dev, results::kFoundFraction) == 1);
+      CHECK(Num(dev, results::kReadsPerS) > 0);
       CHECK(Num(e, results::kDeviceReadsPerS) == Num(dev, results::kReadsPerS));
       CHECK(
           Num(e, results::kIoEfficiency) ==
@@ -153,7 +164,12 @@ TEST_CASE("the cold open preloads metadata, the lazy open does not",
     o.allow_drop_caches = false;
     o.check.samples = 20;
     Worker w(ds.value(), b, testing::TinyOpener(ds.value()), o);
-    REQUIRE(w.Hello().ok());
+    auto hello = w.Hello();
+    REQUIRE(hello.ok());
+    // A store with no metadata of its own (fs) says it preloads nothing.
+    const std::string preload =
+        hello.value()[results::BackendKey(b, results::kPreload)];
+    const bool preloads = preload.rfind("nothing", 0) != 0;
     double preloaded[2];
     for (Mode mode : {Mode::kCold, Mode::kColdLazy}) {
       Step step;
@@ -167,7 +183,11 @@ TEST_CASE("the cold open preloads metadata, the lazy open does not",
       preloaded[mode == Mode::kCold] =
           Num(entries.value()[0], results::kPreloadedBytes);
     }
-    CHECK(preloaded[1] > preloaded[0]);
+    if (preloads) {
+      CHECK(preloaded[1] > preloaded[0]);
+    } else {
+      CHECK(preloaded[1] == preloaded[0]);
+    }
   }
 }
 
