@@ -19,7 +19,6 @@
 #include "bench/run.h"
 #include "bench/startup.h"
 #include "bench/worker.h"
-#include "cli/backends.h"
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "cli/subprocess.h"
@@ -27,6 +26,7 @@
 #include "common/hex.h"
 #include "datagen/dataset.h"
 #include "datagen/estimate.h"
+#include "datagen/registry.h"
 #include "flatbench_config.h"
 #if FLATBENCH_HAVE_ROCKSDB
 #include <rocksdb/version.h>
@@ -130,7 +130,7 @@ bench::RunParameters MakeParameters(const BenchArgs& a,
 
 bench::Opener MakeOpener(const datagen::Dataset& ds) {
   return [ds](const std::string& name, const OpenOptions& options) {
-    return OpenBackend(name, ds.BackendDir(name), options);
+    return datagen::OpenBackend(name, ds.BackendDir(name), options);
   };
 }
 
@@ -252,7 +252,7 @@ Status RunParent(const BenchArgs& a) {
   if (backends.empty()) {
     // Default: every backend this build has that the dataset holds.
     for (const auto& b : ds.CompleteBackends()) {
-      for (const auto& known : AvailableBackends()) {
+      for (const auto& known : datagen::AvailableBackends()) {
         if (b == known) backends.push_back(b);
       }
     }

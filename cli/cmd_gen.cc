@@ -3,11 +3,11 @@
 #include <cstdio>
 #include <memory>
 
-#include "cli/backends.h"
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "common/files.h"
 #include "datagen/dataset.h"
+#include "datagen/registry.h"
 
 namespace flatbench::cli {
 namespace {
@@ -44,7 +44,8 @@ Status RunGen(const GenArgs& a) {
   FLATBENCH_ASSIGN_OR_RETURN(
       o.spec, datagen::MakeSpec(a.scale, a.accounts, a.slots, a.seed));
   o.dir = a.dir;
-  o.backends = a.backends.empty() ? DefaultBackends(o.spec) : a.backends;
+  o.backends =
+      a.backends.empty() ? datagen::DefaultBackends(o.spec) : a.backends;
   // Before anything is written; a backend already built is not checked.
   auto existing = datagen::Dataset::Open(a.dir);
   for (const auto& b : o.backends) {
@@ -52,13 +53,14 @@ Status RunGen(const GenArgs& a) {
         existing->Build(b).ok()) {
       continue;
     }
-    FLATBENCH_RETURN_IF_ERROR(CheckBuildable(b, o.spec, a.dir));
+    FLATBENCH_RETURN_IF_ERROR(datagen::CheckBuildable(b, o.spec, a.dir));
   }
   o.rebuild = a.rebuild;
   o.progress = !a.quiet;
   o.stop = &g_stop_signal;
   CatchStopSignals();
-  FLATBENCH_ASSIGN_OR_RETURN(auto builds, datagen::Generate(o, NewLoader));
+  FLATBENCH_ASSIGN_OR_RETURN(auto builds,
+                             datagen::Generate(o, datagen::NewLoader));
   std::printf("dataset %s: %s\n", a.dir.c_str(), o.spec.Canonical().c_str());
   std::printf("%-8s %12s %12s %10s %12s\n", "backend", "pairs", "disk",
               "build s", "keys/s");

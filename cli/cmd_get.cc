@@ -3,11 +3,11 @@
 #include <memory>
 
 #include "cli/arena_cli.h"
-#include "cli/backends.h"
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "common/hex.h"
 #include "datagen/dataset.h"
+#include "datagen/registry.h"
 
 namespace flatbench::cli {
 namespace {
@@ -57,7 +57,8 @@ Status RunGet(const GetArgs& a) {
   OpenOptions options;
   options.verify_checksums = !a.no_verify;
   FLATBENCH_ASSIGN_OR_RETURN(
-      auto backend, OpenBackend(a.backend, ds.BackendDir(a.backend), options));
+      auto backend,
+      datagen::OpenBackend(a.backend, ds.BackendDir(a.backend), options));
   return Lookup(*backend, table, key, a.key);
 }
 

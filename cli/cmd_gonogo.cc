@@ -10,13 +10,13 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "cli/backends.h"
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "cli/subprocess.h"
 #include "common/files.h"
 #include "datagen/dataset.h"
 #include "datagen/estimate.h"
+#include "datagen/registry.h"
 #include "report/verdict.h"
 
 namespace flatbench::cli {
@@ -126,7 +126,7 @@ int RunGonogo(GonogoArgs a) {
   auto spec =
       datagen::MakeSpec(a.scale, a.accounts, a.slots, datagen::kDefaultSeed);
   if (!spec.ok()) return Fail(spec.status());
-  if (a.backends.empty()) a.backends = DefaultBackends(spec.value());
+  if (a.backends.empty()) a.backends = datagen::DefaultBackends(spec.value());
   const std::string backends = JoinCsv(a.backends);
   if (a.dir.empty()) a.dir = "data/" + a.scale;
   json identity = {{"scale", a.scale},

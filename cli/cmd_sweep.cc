@@ -8,11 +8,11 @@
 #include <sstream>
 
 #include "bench/sweep.h"
-#include "cli/backends.h"
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "cli/subprocess.h"
 #include "datagen/dataset.h"
+#include "datagen/registry.h"
 
 namespace flatbench::cli {
 namespace {
@@ -65,7 +65,7 @@ int RunSweepCommand(const SweepArgs& a) {
     return Fail(st);
   }
   const std::vector<std::string> backends =
-      a.backends.empty() ? AvailableBackends() : a.backends;
+      a.backends.empty() ? datagen::AvailableBackends() : a.backends;
   const std::string names = JoinCsv(backends);
   const std::string threads = JoinCsv(a.threads);
   plan.dir = a.dir;
@@ -118,7 +118,7 @@ int RunSweepCommand(const SweepArgs& a) {
          const std::string& backend) -> Result<std::unique_ptr<Backend>> {
     auto ds = datagen::Dataset::Open(dir);
     if (!ds.ok()) return ds.status();
-    return OpenBackend(backend, ds->BackendDir(backend), {});
+    return datagen::OpenBackend(backend, ds->BackendDir(backend), {});
   };
   if (a.stop_after_gen != 0) {
     const uint64_t stop = a.stop_after_gen;
@@ -164,7 +164,7 @@ Command AddSweep(CLI::App& app) {
       ->required();
   AddListOption(sub, "--backends", &a->backends,
                 "Comma-separated backends (default: all in this build)")
-      ->check(CLI::IsMember(AvailableBackends()));
+      ->check(CLI::IsMember(datagen::AvailableBackends()));
   AddListOption(sub, "--threads", &a->threads,
                 "Thread counts, 1 to 1024 (bench --threads)")
       ->check(CLI::Range(1, 1024));

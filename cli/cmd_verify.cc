@@ -5,29 +5,14 @@
 
 #include "arena/backend.h"
 #include "arena/iterator.h"
+#include "baselines/table_scan.h"
 #include "cli/arena_cli.h"
-#include "cli/backends.h"
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "cli/subprocess.h"
 #include "datagen/check.h"
 #include "datagen/dataset.h"
-#include "flatbench_config.h"
-#if FLATBENCH_HAVE_ROCKSDB
-#include "baselines/rocksdb_backend.h"
-#endif
-#if FLATBENCH_HAVE_LMDB
-#include "baselines/lmdb_backend.h"
-#endif
-#if FLATBENCH_HAVE_POSTGRES
-#include "baselines/postgres_backend.h"
-#endif
-#if FLATBENCH_HAVE_SQLITE
-#include "baselines/sqlite_backend.h"
-#endif
-#if FLATBENCH_HAVE_FS
-#include "baselines/fs_backend.h"
-#endif
+#include "datagen/registry.h"
 
 namespace flatbench::cli {
 namespace {
@@ -63,39 +48,12 @@ datagen::NextPairFn ArenaWalk(const arena::Reader& reader) {
 }
 
 // Opens an ordered walk of `table` of `backend`, whichever kind it is.
-// The baseline's ordered scan of `table`.
-Result<std::unique_ptr<baselines::TableScan>> OpenScan(Backend& backend,
-                                                       Table table) {
-#if FLATBENCH_HAVE_ROCKSDB
-  if (backend.Name() == "rocksdb") {
-    return baselines::NewRocksDbScan(backend, table);
-  }
-#endif
-#if FLATBENCH_HAVE_LMDB
-  if (backend.Name() == "lmdb") return baselines::NewLmdbScan(backend, table);
-#endif
-#if FLATBENCH_HAVE_POSTGRES
-  if (backend.Name() == "postgres") {
-    return baselines::NewPostgresScan(backend, table);
-  }
-#endif
-#if FLATBENCH_HAVE_SQLITE
-  if (backend.Name() == "sqlite")
-    return baselines::NewSqliteScan(backend, table);
-#endif
-#if FLATBENCH_HAVE_FS
-  if (backend.Name() == "fs") return baselines::NewFsStoreScan(backend, table);
-#endif
-  (void)table;
-  return Status::Usage(backend.Name() + ": no ordered walk in this build");
-}
-
 Result<datagen::NextPairFn> OpenWalk(Backend& backend, Table table) {
   if (auto* a = dynamic_cast<arena::ArenaBackend*>(&backend)) {
     return ArenaWalk(a->reader(table));
   }
   FLATBENCH_ASSIGN_OR_RETURN(std::shared_ptr<baselines::TableScan> owned,
-                             OpenScan(backend, table));
+                             datagen::OpenTableScan(backend, table));
   return datagen::NextPairFn(
       [owned](bool* valid, std::string_view* key, std::string_view* value) {
         return owned->Next(valid, key, value);
@@ -106,16 +64,7 @@ Result<datagen::NextPairFn> OpenWalk(Backend& backend, Table table) {
 Status SelfCheck(const std::string& name, const std::string& dir,
                  Backend& backend) {
   if (name == "arena") return VerifyArenaDir(dir);
-#if FLATBENCH_HAVE_ROCKSDB
-  if (name == "rocksdb") return baselines::VerifyRocksDbChecksums(backend);
-#endif
-#if FLATBENCH_HAVE_SQLITE
-  if (name == "sqlite") return baselines::CheckSqliteIntegrity(backend);
-#endif
-  (void)backend;
-  // LMDB and the fs store keep no checksums; PostgreSQL checks its pages'
-  // checksums as the ordered walk reads them.
-  return Status::Ok();
+  return datagen::CheckStoreIntegrity(backend);
 }
 
 // What SelfCheck runs for `name`; empty when it has no check of its own.
@@ -163,8 +112,8 @@ Status VerifyBackend(const datagen::Dataset& ds, const std::string& name,
   FLATBENCH_ASSIGN_OR_RETURN(auto build, ds.Build(name));
   OpenOptions open;
   open.verify_checksums = true;
-  FLATBENCH_ASSIGN_OR_RETURN(auto backend,
-                             OpenBackend(name, ds.BackendDir(name), open));
+  FLATBENCH_ASSIGN_OR_RETURN(
+      auto backend, datagen::OpenBackend(name, ds.BackendDir(name), open));
   Backend& b = *backend;
   FLATBENCH_RETURN_IF_ERROR(CheckCounts(ds, name, b));
   if (!a.quick) {

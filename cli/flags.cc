@@ -2,7 +2,7 @@
 
 #include <cstdint>
 
-#include "cli/backends.h"
+#include "datagen/registry.h"
 
 namespace flatbench::cli {
 
@@ -33,8 +33,8 @@ CLI::Validator AtLeastOne() {
 }
 
 std::vector<std::string> BackendNames() {
-  std::vector<std::string> names = AvailableBackends();
-  for (auto& v : ReadVariants()) names.push_back(std::move(v));
+  std::vector<std::string> names = datagen::AvailableBackends();
+  for (auto& v : datagen::ReadVariants()) names.push_back(std::move(v));
   return names;
 }
 

@@ -5,9 +5,9 @@
 #include <fstream>
 
 #include "baselines/table_scan.h"
-#include "cli/backends.h"
 #include "datagen/check.h"
 #include "datagen/dataset.h"
+#include "datagen/registry.h"
 #include "flatbench_config.h"
 #include "test/datagen/collect_sink.h"
 #include "test/temp_dir.h"
@@ -32,13 +32,14 @@ namespace {
 Spec SmallSpec() { return MakeSpec("custom", 3000, 3, 5).value(); }
 
 // Builds `backend` for SmallSpec() under `tmp`; returns its folder.
-std::string BuildOne(const testing::TempDir& tmp, const std::string& backend) {
+[[maybe_unused]] std::string BuildOne(const testing::TempDir& tmp,
+                                      const std::string& backend) {
   GenOptions o;
   o.dir = tmp / "ds";
   o.spec = SmallSpec();
   o.backends = {backend};
   o.progress = false;
-  auto built = Generate(o, cli::NewLoader);
+  auto built = Generate(o, datagen::NewLoader);
   REQUIRE(built.ok());
   return o.dir + "/" + backend;
 }
@@ -60,7 +61,7 @@ using ScanMaker = std::function<Result<std::unique_ptr<baselines::TableScan>>(
     Backend&, Table)>;
 [[maybe_unused]] void CheckScans(const std::string& name,
                                  const std::string& dir, ScanMaker make) {
-  auto backend = cli::OpenBackend(name, dir, {});
+  auto backend = datagen::OpenBackend(name, dir, {});
   REQUIRE(backend.ok());
   testing::CollectSink model;
   REQUIRE(GenerateSorted(SmallSpec(), &model).ok());
@@ -113,7 +114,7 @@ TEST_CASE("RocksDB: a flipped byte in a data block fails VerifyChecksum") {
   testing::TempDir tmp;
   std::string dir = BuildOne(tmp, "rocksdb");
   {
-    auto backend = cli::OpenBackend("rocksdb", dir, {});
+    auto backend = datagen::OpenBackend("rocksdb", dir, {});
     REQUIRE(backend.ok());
     REQUIRE(baselines::VerifyRocksDbChecksums(*backend.value()).ok());
   }
@@ -142,7 +143,7 @@ TEST_CASE("RocksDB: a flipped byte in a data block fails VerifyChecksum") {
   REQUIRE(offset > 1000);
   FlipByte(account_sst, offset);
 
-  auto backend = cli::OpenBackend("rocksdb", dir, {});
+  auto backend = datagen::OpenBackend("rocksdb", dir, {});
   REQUIRE(backend.ok());
   Status st = baselines::VerifyRocksDbChecksums(*backend.value());
   CHECK(st.code() == Code::kCorruption);

@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "cli/backends.h"
 #include "datagen/dataset.h"
+#include "datagen/registry.h"
 #include "flatbench_config.h"
 #include "test/datagen/collect_sink.h"
 #include "test/temp_dir.h"
@@ -44,7 +44,7 @@ std::string BuildOne(const testing::TempDir& tmp, const std::string& backend) {
   o.spec = SmallSpec();
   o.backends = {backend};
   o.progress = false;
-  REQUIRE(Generate(o, cli::NewLoader).ok());
+  REQUIRE(Generate(o, datagen::NewLoader).ok());
   return o.dir + "/" + backend;
 }
 
@@ -116,7 +116,7 @@ void CheckWalk(Backend& backend, const ScanMaker& make) {
 // Loads part of the model and drops the loader without Finish.
 void InterruptLoad(const std::string& name, const std::string& dir) {
   fs::create_directories(dir);
-  auto loader = cli::NewLoader(name, dir, SmallSpec());
+  auto loader = datagen::NewLoader(name, dir, SmallSpec());
   REQUIRE(loader.ok());
   for (size_t i = 0; i < 500; ++i) {
     const auto& [k, v] = Model().pairs[0][i];
@@ -130,7 +130,7 @@ void InterruptLoad(const std::string& name, const std::string& dir) {
 TEST_CASE("fs: scans, the full walk and an interrupted load") {
   testing::TempDir tmp;
   const std::string dir = BuildOne(tmp, "fs");
-  auto backend = cli::OpenBackend("fs", dir, {});
+  auto backend = datagen::OpenBackend("fs", dir, {});
   REQUIRE(backend.ok());
   CheckScanPages(*backend.value());
   CheckWalk(*backend.value(), baselines::NewFsStoreScan);
@@ -147,7 +147,7 @@ TEST_CASE("fs: scans, the full walk and an interrupted load") {
   const std::string partial = tmp / "partial";
   InterruptLoad("fs", partial);
   CHECK(fs::is_empty(partial));
-  CHECK(cli::OpenBackend("fs", partial, {}).status().code() ==
+  CHECK(datagen::OpenBackend("fs", partial, {}).status().code() ==
         Code::kMissingInput);
 }
 
@@ -164,7 +164,7 @@ TEST_CASE("fs: a damaged tree is an error naming the path, not a crash") {
     return std::make_pair(
         dir + "/account/" + hex.substr(0, 2) + "/" + hex.substr(2, 2), hex);
   };
-  auto backend = cli::OpenBackend("fs", dir, {});
+  auto backend = datagen::OpenBackend("fs", dir, {});
   REQUIRE(backend.ok());
   auto session = backend.value()->NewSession();
   REQUIRE(session.ok());
@@ -206,7 +206,7 @@ TEST_CASE("fs: above smoke scale is refused before anything is written") {
   testing::TempDir tmp;
   const Spec medium = MakeSpec("medium", 0, 0, kDefaultSeed).value();
   const std::string dir = tmp / "ds";
-  Status st = cli::CheckBuildable("fs", medium, dir);
+  Status st = datagen::CheckBuildable("fs", medium, dir);
   CHECK(st.code() == Code::kUsage);
   CHECK(st.ExitCode() == 64);
   CHECK(st.message().find("50000000 files") != std::string::npos);
@@ -216,9 +216,9 @@ TEST_CASE("fs: above smoke scale is refused before anything is written") {
   CHECK_FALSE(fs::exists(dir));
   // Smoke fits; the default backend lists follow the same limit.
   const Spec smoke = MakeSpec("smoke", 0, 0, kDefaultSeed).value();
-  CHECK(cli::CheckBuildable("fs", smoke, dir).ok());
-  auto big = cli::DefaultBackends(medium);
-  auto small = cli::DefaultBackends(smoke);
+  CHECK(datagen::CheckBuildable("fs", smoke, dir).ok());
+  auto big = datagen::DefaultBackends(medium);
+  auto small = datagen::DefaultBackends(smoke);
   CHECK(std::find(big.begin(), big.end(), "fs") == big.end());
   CHECK(std::find(small.begin(), small.end(), "fs") != small.end());
 }
@@ -229,7 +229,7 @@ TEST_CASE("fs: above smoke scale is refused before anything is written") {
 TEST_CASE("SQLite: scans, the full walk and an interrupted load") {
   testing::TempDir tmp;
   const std::string dir = BuildOne(tmp, "sqlite");
-  auto backend = cli::OpenBackend("sqlite", dir, {});
+  auto backend = datagen::OpenBackend("sqlite", dir, {});
   REQUIRE(backend.ok());
   CheckScanPages(*backend.value());
   CheckWalk(*backend.value(), baselines::NewSqliteScan);
@@ -247,7 +247,7 @@ TEST_CASE("SQLite: scans, the full walk and an interrupted load") {
   const std::string partial = tmp / "partial";
   InterruptLoad("sqlite", partial);
   CHECK(fs::is_empty(partial));
-  CHECK(cli::OpenBackend("sqlite", partial, {}).status().code() ==
+  CHECK(datagen::OpenBackend("sqlite", partial, {}).status().code() ==
         Code::kMissingInput);
 }
 
@@ -268,7 +268,7 @@ TEST_CASE("SQLite: a truncated or foreign file is an error, not a crash") {
     for (bool lazy : {false, true}) {
       OpenOptions o;
       o.lazy_metadata = lazy;
-      auto b = cli::OpenBackend("sqlite", copy, o);
+      auto b = datagen::OpenBackend("sqlite", copy, o);
       if (!b.ok()) {
         failed = b.status();
         continue;
@@ -308,7 +308,7 @@ TEST_CASE("SQLite: a truncated or foreign file is an error, not a crash") {
     std::ofstream(copy + "/" + baselines::kSqliteFile)
         << std::string(8192, 'x');
   }
-  auto b = cli::OpenBackend("sqlite", copy, {});
+  auto b = datagen::OpenBackend("sqlite", copy, {});
   CHECK(b.status().code() == Code::kNotOurFormat);
   CHECK(b.status().message().find(copy) != std::string::npos);
 }

@@ -4,9 +4,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "cli/backends.h"
 #include "datagen/check.h"
 #include "datagen/dataset.h"
+#include "datagen/registry.h"
 #include "datagen/sampler.h"
 #include "test/datagen/collect_sink.h"
 #include "test/temp_dir.h"
@@ -26,14 +26,14 @@ TEST_CASE("every backend round-trips a tiny dataset") {
   testing::CollectSink model;
   REQUIRE(GenerateSorted(spec, &model).ok());
 
-  auto backends = cli::AvailableBackends();
+  auto backends = datagen::AvailableBackends();
   REQUIRE_FALSE(backends.empty());
   GenOptions o;
   o.dir = tmp / "ds";
   o.spec = spec;
   o.backends = backends;
   o.progress = false;
-  auto builds = Generate(o, cli::NewLoader);
+  auto builds = Generate(o, datagen::NewLoader);
   REQUIRE(builds.ok());
   REQUIRE(builds->size() == backends.size());
 
@@ -45,7 +45,7 @@ TEST_CASE("every backend round-trips a tiny dataset") {
       CAPTURE(lazy);
       OpenOptions opts;
       opts.lazy_metadata = lazy;
-      auto backend = cli::OpenBackend(name, ds->BackendDir(name), opts);
+      auto backend = datagen::OpenBackend(name, ds->BackendDir(name), opts);
       REQUIRE(backend.ok());
       auto session = backend.value()->NewSession();
       REQUIRE(session.ok());
@@ -76,13 +76,13 @@ TEST_CASE("CheckSample fails loudly on a wrong expected value") {
   GenOptions o;
   o.dir = tmp / "ds";
   o.spec = SmallSpec();
-  o.backends = {cli::AvailableBackends().front()};
+  o.backends = {datagen::AvailableBackends().front()};
   o.progress = false;
-  REQUIRE(Generate(o, cli::NewLoader).ok());
+  REQUIRE(Generate(o, datagen::NewLoader).ok());
   auto ds = Dataset::Open(o.dir);
   REQUIRE(ds.ok());
   auto backend =
-      cli::OpenBackend(o.backends[0], ds->BackendDir(o.backends[0]), {});
+      datagen::OpenBackend(o.backends[0], ds->BackendDir(o.backends[0]), {});
   REQUIRE(backend.ok());
   CheckOptions check;
   check.samples = 50;
@@ -98,21 +98,21 @@ TEST_CASE("gen refuses another dataset, resumes, and rebuilds on request") {
   GenOptions o;
   o.dir = tmp / "ds";
   o.spec = SmallSpec();
-  o.backends = {cli::AvailableBackends().front()};
+  o.backends = {datagen::AvailableBackends().front()};
   o.progress = false;
-  auto first = Generate(o, cli::NewLoader);
+  auto first = Generate(o, datagen::NewLoader);
   REQUIRE(first.ok());
   const std::string fp = first->front().fingerprint;
 
   SECTION("a finished backend is skipped, same fingerprint") {
-    auto again = Generate(o, cli::NewLoader);
+    auto again = Generate(o, datagen::NewLoader);
     REQUIRE(again.ok());
     CHECK(again->front().fingerprint == fp);
   }
   SECTION("another spec is refused with exit 73 and data kept") {
     GenOptions other = o;
     other.spec = MakeSpec("custom", 2000, 3, 5).value();
-    auto r = Generate(other, cli::NewLoader);
+    auto r = Generate(other, datagen::NewLoader);
     REQUIRE_FALSE(r.ok());
     CHECK(r.status().code() == Code::kRefuseOverwrite);
     CHECK(r.status().ExitCode() == 73);
@@ -123,13 +123,13 @@ TEST_CASE("gen refuses another dataset, resumes, and rebuilds on request") {
     CHECK(ds->Build(o.backends[0]).ok());
 
     other.rebuild = true;
-    auto rebuilt = Generate(other, cli::NewLoader);
+    auto rebuilt = Generate(other, datagen::NewLoader);
     REQUIRE(rebuilt.ok());
     CHECK(rebuilt->front().pairs[0] == 2000);
   }
   SECTION("an interrupted backend (no marker) is rebuilt") {
     std::filesystem::remove(o.dir + "/" + o.backends[0] + ".complete");
-    auto resumed = Generate(o, cli::NewLoader);
+    auto resumed = Generate(o, datagen::NewLoader);
     REQUIRE(resumed.ok());
     CHECK(resumed->front().fingerprint == fp);
   }
@@ -140,7 +140,7 @@ TEST_CASE("gen refuses another dataset, resumes, and rebuilds on request") {
     GenOptions f = o;
     f.dir = foreign;
     f.rebuild = true;
-    auto r = Generate(f, cli::NewLoader);
+    auto r = Generate(f, datagen::NewLoader);
     CHECK(r.status().code() == Code::kRefuseOverwrite);
     CHECK(std::filesystem::exists(foreign + "/precious.txt"));
   }

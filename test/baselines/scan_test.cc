@@ -9,10 +9,10 @@
 #include <utility>
 #include <vector>
 
-#include "cli/backends.h"
 #include "common/hex.h"
-#include "datagen/dataset.h"
 #include "common/rng.h"
+#include "datagen/dataset.h"
+#include "datagen/registry.h"
 #include "test/datagen/collect_sink.h"
 #include "test/temp_dir.h"
 
@@ -86,21 +86,21 @@ TEST_CASE("every backend scans the same pages as the sorted stream",
   datagen::GenOptions o;
   o.dir = tmp / "ds";
   o.spec = spec;
-  o.backends = cli::AvailableBackends();
+  o.backends = datagen::AvailableBackends();
   o.progress = false;
-  REQUIRE(datagen::Generate(o, cli::NewLoader).ok());
+  REQUIRE(datagen::Generate(o, datagen::NewLoader).ok());
   auto ds = datagen::Dataset::Open(o.dir);
   REQUIRE(ds.ok());
 
-  std::vector<std::string> names = cli::AvailableBackends();
-  for (const auto& v : cli::ReadVariants()) names.push_back(v);
+  std::vector<std::string> names = datagen::AvailableBackends();
+  for (const auto& v : datagen::ReadVariants()) names.push_back(v);
   for (const uint32_t limit : {100u, 1u, 700u})
     for (const auto& name : names) {
       CAPTURE(limit);
       CAPTURE(name);
       OpenOptions opts;
       opts.verify_checksums = true;
-      auto backend = cli::OpenBackend(name, ds->BackendDir(name), opts);
+      auto backend = datagen::OpenBackend(name, ds->BackendDir(name), opts);
       if (!backend.ok() && name.find('+') != std::string::npos) {
         // A read variant the temporary filesystem cannot serve (O_DIRECT).
         WARN(name << " not opened: " << backend.status().message());

@@ -204,7 +204,7 @@ TEST_CASE("bench exit codes", "[bench][cli]") {
     o.spec = datagen::MakeSpec("custom", 500, 2, datagen::kDefaultSeed).value();
     o.backends = {"arena"};
     o.progress = false;
-    REQUIRE(datagen::Generate(o, cli::NewLoader).ok());
+    REQUIRE(datagen::Generate(o, datagen::NewLoader).ok());
     for (const auto& b : testing::TinyBackends()) {
       if (b == "arena") continue;
       CAPTURE(b);

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "cli/backends.h"
+#include "datagen/registry.h"
 #include "report/model.h"
 #include "test/bench/tiny_dataset.h"
 #include "test/run_command.h"
@@ -73,7 +73,7 @@ TEST_CASE(
   CHECK(fs::exists(dir + "/data-1000"));
   CHECK_FALSE(fs::exists(dir + "/data-2000"));
   const json& geometry = state["sizes"][1]["geometry"];
-  for (const auto& b : cli::AvailableBackends()) {
+  for (const auto& b : datagen::AvailableBackends()) {
     CAPTURE(b);
     // Reference stores report no geometry; the gated three must.
     if (!geometry.contains(b)) {
@@ -127,7 +127,7 @@ TEST_CASE("the model on the tiny dataset's own geometry",
   REQUIRE(ds.ok());
   for (const auto& name : TinyBackends()) {
     CAPTURE(name);
-    auto b = cli::OpenBackend(name, ds->BackendDir(name), {});
+    auto b = datagen::OpenBackend(name, ds->BackendDir(name), {});
     REQUIRE(b.ok());
     report::BackendGeometry g;
     for (Table t : {Table::kAccount, Table::kStorage}) {

@@ -8,15 +8,15 @@
 #include <vector>
 
 #include "bench/worker.h"
-#include "cli/backends.h"
 #include "datagen/dataset.h"
+#include "datagen/registry.h"
 #include "test/temp_dir.h"
 
 namespace flatbench::testing {
 
 // Backends the tiny dataset holds: every backend of this build.
 inline std::vector<std::string> TinyBackends() {
-  return cli::AvailableBackends();
+  return datagen::AvailableBackends();
 }
 
 // The dataset directory; generation failures throw, failing the test.
@@ -33,7 +33,7 @@ inline const std::string& TinyDatasetDir() {
     o.spec = spec.value();
     o.backends = TinyBackends();
     o.progress = false;
-    auto built = datagen::Generate(o, cli::NewLoader);
+    auto built = datagen::Generate(o, datagen::NewLoader);
     if (!built.ok()) throw std::runtime_error(built.status().message());
   }
   return path;
@@ -41,7 +41,7 @@ inline const std::string& TinyDatasetDir() {
 
 inline bench::Opener TinyOpener(const datagen::Dataset& ds) {
   return [ds](const std::string& name, const OpenOptions& options) {
-    return cli::OpenBackend(name, ds.BackendDir(name), options);
+    return datagen::OpenBackend(name, ds.BackendDir(name), options);
   };
 }
 

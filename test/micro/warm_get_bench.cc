@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/backends.h"
 #include "datagen/dataset.h"
+#include "datagen/registry.h"
 #include "datagen/sampler.h"
 #include "test/temp_dir.h"
 
@@ -69,9 +69,9 @@ int main(int argc, char** argv) {
     datagen::GenOptions o;
     o.dir = tmp / scale;
     o.spec = datagen::MakeSpec(scale, 0, 0, datagen::kDefaultSeed).value();
-    o.backends = cli::AvailableBackends();
+    o.backends = datagen::AvailableBackends();
     o.progress = false;
-    auto built = datagen::Generate(o, cli::NewLoader);
+    auto built = datagen::Generate(o, datagen::NewLoader);
     if (!built.ok()) {
       std::fprintf(stderr, "warm_get: %s\n", built.status().message().c_str());
       return 1;
@@ -88,11 +88,11 @@ int main(int argc, char** argv) {
       std::vector<Run> runs;
       for (const auto& name : o.backends) runs.push_back({name, true});
       runs.push_back({"arena", false});
-      for (const auto& v : cli::ReadVariants()) runs.push_back({v, true});
+      for (const auto& v : datagen::ReadVariants()) runs.push_back({v, true});
       for (const Run& run : runs) {
         OpenOptions options;
         options.verify_checksums = run.verify;
-        auto backend = cli::OpenBackend(
+        auto backend = datagen::OpenBackend(
             run.name, o.dir + "/" + datagen::StorageBackend(run.name), options);
         if (!backend.ok()) {
           std::fprintf(stderr, "warm_get: %s\n",

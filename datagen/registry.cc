@@ -1,4 +1,4 @@
-#include "cli/backends.h"
+#include "datagen/registry.h"
 
 #include "arena/backend.h"
 #include "arena/loader.h"
@@ -23,7 +23,7 @@
 #include "baselines/fs_backend.h"
 #endif
 
-namespace flatbench::cli {
+namespace flatbench::datagen {
 
 std::vector<std::string> AvailableBackends() {
   std::vector<std::string> out = {"arena"};
@@ -46,7 +46,7 @@ std::vector<std::string> AvailableBackends() {
   return out;
 }
 
-std::vector<std::string> DefaultBackends(const datagen::Spec& spec) {
+std::vector<std::string> DefaultBackends(const Spec& spec) {
   std::vector<std::string> out;
   for (auto& name : AvailableBackends()) {
     if (name == "fs" && spec.accounts + spec.storage_slots() >
@@ -58,17 +58,16 @@ std::vector<std::string> DefaultBackends(const datagen::Spec& spec) {
   return out;
 }
 
-Status CheckBuildable(const std::string& name, const datagen::Spec& spec,
+Status CheckBuildable(const std::string& name, const Spec& spec,
                       const std::string& dir) {
   if (name != "fs") return Status::Ok();
-  const uint64_t block = datagen::BlockBytes(dir);
-  const datagen::FsStoreEstimate e =
-      datagen::EstimateFsStore(spec, block != 0 ? block : 4096);
+  const uint64_t block = BlockBytes(dir);
+  const FsStoreEstimate e = EstimateFsStore(spec, block != 0 ? block : 4096);
   const std::string figures = std::to_string(e.files) + " files, about " +
                               std::to_string(e.inodes) + " inodes and " +
                               HumanBytes(e.disk_bytes) + " of disk";
-  const uint64_t free_inodes = datagen::FreeInodes(dir);
-  const uint64_t free_bytes = datagen::FreeBytes(dir);
+  const uint64_t free_inodes = FreeInodes(dir);
+  const uint64_t free_bytes = FreeBytes(dir);
   const std::string have = std::to_string(free_inodes) + " inodes and " +
                            HumanBytes(free_bytes) + " free at " + dir;
   if (e.files > baselines::fs_layout::kMaxPairs) {
@@ -130,10 +129,10 @@ Result<std::unique_ptr<Backend>> OpenBackend(const std::string& name,
 
 Result<std::unique_ptr<BulkLoader>> NewLoader(const std::string& name,
                                               const std::string& dir,
-                                              const datagen::Spec& spec) {
-  if (datagen::StorageBackend(name) != name) {
+                                              const Spec& spec) {
+  if (StorageBackend(name) != name) {
     return Status::Usage("--backends: '" + name + "' reads the files of '" +
-                         datagen::StorageBackend(name) + "'; build those");
+                         StorageBackend(name) + "'; build those");
   }
   if (name == "arena") {
     FLATBENCH_ASSIGN_OR_RETURN(auto l, arena::ArenaLoader::Create(dir));
@@ -166,4 +165,46 @@ Result<std::unique_ptr<BulkLoader>> NewLoader(const std::string& name,
                        "'");
 }
 
-}  // namespace flatbench::cli
+Result<std::unique_ptr<baselines::TableScan>> OpenTableScan(Backend& backend,
+                                                            Table table) {
+#if FLATBENCH_HAVE_ROCKSDB
+  if (backend.Name() == "rocksdb") {
+    return baselines::NewRocksDbScan(backend, table);
+  }
+#endif
+#if FLATBENCH_HAVE_LMDB
+  if (backend.Name() == "lmdb") return baselines::NewLmdbScan(backend, table);
+#endif
+#if FLATBENCH_HAVE_POSTGRES
+  if (backend.Name() == "postgres") {
+    return baselines::NewPostgresScan(backend, table);
+  }
+#endif
+#if FLATBENCH_HAVE_SQLITE
+  if (backend.Name() == "sqlite") {
+    return baselines::NewSqliteScan(backend, table);
+  }
+#endif
+#if FLATBENCH_HAVE_FS
+  if (backend.Name() == "fs") return baselines::NewFsStoreScan(backend, table);
+#endif
+  (void)table;
+  return Status::Usage(backend.Name() + ": no ordered walk in this build");
+}
+
+Status CheckStoreIntegrity(Backend& backend) {
+#if FLATBENCH_HAVE_ROCKSDB
+  if (backend.Name() == "rocksdb") {
+    return baselines::VerifyRocksDbChecksums(backend);
+  }
+#endif
+#if FLATBENCH_HAVE_SQLITE
+  if (backend.Name() == "sqlite") {
+    return baselines::CheckSqliteIntegrity(backend);
+  }
+#endif
+  (void)backend;
+  return Status::Ok();
+}
+
+}  // namespace flatbench::datagen
