@@ -36,22 +36,8 @@ std::string Join(const std::vector<std::string>& v) {
 // A child's exit code as a Status (the child has printed its own error);
 // a code the contract does not document counts as an I/O error.
 Status FromExitCode(int rc, const std::string& what) {
-  const Code code = CodeForExitCode(rc).value_or(Code::kIOError);
-  const std::string msg = what + " exited " + std::to_string(rc);
-  switch (code) {
-    case Code::kUsage:
-      return Status::Usage(msg);
-    case Code::kCorruption:
-    case Code::kNotOurFormat:
-    case Code::kVersionMismatch:
-      return Status::Corruption(msg);
-    case Code::kMissingInput:
-      return Status::MissingInput(msg);
-    case Code::kRefuseOverwrite:
-      return Status::RefuseOverwrite(msg);
-    default:
-      return Status::IOError(msg);
-  }
+  return Status::FromCode(CodeForExitCode(rc).value_or(Code::kIOError),
+                          what + " exited " + std::to_string(rc));
 }
 
 std::string SizeDir(const SweepPlan& plan, uint64_t accounts) {

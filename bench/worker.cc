@@ -277,19 +277,12 @@ Status ResponseStatus(const nlohmann::json& r) {
   if (!r.is_object()) return Status::IOError("worker: malformed response");
   if (r.value("ok", false)) return Status::Ok();
   const std::string msg = r.value("error", std::string("worker failed"));
-  switch (
-      static_cast<Code>(r.value("code", static_cast<int>(Code::kIOError)))) {
-    case Code::kUsage:
-      return Status::Usage(msg);
-    case Code::kCorruption:
-      return Status::Corruption(msg);
-    case Code::kMissingInput:
-      return Status::MissingInput(msg);
-    case Code::kRefuseOverwrite:
-      return Status::RefuseOverwrite(msg);
-    default:
-      return Status::IOError(msg);
+  const int code = r.value("code", static_cast<int>(Code::kIOError));
+  if (code <= static_cast<int>(Code::kOk) ||
+      code > static_cast<int>(Code::kIOError)) {  // kIOError: the last Code.
+    return Status::IOError(msg);
   }
+  return Status::FromCode(static_cast<Code>(code), msg);
 }
 
 }  // namespace flatbench::bench

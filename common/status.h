@@ -22,6 +22,8 @@ enum class Code {
   kMissingInput,     // A file or directory that must exist does not (66).
   kRefuseOverwrite,  // Existing data does not match and was left alone (73).
   kIOError,          // The operating system refused a read or write (74).
+                     // Keep last: a code read from another process is
+                     // checked against this range.
 };
 
 // Process exit code for a Code, per the CLI contract in README.md.
@@ -79,6 +81,11 @@ class [[nodiscard]] Status {
   }
   // An I/O error naming `what` and the current errno's description.
   static Status FromErrno(const std::string& what);
+  // An error of `code` as another process reported it (a worker's response,
+  // a child's exit code). kOk, which names no error, becomes kIOError.
+  static Status FromCode(Code code, std::string msg) {
+    return Status(code == Code::kOk ? Code::kIOError : code, std::move(msg));
+  }
 
   bool ok() const { return rep_ == nullptr; }
   Code code() const { return rep_ ? rep_->code : Code::kOk; }

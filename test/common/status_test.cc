@@ -1,8 +1,8 @@
 // Status codes, their exit codes and the early-return macros.
+#include "common/status.h"
+
 #include <catch2/catch.hpp>
 #include <string>
-
-#include "common/status.h"
 
 using namespace flatbench;
 
@@ -31,15 +31,10 @@ Status CheckEven(int n, int* steps) {
 }  // namespace
 
 TEST_CASE("every documented exit code maps back to its code") {
-  const Code codes[] = {Code::kOk,
-                        Code::kNotFound,
-                        Code::kUsage,
-                        Code::kCorruption,
-                        Code::kNotOurFormat,
-                        Code::kVersionMismatch,
-                        Code::kMissingInput,
-                        Code::kRefuseOverwrite,
-                        Code::kIOError};
+  const Code codes[] = {
+      Code::kOk,           Code::kNotFound,        Code::kUsage,
+      Code::kCorruption,   Code::kNotOurFormat,    Code::kVersionMismatch,
+      Code::kMissingInput, Code::kRefuseOverwrite, Code::kIOError};
   for (Code c : codes) {
     CAPTURE(static_cast<int>(c));
     auto back = CodeForExitCode(ExitCodeFor(c));
@@ -81,4 +76,15 @@ TEST_CASE("FLATBENCH_ASSIGN_OR_RETURN returns the first error, else assigns") {
   CHECK(steps == 0);
   CHECK(CheckEven(4, &steps).ok());
   CHECK(steps == 1);
+}
+
+TEST_CASE("a code another process reported keeps its meaning") {
+  const Status s = Status::FromCode(Code::kMissingInput, "worker: no dataset");
+  CHECK(s.code() == Code::kMissingInput);
+  CHECK(s.ExitCode() == 66);
+  CHECK(s.message() == "worker: no dataset");
+  // A report of failure with the success code is an error all the same.
+  const Status ok_code = Status::FromCode(Code::kOk, "child exited 0");
+  CHECK_FALSE(ok_code.ok());
+  CHECK(ok_code.code() == Code::kIOError);
 }
