@@ -9,7 +9,8 @@
 # `test` runs every test of three trees: build/ (release, every backend),
 # build-asan/ (AddressSanitizer + UndefinedBehaviorSanitizer, every optional
 # backend disabled: the arena engine, datagen, bench, report and CLI) and
-# build-tsan/ (ThreadSanitizer, arena only, the tests of suite `threads`).
+# build-tsan/ (ThreadSanitizer, arena only: the tests of suite `threads`,
+# building only their executables).
 # The release tree goes first: a functional failure shows before the slower
 # sanitizer builds. The sanitizer trees leave out the optional backends
 # because their end-to-end tests (a PostgreSQL server, 60,000 files per
@@ -66,6 +67,16 @@ no_optional_backends() {
     meson_options.txt
 }
 
+# suite_targets DIR SUITE: the executables (by target name) of SUITE's tests.
+suite_targets() {
+  meson introspect "$1" --tests | python3 -c '
+import json, os, sys
+names = {os.path.basename(t["cmd"][0])
+         for t in json.load(sys.stdin)
+         if any(s.split(":")[-1] == sys.argv[1] for s in t["suite"])}
+print("\n".join(sorted(names)))' "$2"
+}
+
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case "$cmd" in
@@ -82,8 +93,11 @@ case "$cmd" in
       --timeout-multiplier 3
     setup build-tsan --buildtype=debug -Dwerror=true -Db_sanitize=thread \
       -Db_lundef=false "${arena_only[@]}"
+    # Only the executables of suite `threads`, named by Meson itself.
+    mapfile -t tsan_targets < <(suite_targets build-tsan threads)
+    meson compile -C build-tsan "${tsan_targets[@]}"
     TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-      meson test -C build-tsan --suite threads --print-errorlogs \
+      meson test -C build-tsan --no-rebuild --suite threads --print-errorlogs \
       --num-processes "$(jobs)" --timeout-multiplier 3
     ;;
   gonogo)

@@ -37,6 +37,13 @@ const CellStats* DeviceStats(const Cells& cells, const std::string& backend,
   return &it->second;
 }
 
+// The figure of a storage gate with nothing to compare: failed, and said
+// so plainly rather than as a spread of 1.
+const char kNotMeasured[] =
+    "not measured: the results hold no device cells to compare (a run with "
+    "--no-device, or --device-reads 0); the ratios are not normalized by "
+    "their files' device rates";
+
 std::string NotApplicable(const Thresholds& t) {
   return "not applicable: device cells are measured in cold modes, the gate "
          "mode is " +
@@ -101,7 +108,7 @@ Gate UniformityGate(const Thresholds& t, const Cells& cells) {
     g.figure = NotApplicable(t);
     return g;
   }
-  size_t bad = 0;
+  size_t bad = 0, compared = 0, spread_bad = 0;
   double worst = 1;
   for (const auto& [table, threads] : TableThreads(t)) {
     std::string lo_b, hi_b, rates;
@@ -119,9 +126,11 @@ Gate UniformityGate(const Thresholds& t, const Cells& cells) {
       if (rate > hi) hi = rate, hi_b = b;
     }
     if (lo_b.empty()) continue;
+    ++compared;
     double spread = hi / lo;
     worst = std::max(worst, spread);
     if (spread > t.max_device_rate_spread) {
+      ++spread_bad;
       AddDetail(&g, &bad,
                 table + " at " + std::to_string(threads) + " threads: " + hi_b +
                     "'s files read at " + Ratio(spread) + "x " + lo_b + "'s (" +
@@ -130,9 +139,13 @@ Gate UniformityGate(const Thresholds& t, const Cells& cells) {
   }
   EndDetails(&g, bad);
   g.passed = bad == 0;
+  if (compared == 0) {
+    g.figure = kNotMeasured;
+    return g;
+  }
   g.figure = "largest max/min of the backends' own-file device rates " +
              Ratio(worst) + " (bound " + Ratio(t.max_device_rate_spread) + ")";
-  if (!g.passed) g.figure += "; " + std::string(kLikelyCause);
+  if (spread_bad > 0) g.figure += "; " + std::string(kLikelyCause);
   return g;
 }
 
@@ -142,7 +155,7 @@ Gate DriftGate(const Thresholds& t, const Cells& cells) {
     g.figure = NotApplicable(t);
     return g;
   }
-  size_t bad = 0;
+  size_t bad = 0, measured = 0, drift_bad = 0;
   double worst = 1;
   for (const auto& b : t.Backends()) {
     // Geometric means of the first and the last repetition's device rates
@@ -160,10 +173,12 @@ Gate DriftGate(const Thresholds& t, const Cells& cells) {
       AddDetail(&g, &bad, b + ": no device cells with two repetitions");
       continue;
     }
+    ++measured;
     double first = std::exp(log_first / n), last = std::exp(log_last / n);
     double drift = std::max(first, last) / std::min(first, last);
     worst = std::max(worst, drift);
     if (drift > t.max_device_drift) {
+      ++drift_bad;
       AddDetail(&g, &bad,
                 b + ": own-file device rate " + Count(first) +
                     " reads/s in the first repetition, " + Count(last) +
@@ -174,9 +189,13 @@ Gate DriftGate(const Thresholds& t, const Cells& cells) {
   }
   EndDetails(&g, bad);
   g.passed = bad == 0;
+  if (measured == 0) {
+    g.figure = kNotMeasured;
+    return g;
+  }
   g.figure = "largest first/last change of a backend's device rate " +
              Ratio(worst) + " (bound " + Ratio(t.max_device_drift) + ")";
-  if (!g.passed) g.figure += "; " + std::string(kLikelyCause);
+  if (drift_bad > 0) g.figure += "; " + std::string(kLikelyCause);
   return g;
 }
 

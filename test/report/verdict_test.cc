@@ -413,6 +413,13 @@ TEST_CASE("without device cells the storage gates cannot pass",
   CHECK(v.outcome == Outcome::kInconclusive);
   CHECK(FailedGateNames(v) ==
         std::vector<std::string>{"storage uniformity", "device drift"});
+  // Said as not measured, not as a spread of 1 blamed on a host cache.
+  for (const char* name : {"storage uniformity", "device drift"}) {
+    CAPTURE(name);
+    const Gate& g = GateNamed(v, name);
+    CHECK(g.figure.rfind("not measured", 0) == 0);
+    CHECK(g.figure.find("recently written") == std::string::npos);
+  }
 }
 
 }  // namespace
