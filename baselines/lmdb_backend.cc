@@ -242,8 +242,7 @@ Result<std::unique_ptr<Backend>> OpenLmdb(const std::string& dir,
     return Status::MissingInput(dir + ": no LMDB environment (no data.mdb)");
   }
   // LMDB maps the size its meta pages claim; a shorter file would fault.
-  Result<LmdbMeta> meta = CheckLmdbDataFile(dir + "/data.mdb");
-  if (!meta.ok()) return meta.status();
+  FLATBENCH_RETURN_IF_ERROR(CheckLmdbDataFile(dir + "/data.mdb").status());
   auto b = std::make_unique<LmdbBackend>();
   FLATBENCH_RETURN_IF_ERROR(b->env_.Create(
       dir, MDB_RDONLY | MDB_NORDAHEAD | MDB_NOTLS, /*map_size=*/0));

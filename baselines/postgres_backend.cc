@@ -114,10 +114,8 @@ class PostgresBackend : public Backend {
   std::string Name() const override { return "postgres"; }
 
   Result<std::unique_ptr<ReadSession>> NewSession() override {
-    auto conn = PgConnect(server_);
-    if (!conn.ok()) return conn.status();
-    auto session =
-        std::make_unique<PgSession>(&server_, std::move(conn).value());
+    FLATBENCH_ASSIGN_OR_RETURN(auto conn, PgConnect(server_));
+    auto session = std::make_unique<PgSession>(&server_, std::move(conn));
     FLATBENCH_RETURN_IF_ERROR(session->Prepare());
     return std::unique_ptr<ReadSession>(std::move(session));
   }
@@ -191,9 +189,7 @@ class PostgresBackend : public Backend {
   }
 
   Status Connect() {
-    auto conn = PgConnect(server_);
-    if (!conn.ok()) return conn.status();
-    control_ = std::move(conn).value();
+    FLATBENCH_ASSIGN_OR_RETURN(control_, PgConnect(server_));
     PgResult info(PQexec(control_.get(),
                          "SELECT current_setting('server_version'), "
                          "current_setting('shared_buffers'), "
@@ -344,10 +340,9 @@ Result<std::unique_ptr<Backend>> OpenPostgres(const std::string& dir,
     return Status::MissingInput(dir +
                                 ": no PostgreSQL cluster (no PG_VERSION)");
   }
-  auto server = PostgresServer::ForDir(dir);
-  if (!server.ok()) return server.status();
+  FLATBENCH_ASSIGN_OR_RETURN(auto server, PostgresServer::ForDir(dir));
   // Constructed before the start, so that every failure below stops it.
-  auto b = std::make_unique<PostgresBackend>(std::move(server).value());
+  auto b = std::make_unique<PostgresBackend>(std::move(server));
   FLATBENCH_RETURN_IF_ERROR(b->server_.Start());
   FLATBENCH_RETURN_IF_ERROR(b->Connect());
   if (!options.lazy_metadata) {
@@ -362,10 +357,9 @@ Result<std::unique_ptr<TableScan>> NewPostgresScan(Backend& backend,
   if (pg == nullptr) {
     return Status::Usage(backend.Name() + ": not a PostgreSQL backend");
   }
-  auto conn = PgConnect(pg->server_);
-  if (!conn.ok()) return conn.status();
-  return std::unique_ptr<TableScan>(new PgTableScan(
-      &pg->server_, std::move(conn).value(), static_cast<int>(table)));
+  FLATBENCH_ASSIGN_OR_RETURN(auto conn, PgConnect(pg->server_));
+  return std::unique_ptr<TableScan>(
+      new PgTableScan(&pg->server_, std::move(conn), static_cast<int>(table)));
 }
 
 }  // namespace flatbench::baselines

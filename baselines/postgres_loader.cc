@@ -36,9 +36,7 @@ class PostgresLoader : public BulkLoader {
   Status Init() {
     FLATBENCH_RETURN_IF_ERROR(server_.Init());
     FLATBENCH_RETURN_IF_ERROR(server_.Start());
-    auto conn = PgConnect(server_);
-    if (!conn.ok()) return conn.status();
-    conn_ = std::move(conn).value();
+    FLATBENCH_ASSIGN_OR_RETURN(conn_, PgConnect(server_));
     // pg_buffercache: how much of shared_buffers holds pages;
     // pageinspect: the cold open's walk of the B-trees' internal pages.
     return PgExec(server_, conn_.get(),
@@ -173,9 +171,8 @@ class PostgresLoader : public BulkLoader {
 }  // namespace
 
 Result<std::unique_ptr<BulkLoader>> NewPostgresLoader(const std::string& dir) {
-  auto server = PostgresServer::ForDir(dir);
-  if (!server.ok()) return server.status();
-  auto loader = std::make_unique<PostgresLoader>(std::move(server).value());
+  FLATBENCH_ASSIGN_OR_RETURN(auto server, PostgresServer::ForDir(dir));
+  auto loader = std::make_unique<PostgresLoader>(std::move(server));
   FLATBENCH_RETURN_IF_ERROR(loader->Init());
   return std::unique_ptr<BulkLoader>(std::move(loader));
 }

@@ -128,9 +128,7 @@ Result<PostgresServer> PostgresServer::ForDir(const std::string& dir) {
                          "); choose a shorter --dir");
   }
   FLATBENCH_RETURN_IF_ERROR(FindBinDir(&s.bin_, &s.version_));
-  auto user = ResolveServerUser();
-  if (!user.ok()) return user.status();
-  s.user_ = user.value();
+  FLATBENCH_ASSIGN_OR_RETURN(s.user_, ResolveServerUser());
   return s;
 }
 

@@ -144,12 +144,11 @@ class SqliteBackend : public Backend {
 
 Status OpenChecked(SqliteBackend* b, const OpenOptions& options) {
   FLATBENCH_RETURN_IF_ERROR(b->db_.OpenReadOnly(b->path_, kCacheBytes));
-  auto page_size = b->db_.QueryCount("PRAGMA page_size");
-  if (!page_size.ok()) return page_size.status();
-  b->page_size_ = static_cast<int64_t>(page_size.value());
-  auto mode = b->db_.QueryText("PRAGMA journal_mode");
-  if (!mode.ok()) return mode.status();
-  b->journal_mode_ = mode.value();
+  FLATBENCH_ASSIGN_OR_RETURN(auto page_size,
+                             b->db_.QueryCount("PRAGMA page_size"));
+  b->page_size_ = static_cast<int64_t>(page_size);
+  FLATBENCH_ASSIGN_OR_RETURN(b->journal_mode_,
+                             b->db_.QueryText("PRAGMA journal_mode"));
   std::vector<uint32_t> roots;
   for (int t = 0; t < kNumTables; ++t) {
     const char* name = TableName(static_cast<Table>(t));
@@ -164,11 +163,10 @@ Status OpenChecked(SqliteBackend* b, const OpenOptions& options) {
     roots.push_back(static_cast<uint32_t>(root.value()));
   }
   if (options.lazy_metadata) return Status::Ok();
-  auto pre = PreloadInteriorPages(b->path_, roots);
-  if (!pre.ok()) return pre.status();
+  FLATBENCH_ASSIGN_OR_RETURN(auto pre, PreloadInteriorPages(b->path_, roots));
   b->preload_ = "page 1 and interior B-tree pages read at open: " +
-                std::to_string(pre->pages) + " pages, " +
-                std::to_string(pre->bytes) + " bytes";
+                std::to_string(pre.pages) + " pages, " +
+                std::to_string(pre.bytes) + " bytes";
   return Status::Ok();
 }
 
@@ -335,11 +333,10 @@ Result<std::unique_ptr<TableScan>> NewSqliteScan(Backend& backend,
 Status CheckSqliteIntegrity(Backend& backend) {
   SqliteBackend* b = AsSqlite(backend);
   if (b == nullptr) return Status::Usage(backend.Name() + ": not SQLite");
-  auto result = b->db_.QueryText("PRAGMA integrity_check(10)");
-  if (!result.ok()) return result.status();
-  if (result.value() != "ok") {
-    return Status::Corruption(b->path_ +
-                              ": integrity_check: " + result.value());
+  FLATBENCH_ASSIGN_OR_RETURN(auto result,
+                             b->db_.QueryText("PRAGMA integrity_check(10)"));
+  if (result != "ok") {
+    return Status::Corruption(b->path_ + ": integrity_check: " + result);
   }
   return Status::Ok();
 }

@@ -13,11 +13,10 @@ namespace {
 
 // A failed call as a Status: transport errors and worker errors alike.
 Result<nlohmann::json> Call(WorkerChannel* ch, const nlohmann::json& req) {
-  auto r = ch->Call(req);
-  if (!r.ok()) return r.status();
-  Status st = ResponseStatus(r.value());
+  FLATBENCH_ASSIGN_OR_RETURN(auto r, ch->Call(req));
+  Status st = ResponseStatus(r);
   if (!st.ok()) return st;
-  return r.value().value("result", nlohmann::json());
+  return r.value("result", nlohmann::json());
 }
 
 }  // namespace
@@ -60,13 +59,12 @@ Result<RunOutcome> RunMatrix(
 
   ScheduleOptions so = options.schedule;
   so.backends = active;
-  auto phases = MakeSchedule(ds.spec(), so);
-  if (!phases.ok()) return phases.status();
+  FLATBENCH_ASSIGN_OR_RETURN(auto phases, MakeSchedule(ds.spec(), so));
 
   // Warm mode holds the files of every warm backend at once.
   if (options.warm_memory_limit > 0) {
     std::set<std::string> dirs;
-    for (const auto& p : phases.value()) {
+    for (const auto& p : phases) {
       if (p.mode != Mode::kWarm) continue;
       for (const auto& s : p.steps) dirs.insert(ds.BackendDir(s.backend));
     }
@@ -83,7 +81,7 @@ Result<RunOutcome> RunMatrix(
   }
 
   size_t total = 0;
-  for (const auto& p : phases.value()) total += p.steps.size();
+  for (const auto& p : phases) total += p.steps.size();
   std::set<std::string> failed;
   nlohmann::json benchmarks = nlohmann::json::array();
   size_t done = 0;
@@ -94,7 +92,7 @@ Result<RunOutcome> RunMatrix(
     std::fprintf(stderr, "flatbench: %s: %s\n", b.c_str(),
                  st.message().c_str());
   };
-  for (const auto& phase : phases.value()) {
+  for (const auto& phase : phases) {
     const bool warm = phase.mode == Mode::kWarm;
     std::set<std::string> warm_backends;
     if (warm) {

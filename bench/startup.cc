@@ -134,14 +134,13 @@ Result<nlohmann::json> RunStartupPass(const StartupSpec& spec) {
   double worst_resident = spec.cold ? 0.0 : 1.0;
   bool verified = true;
   for (const auto& argv : spec.probes) {
-    auto resident = spec.prepare();
-    if (!resident.ok()) return resident.status();
+    FLATBENCH_ASSIGN_OR_RETURN(auto resident, spec.prepare());
     if (spec.cold) {
-      worst_resident = std::max(worst_resident, resident.value());
-      verified = verified && resident.value() <= spec.eviction_bound;
+      worst_resident = std::max(worst_resident, resident);
+      verified = verified && resident <= spec.eviction_bound;
     } else {
-      worst_resident = std::min(worst_resident, resident.value());
-      verified = verified && resident.value() >= spec.warm_bound;
+      worst_resident = std::min(worst_resident, resident);
+      verified = verified && resident >= spec.warm_bound;
     }
     auto t = SpawnProbe(argv);
     if (!t.ok()) return t.status().WithContext(spec.name);

@@ -208,9 +208,7 @@ Status RunSweep(const SweepPlan& plan, const SweepSteps& steps) {
   fs::create_directories(plan.dir, ec);
   if (ec) return Status::IOError(plan.dir + ": cannot create: " + ec.message());
   const std::string path = (fs::path(plan.dir) / sweep::kFileName).string();
-  auto state = LoadState(plan, path);
-  if (!state.ok()) return state.status();
-  json& doc = state.value();
+  FLATBENCH_ASSIGN_OR_RETURN(json doc, LoadState(plan, path));
   auto save = [&] { return WriteFileAtomic(path, doc.dump(1) + "\n"); };
   FLATBENCH_RETURN_IF_ERROR(save());
 
@@ -259,9 +257,8 @@ Status RunSweep(const SweepPlan& plan, const SweepSteps& steps) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                       bench_start)
             .count();
-    auto results_text = ReadSmallFile(out);
-    if (!results_text.ok()) return results_text.status();
-    json results = json::parse(results_text.value(), nullptr, false);
+    FLATBENCH_ASSIGN_OR_RETURN(auto results_text, ReadSmallFile(out));
+    json results = json::parse(results_text, nullptr, false);
     if (results.is_discarded() || !results.is_object()) {
       return Status::Corruption(out +
                                 ": bench wrote results that are not JSON");

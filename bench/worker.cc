@@ -64,25 +64,21 @@ Worker::~Worker() = default;
 
 Result<nlohmann::json> Worker::Hello() {
   State& s = *s_;
-  auto build = s.ds.Build(s.name);
-  if (!build.ok()) return build.status();
-  auto files = ListFiles(s.dir);
-  if (!files.ok()) return files.status();
-  s.files = std::move(files).value();
+  FLATBENCH_ASSIGN_OR_RETURN(auto build, s.ds.Build(s.name));
+  FLATBENCH_ASSIGN_OR_RETURN(s.files, ListFiles(s.dir));
   nlohmann::json c = nlohmann::json::object();
-  c[results::BackendKey(s.name, results::kBuildSeconds)] = build->build_seconds;
-  c[results::BackendKey(s.name, results::kDiskBytes)] = build->disk_bytes;
+  c[results::BackendKey(s.name, results::kBuildSeconds)] = build.build_seconds;
+  c[results::BackendKey(s.name, results::kDiskBytes)] = build.disk_bytes;
 
   // Sanity first, before any eviction, with each open mode measured.
   uint64_t checked = 0;
   Status sanity;
   for (bool lazy : {false, true}) {
     if (lazy && !s.o.lazy_needed) continue;
-    auto be = s.open(s.name, s.Options(lazy));
-    if (!be.ok()) return be.status();
+    FLATBENCH_ASSIGN_OR_RETURN(auto be, s.open(s.name, s.Options(lazy)));
     if (!lazy) {
       nlohmann::json settings = nlohmann::json::object();
-      for (const auto& [k, v] : be.value()->Describe()) settings[k] = v;
+      for (const auto& [k, v] : be->Describe()) settings[k] = v;
       c[results::BackendKey(s.name, results::kSettings)] = settings;
       // What the cold open preloads, in the backend's own words.
       if (settings.contains("preload")) {
@@ -91,17 +87,16 @@ Result<nlohmann::json> Worker::Hello() {
       nlohmann::json data_files = nlohmann::json::object();
       for (int t = 0; t < kNumTables; ++t) {
         const Table table = static_cast<Table>(t);
-        std::vector<std::string> df = be.value()->DataFiles(table);
+        std::vector<std::string> df = be->DataFiles(table);
         if (df.empty()) df = s.files;
         std::string joined;
         for (const auto& f : df) joined += (joined.empty() ? "" : ", ") + f;
         data_files[TableName(table)] = joined;
-        auto dev = DeviceFiles::Open(df);
-        if (!dev.ok()) return dev.status();
-        if (!dev.value()->supported()) {
-          s.device_status = "skipped: " + dev.value()->reason();
+        FLATBENCH_ASSIGN_OR_RETURN(auto dev, DeviceFiles::Open(df));
+        if (!dev->supported()) {
+          s.device_status = "skipped: " + dev->reason();
         }
-        s.device[t] = std::move(dev).value();
+        s.device[t] = std::move(dev);
       }
       c[results::BackendKey(s.name, results::kDataFiles)] = data_files;
       if (s.device_status == "not measured") {
@@ -111,7 +106,7 @@ Result<nlohmann::json> Worker::Hello() {
       }
     }
     datagen::CheckReport report;
-    sanity = datagen::CheckSample(*be.value(), s.ds.spec(), s.o.check, &report);
+    sanity = datagen::CheckSample(*be, s.ds.spec(), s.o.check, &report);
     if (!sanity.ok()) {
       sanity = sanity.WithContext(std::string("sanity check") +
                                   (lazy ? " (lazy metadata)" : ""));
@@ -133,9 +128,7 @@ Status Worker::BeginWarm() {
   s.opened = Opened();
   s.hold.reset();
   FLATBENCH_RETURN_IF_ERROR(MakeResident(s.files));
-  auto hold = ResidentHold::Acquire(s.files);
-  if (!hold.ok()) return hold.status();
-  s.hold = std::move(hold).value();
+  FLATBENCH_ASSIGN_OR_RETURN(s.hold, ResidentHold::Acquire(s.files));
   s.warm_lock = s.hold->method();
   return s.OpenWarm();
 }
@@ -170,26 +163,23 @@ Result<nlohmann::json> Worker::RunStep(const Step& step) {
     EvictMethod method;
     FLATBENCH_RETURN_IF_ERROR(Evict(s.files, &method, s.o.allow_drop_caches));
     s.evict_method = EvictMethodName(method);
-    auto after = MeasureResidency(s.files);
-    if (!after.ok()) return after.status();
-    facts.resident_after_eviction = after->fraction();
-    facts.eviction_verified = after->fraction() <= s.o.eviction_bound;
+    FLATBENCH_ASSIGN_OR_RETURN(auto after, MeasureResidency(s.files));
+    facts.resident_after_eviction = after.fraction();
+    facts.eviction_verified = after.fraction() <= s.o.eviction_bound;
     if (step.device_reads_per_thread > 0) {
-      auto dev = s.DeviceCell(step);
-      if (!dev.ok()) return dev.status();
-      if (!dev.value().is_null()) {
-        facts.device_reads_per_s = dev.value()["reads_per_s"].get<double>();
-        entries.push_back(std::move(dev).value());
+      FLATBENCH_ASSIGN_OR_RETURN(auto dev, s.DeviceCell(step));
+      if (!dev.is_null()) {
+        facts.device_reads_per_s = dev["reads_per_s"].get<double>();
+        entries.push_back(std::move(dev));
       }
     }
     FLATBENCH_RETURN_IF_ERROR(s.TimedOpen(step.mode == Mode::kColdLazy));
   }
-  auto before = MeasureResidency(s.files);
-  if (!before.ok()) return before.status();
-  facts.resident_before = before->fraction();
-  facts.file_pages = before->total_pages;
-  facts.preloaded_bytes = before->resident_pages * 4096;
-  if (warm) facts.eviction_verified = before->fraction() >= s.o.warm_bound;
+  FLATBENCH_ASSIGN_OR_RETURN(auto before, MeasureResidency(s.files));
+  facts.resident_before = before.fraction();
+  facts.file_pages = before.total_pages;
+  facts.preloaded_bytes = before.resident_pages * 4096;
+  if (warm) facts.eviction_verified = before.fraction() >= s.o.warm_bound;
   facts.open_seconds = s.opened.open_seconds;
   facts.metadata_bytes = s.opened.metadata_bytes;
   facts.rss_after_open = s.opened.rss_after_open;
@@ -204,32 +194,29 @@ Result<nlohmann::json> Worker::RunStep(const Step& step) {
   std::vector<ScanTally> tallies(static_cast<size_t>(step.cell.threads));
   spec.make_reader = [&, backend,
                       table](int t) -> Result<std::unique_ptr<PassReader>> {
-    auto session = backend->NewSession();
-    if (!session.ok()) return session.status();
+    FLATBENCH_ASSIGN_OR_RETURN(auto session, backend->NewSession());
     if (scan) {
       return std::unique_ptr<PassReader>(std::make_unique<ScanReader>(
-          std::move(session).value(), s.name, table, plan, t, step.scan_length,
+          std::move(session), s.name, table, plan, t, step.scan_length,
           &tallies[static_cast<size_t>(t)]));
     }
-    return std::unique_ptr<PassReader>(std::make_unique<SessionReader>(
-        std::move(session).value(), table, plan, t));
+    return std::unique_ptr<PassReader>(
+        std::make_unique<SessionReader>(std::move(session), table, plan, t));
   };
   facts.pass_start_s = s.SinceOrigin(NowNs());
-  auto pass = RunPass(spec);
-  if (!pass.ok()) return pass.status();
+  FLATBENCH_ASSIGN_OR_RETURN(auto pass, RunPass(spec));
   if (warm) {
     // Something else (another process's drop_caches, memory pressure) may
     // have evicted pages during the pass.
-    auto after = MeasureResidency(s.files);
-    if (!after.ok()) return after.status();
-    facts.resident_after_pass = after->fraction();
+    FLATBENCH_ASSIGN_OR_RETURN(auto after, MeasureResidency(s.files));
+    facts.resident_after_pass = after.fraction();
     facts.eviction_verified =
-        facts.eviction_verified && after->fraction() >= s.o.warm_bound;
+        facts.eviction_verified && after.fraction() >= s.o.warm_bound;
   } else {
     s.opened = Opened();
   }
-  nlohmann::json entry = pass->entry;
-  AddCounters(pass.value(), facts, &entry);
+  nlohmann::json entry = pass.entry;
+  AddCounters(pass, facts, &entry);
   if (scan) AddScanCounters(MergeTallies(tallies), step.scan_length, &entry);
   entry["label"] = warm ? "warm: files held resident (" + s.warm_lock + ")"
                         : "evicted by " + s.evict_method;

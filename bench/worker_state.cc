@@ -53,11 +53,9 @@ Status Worker::State::TimedOpen(bool lazy) {
 
 Status Worker::State::OpenWarm() {
   FLATBENCH_RETURN_IF_ERROR(TimedOpen(/*lazy=*/false));
-  auto populated = PopulateOwnMappings(files, hold.get());
-  if (!populated.ok()) return populated.status();
-  populated_bytes = populated.value();
-  auto session = opened.backend->NewSession();
-  if (!session.ok()) return session.status();
+  FLATBENCH_ASSIGN_OR_RETURN(populated_bytes,
+                             PopulateOwnMappings(files, hold.get()));
+  FLATBENCH_ASSIGN_OR_RETURN(auto session, opened.backend->NewSession());
   warmup_reads = 0;
   for (int t = 0; t < kNumTables; ++t) {
     const Table table = static_cast<Table>(t);
@@ -72,7 +70,7 @@ Status Worker::State::OpenWarm() {
       bool found = false;
       std::string_view value;
       FLATBENCH_RETURN_IF_ERROR(
-          session.value()->Get(table, plan.Key(0, i), &found, &value));
+          session->Get(table, plan.Key(0, i), &found, &value));
       if (!found) {
         return Status::Corruption("warm-up: a hit key of " +
                                   std::string(TableName(table)) +
@@ -114,9 +112,8 @@ Result<nlohmann::json> Worker::State::StartupStep(const Step& step) {
       FLATBENCH_RETURN_IF_ERROR(Evict(files, &method, o.allow_drop_caches));
       evict_method = EvictMethodName(method);
     }
-    auto r = MeasureResidency(files);
-    if (!r.ok()) return r.status();
-    return r->fraction();
+    FLATBENCH_ASSIGN_OR_RETURN(auto r, MeasureResidency(files));
+    return r.fraction();
   };
   opened = Opened();  // The probe holds the only open instance.
   spec.pass_start_s = SinceOrigin(NowNs());
@@ -145,11 +142,11 @@ Result<nlohmann::json> Worker::State::DeviceCell(const Step& step) {
   const std::string entry_name =
       EntryName(name, step.cell.table, kDeviceKind, step.mode,
                 step.cell.threads, step.repetition);
-  auto pass = dev->Run(entry_name, step.cell.threads,
-                       step.device_reads_per_thread, seed);
-  if (!pass.ok()) return pass.status();
-  nlohmann::json entry = pass->entry;
-  AddDeviceCounters(pass.value(), facts, &entry);
+  FLATBENCH_ASSIGN_OR_RETURN(auto pass,
+                             dev->Run(entry_name, step.cell.threads,
+                                      step.device_reads_per_thread, seed));
+  nlohmann::json entry = pass.entry;
+  AddDeviceCounters(pass, facts, &entry);
   entry["label"] = "4 KiB O_DIRECT random reads of the files holding " + name +
                    " " + TableName(step.cell.table) + " (" +
                    std::to_string(dev->bytes()) + " bytes)";

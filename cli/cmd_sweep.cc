@@ -116,9 +116,8 @@ int RunSweepCommand(const SweepArgs& a) {
   steps.open =
       [](const std::string& dir,
          const std::string& backend) -> Result<std::unique_ptr<Backend>> {
-    auto ds = datagen::Dataset::Open(dir);
-    if (!ds.ok()) return ds.status();
-    return datagen::OpenBackend(backend, ds->BackendDir(backend), {});
+    FLATBENCH_ASSIGN_OR_RETURN(auto ds, datagen::Dataset::Open(dir));
+    return datagen::OpenBackend(backend, ds.BackendDir(backend), {});
   };
   if (a.stop_after_gen != 0) {
     const uint64_t stop = a.stop_after_gen;

@@ -59,18 +59,15 @@ std::vector<PredictedCheck> PredictChecks(const SweepInput& sweep,
 Result<PredictionSummary> WritePredictionReport(
     const PredictionOptions& options) {
   namespace fs = std::filesystem;
-  Result<Thresholds> thresholds =
-      options.thresholds_path.empty()
-          ? BuiltInThresholds()
-          : LoadThresholdsFile(options.thresholds_path);
-  if (!thresholds.ok()) return thresholds.status();
-  auto text = ReadSmallFile(options.input);
-  if (!text.ok()) return text.status();
-  auto sweep = ParseSweep(text.value(), options.input);
-  if (!sweep.ok()) return sweep.status();
-  if (sweep->sizes.size() < 2) {
+  FLATBENCH_ASSIGN_OR_RETURN(Thresholds thresholds,
+                             options.thresholds_path.empty()
+                                 ? BuiltInThresholds()
+                                 : LoadThresholdsFile(options.thresholds_path));
+  FLATBENCH_ASSIGN_OR_RETURN(auto text, ReadSmallFile(options.input));
+  FLATBENCH_ASSIGN_OR_RETURN(auto sweep, ParseSweep(text, options.input));
+  if (sweep.sizes.size() < 2) {
     return Status::Corruption(
-        "sweep " + options.input + ": " + std::to_string(sweep->sizes.size()) +
+        "sweep " + options.input + ": " + std::to_string(sweep.sizes.size()) +
         " measured size(s); a trend needs at least two (run or resume "
         "flatbench sweep)");
   }
@@ -78,7 +75,7 @@ Result<PredictionSummary> WritePredictionReport(
   const fs::path md = dir / "report.md";
   const fs::path html = dir / "report.html";
   FLATBENCH_RETURN_IF_ERROR(PrepareOutputDir(options.out_dir, options.force));
-  Document doc = BuildPredictionDocument(sweep.value(), thresholds.value());
+  Document doc = BuildPredictionDocument(sweep, thresholds);
   for (const auto& section : doc.sections) {
     for (const auto& b : section.blocks) {
       if (b.kind != Block::Kind::kChart) continue;
@@ -94,12 +91,11 @@ Result<PredictionSummary> WritePredictionReport(
   PredictionSummary s;
   s.markdown_path = md.string();
   s.html_path = html.string();
-  const auto full = datagen::MakeSpec("full", 0, 0, sweep->seed);
+  const auto full = datagen::MakeSpec("full", 0, 0, sweep.seed);
   const double target =
       full.ok() ? static_cast<double>(full->accounts + full->storage_slots())
                 : 0;
-  for (const auto& p :
-       PredictChecks(sweep.value(), thresholds.value(), target)) {
+  for (const auto& p : PredictChecks(sweep, thresholds, target)) {
     if (!p.fitted) continue;
     if (p.outlook == PredictedCheck::Outlook::kPass) ++s.predicted_pass;
     if (p.outlook == PredictedCheck::Outlook::kFail) ++s.predicted_fail;

@@ -47,21 +47,19 @@ Result<ReportSummary> WriteReport(const ReportOptions& options) {
   if (options.inputs.empty()) {
     return Status::Usage("report: no results file given");
   }
-  Result<Thresholds> thresholds =
-      options.thresholds_path.empty()
-          ? BuiltInThresholds()
-          : LoadThresholdsFile(options.thresholds_path);
-  if (!thresholds.ok()) return thresholds.status();
-  Result<ResultSet> results = LoadResults(options.inputs);
-  if (!results.ok()) return results.status();
+  FLATBENCH_ASSIGN_OR_RETURN(Thresholds thresholds,
+                             options.thresholds_path.empty()
+                                 ? BuiltInThresholds()
+                                 : LoadThresholdsFile(options.thresholds_path));
+  FLATBENCH_ASSIGN_OR_RETURN(ResultSet results, LoadResults(options.inputs));
 
   const fs::path dir(options.out_dir);
   const fs::path md = dir / "report.md";
   const fs::path html = dir / "report.html";
   FLATBENCH_RETURN_IF_ERROR(PrepareOutputDir(options.out_dir, options.force));
 
-  Verdict verdict = ComputeVerdict(results.value(), thresholds.value());
-  RenderedReport rendered = RenderReport(verdict, results.value());
+  Verdict verdict = ComputeVerdict(results, thresholds);
+  RenderedReport rendered = RenderReport(verdict, results);
   for (const auto& [name, svg] : rendered.charts) {
     FLATBENCH_RETURN_IF_ERROR(WriteFileAtomic((dir / name).string(), svg));
   }

@@ -226,11 +226,9 @@ Result<ResultSet> LoadResults(const std::vector<std::string>& paths) {
     if (!std::filesystem::is_regular_file(path, ec)) {
       return Status::MissingInput("results " + path + ": no such file");
     }
-    Result<std::string> text = ReadSmallFile(path);
-    if (!text.ok()) return text.status();
-    Result<ResultSet> rs = ParseResults(text.value(), path);
-    if (!rs.ok()) return rs.status();
-    parts.push_back(std::move(rs).value());
+    FLATBENCH_ASSIGN_OR_RETURN(std::string text, ReadSmallFile(path));
+    FLATBENCH_ASSIGN_OR_RETURN(ResultSet rs, ParseResults(text, path));
+    parts.push_back(std::move(rs));
   }
   return MergeResults(std::move(parts));
 }

@@ -121,17 +121,15 @@ Result<SweepInput> ParseSweep(std::string_view text, const std::string& file) {
         if (!tables.is_object() || !tables.contains(TableName(t))) {
           return Status::Corruption(gw + ": missing");
         }
-        auto r = ParseGeometry(tables[TableName(t)], gw);
-        if (!r.ok()) return r.status();
-        g.tables[static_cast<int>(t)] = r.value();
+        FLATBENCH_ASSIGN_OR_RETURN(g.tables[static_cast<int>(t)],
+                                   ParseGeometry(tables[TableName(t)], gw));
       }
       size.geometry[backend] = g;
     }
-    auto results =
+    FLATBENCH_ASSIGN_OR_RETURN(
+        size.results,
         ParseResults(s[sweep::kResults.name].dump(),
-                     file + " (sizes[" + std::to_string(i - 1) + "].results)");
-    if (!results.ok()) return results.status();
-    size.results = std::move(results).value();
+                     file + " (sizes[" + std::to_string(i - 1) + "].results)"));
     in.sizes.push_back(std::move(size));
   }
   return in;

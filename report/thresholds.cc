@@ -286,9 +286,8 @@ Result<Thresholds> LoadThresholdsFile(const std::string& path) {
   if (!std::filesystem::exists(path, ec)) {
     return Status::MissingInput("thresholds " + path + ": no such file");
   }
-  Result<std::string> text = ReadSmallFile(path);
-  if (!text.ok()) return text.status();
-  return ParseThresholds(text.value(), path);
+  FLATBENCH_ASSIGN_OR_RETURN(std::string text, ReadSmallFile(path));
+  return ParseThresholds(text, path);
 }
 
 std::string_view BuiltInThresholdsText() {
