@@ -33,7 +33,10 @@ TEST_CASE("a pass whose threads finish early shows a low mean in flight",
    public:
     explicit Uneven(int thread) : slow_(thread == 0) {}
     Status Read(uint64_t, bool* found) override {
-      std::this_thread::sleep_for(std::chrono::microseconds(slow_ ? 4000 : 50));
+      // The fast threads read for 20 ms in all, long enough that all four
+      // overlap even when a loaded machine (or ThreadSanitizer) starts the
+      // threads milliseconds apart; the slow one reads for 400 ms.
+      std::this_thread::sleep_for(std::chrono::milliseconds(slow_ ? 20 : 1));
       *found = true;
       return Status::Ok();
     }
