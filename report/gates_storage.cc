@@ -44,6 +44,21 @@ const char kNotMeasured[] =
     "--no-device, or --device-reads 0); the ratios are not normalized by "
     "their files' device rates";
 
+// The end of a storage gate: it passes with no detail against it; its
+// figure is kNotMeasured when nothing could be compared, and names the
+// likely cause only when a rate really was off (`exceeded`).
+void FinishStorageGate(Gate* g, size_t bad, size_t compared, size_t exceeded,
+                       std::string figure) {
+  EndDetails(g, bad);
+  g->passed = bad == 0;
+  if (compared == 0) {
+    g->figure = kNotMeasured;
+    return;
+  }
+  g->figure = std::move(figure);
+  if (exceeded > 0) g->figure += "; " + std::string(kLikelyCause);
+}
+
 std::string NotApplicable(const Thresholds& t) {
   return "not applicable: device cells are measured in cold modes, the gate "
          "mode is " +
@@ -137,15 +152,10 @@ Gate UniformityGate(const Thresholds& t, const Cells& cells) {
                     rates + " reads/s)");
     }
   }
-  EndDetails(&g, bad);
-  g.passed = bad == 0;
-  if (compared == 0) {
-    g.figure = kNotMeasured;
-    return g;
-  }
-  g.figure = "largest max/min of the backends' own-file device rates " +
-             Ratio(worst) + " (bound " + Ratio(t.max_device_rate_spread) + ")";
-  if (spread_bad > 0) g.figure += "; " + std::string(kLikelyCause);
+  FinishStorageGate(&g, bad, compared, spread_bad,
+                    "largest max/min of the backends' own-file device rates " +
+                        Ratio(worst) + " (bound " +
+                        Ratio(t.max_device_rate_spread) + ")");
   return g;
 }
 
@@ -187,15 +197,10 @@ Gate DriftGate(const Thresholds& t, const Cells& cells) {
                     "over tables and thread counts)");
     }
   }
-  EndDetails(&g, bad);
-  g.passed = bad == 0;
-  if (measured == 0) {
-    g.figure = kNotMeasured;
-    return g;
-  }
-  g.figure = "largest first/last change of a backend's device rate " +
-             Ratio(worst) + " (bound " + Ratio(t.max_device_drift) + ")";
-  if (drift_bad > 0) g.figure += "; " + std::string(kLikelyCause);
+  FinishStorageGate(&g, bad, measured, drift_bad,
+                    "largest first/last change of a backend's device rate " +
+                        Ratio(worst) + " (bound " + Ratio(t.max_device_drift) +
+                        ")");
   return g;
 }
 
