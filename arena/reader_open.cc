@@ -180,6 +180,11 @@ Status Reader::Validate(int fd, uint64_t size, const ReaderOptions& options) {
   map_size_ = size;
   FLATBENCH_RETURN_IF_ERROR(SetUpShards(options));
   // Metadata is loaded; from now on the map is read a block at a time.
+  // The fd's POSIX_FADV_RANDOM does not reach the fault path: without
+  // MADV_RANDOM a cold hit reads 16-52 KB through the map instead of one
+  // 4 KiB block (RESEARCH.md section 8, "Where the mmap reader's cold time
+  // goes", which also measured MADV_NORMAL, one map per shard and huge
+  // pages; none beat this).
   if (::madvise(m, size, MADV_RANDOM) != 0) {
     advice_warnings_.push_back("madvise(MADV_RANDOM) failed: " +
                                std::string(std::strerror(errno)));
