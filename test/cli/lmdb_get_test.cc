@@ -248,3 +248,33 @@ TEST_CASE("get on a damaged data.mdb is exit 65 or the truth, never a signal") {
   CHECK(outcomes[0] > 0);
   REQUIRE(ReadAll(mdb) == original);
 }
+
+TEST_CASE("get --no-verify on a damaged data.mdb: LMDB's fault is exit 65") {
+  if (!Built("lmdb")) return;
+  TempDir tmp;
+  const std::string dir = tmp / "ds";
+  REQUIRE(RunFlatbench("gen --scale tiny --quiet --backends lmdb --dir " + dir)
+              .exit_code == 0);
+  const std::string mdb = dir + "/lmdb/data.mdb";
+  const std::string original = ReadAll(mdb);
+  // The report's case: the key's node then claims a value of about 1 GB,
+  // far past the end of the file. Without the page walk, LMDB hands it out
+  // and reading it faults, in get's child.
+  const std::string key = "2d0c0f60c43cbef1661cd97d678006c2c498929e";
+  PutByte(mdb, 52 * kPage + 595,
+          static_cast<char>(original[52 * kPage + 595] ^ 0x3f));
+  auto r = RunFlatbench("get --no-verify --dir " + dir +
+                        " --backend lmdb --key " + key);
+  INFO(r.err);
+  CHECK(r.exit_code == 65);
+  CHECK(Lines(r.err) == 1);
+  CHECK(r.err.find(mdb + ": reading it for account key " + key +
+                   " killed the lookup (killed by signal") !=
+        std::string::npos);
+  // The page walk names the page instead.
+  r = RunFlatbench("get --dir " + dir + " --backend lmdb --key " + key);
+  CHECK(r.exit_code == 65);
+  CHECK(Lines(r.err) == 1);
+  CHECK(r.err.find(mdb + ": page 52 (a leaf on the lookup's path)") !=
+        std::string::npos);
+}
