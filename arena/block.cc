@@ -79,8 +79,8 @@ Status BlockError(const char* what, uint64_t offset) {
 }  // namespace
 
 Status DecodeBlock(const char* p, uint64_t avail, uint64_t offset,
-                   uint32_t key_width, bool verify, char* scratch,
-                   ZSTD_DCtx* dctx, BlockContents* out) {
+                   uint32_t key_width, bool compressed_file, bool verify,
+                   char* scratch, ZSTD_DCtx* dctx, BlockContents* out) {
   if (avail < kBlockHeaderSize) return BlockError("block truncated", offset);
   const BlockHeader h = ReadBlockHeader(p);
   if (h.stored_len < kBlockHeaderSize || h.stored_len > avail ||
@@ -95,6 +95,15 @@ Status DecodeBlock(const char* p, uint64_t avail, uint64_t offset,
   if (h.kind == kBlockRaw) {
     if (h.raw_len != body_len) return BlockError("bad block length", offset);
   } else if (h.kind == kBlockZstd) {
+    // FORMAT.md: only a file whose flags allow compression holds zstd
+    // blocks. Its blocks sit 4 KiB apart with no offsets stored; a valid
+    // frame with a valid checksum does not make the block part of it.
+    if (!compressed_file) {
+      return BlockError(
+          "compressed block in a file whose flags do not allow "
+          "compression",
+          offset);
+    }
     if (h.raw_len > kBlockPayload) {
       return BlockError("bad block length", offset);
     }

@@ -66,13 +66,15 @@ inline BlockHeader ReadBlockHeader(const char* p) {
 }
 
 // Decodes the block starting at `p`, of which `avail` bytes are readable,
-// located at file offset `offset`. Checks the checksum when `verify`. A zstd
-// block is decompressed into `scratch` (kBlockPayload bytes) with `dctx`.
-// Errors: kCorruption "WHAT at offset N" (e.g. "block checksum mismatch at
-// offset 8192"); kUsage for a zstd block without scratch. Success allocates
-// nothing.
+// located at file offset `offset`, of a file whose flags allow zstd blocks
+// when `compressed_file`. Checks the checksum when `verify`. A zstd block is
+// decompressed into `scratch` (kBlockPayload bytes) with `dctx`. Errors:
+// kCorruption "WHAT at offset N" (e.g. "block checksum mismatch at offset
+// 8192"), a zstd block in a file that is not `compressed_file` among them,
+// checksum or not; kUsage for a zstd block of a compressed file without
+// scratch. Success allocates nothing.
 Status DecodeBlock(const char* p, uint64_t avail, uint64_t offset,
-                   uint32_t key_width, bool verify, char* scratch,
-                   ZSTD_DCtx* dctx, BlockContents* out);
+                   uint32_t key_width, bool compressed_file, bool verify,
+                   char* scratch, ZSTD_DCtx* dctx, BlockContents* out);
 
 }  // namespace flatbench::arena

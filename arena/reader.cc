@@ -114,7 +114,7 @@ Status Reader::FetchBlock(int shard, uint32_t block, bool via_map, bool verify,
     }
     p = io + (offset - start);
   }
-  return DecodeBlock(p, avail, offset, key_width_, verify,
+  return DecodeBlock(p, avail, offset, key_width_, compressed_, verify,
                      buffer != nullptr ? buffer->data() : nullptr,
                      buffer != nullptr ? buffer->dctx() : nullptr, out);
 }

@@ -1,13 +1,20 @@
 // flatbench get: one point lookup, value printed as hex.
+#include <csignal>
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "cli/arena_cli.h"
 #include "cli/command.h"
 #include "cli/flags.h"
+#include "cli/subprocess.h"
 #include "common/hex.h"
 #include "datagen/dataset.h"
 #include "datagen/registry.h"
+#include "flatbench_config.h"
+#if FLATBENCH_HAVE_LMDB
+#include "baselines/lmdb_path.h"
+#endif
 
 namespace flatbench::cli {
 namespace {
@@ -19,17 +26,26 @@ struct GetArgs {
   std::string table = "account";
   std::string key;
   bool no_verify = false;
+  bool in_process = false;  // Hidden: read LMDB here, not in a child.
 };
 
+// `checked`, when set, is what a checked walk of the same file found; the
+// backend's own answer must agree with it.
 Status Lookup(Backend& backend, Table table, const std::string& key,
-              const std::string& key_hex) {
+              const std::string& key_hex,
+              const std::optional<std::string>* checked = nullptr) {
   FLATBENCH_ASSIGN_OR_RETURN(auto session, backend.NewSession());
   bool found = false;
   std::string_view value;
-  FLATBENCH_RETURN_IF_ERROR(session->Get(table, key, &found, &value)
-                                .WithContext(std::string("get ") +
-                                             TableName(table) + " key " +
-                                             key_hex));
+  const std::string what =
+      std::string("get ") + TableName(table) + " key " + key_hex;
+  FLATBENCH_RETURN_IF_ERROR(
+      session->Get(table, key, &found, &value).WithContext(what));
+  if (checked != nullptr &&
+      (found != checked->has_value() || (found && value != **checked))) {
+    return Status::Corruption(what + ": " + backend.Name() +
+                              " and the checked walk of its pages disagree");
+  }
   if (!found) {
     return Status::NotFound("key " + key_hex + " not found in " +
                             backend.Name() + " " + TableName(table));
@@ -38,7 +54,68 @@ Status Lookup(Backend& backend, Table table, const std::string& key,
   return Status::Ok();
 }
 
-Status RunGet(const GetArgs& a) {
+// LMDB read here (in get's child): its pages on the key's path are checked
+// with pread before LMDB follows them (baselines/lmdb_path.h), unless
+// --no-verify.
+Status LookupLmdb(const datagen::Dataset& ds, const GetArgs& a, Table table,
+                  const std::string& key) {
+#if FLATBENCH_HAVE_LMDB
+  std::optional<std::string> checked;
+  if (!a.no_verify) {
+    auto walk =
+        baselines::CheckedLmdbLookup(ds.BackendDir("lmdb") + "/data.mdb",
+                                     TableName(table), key, KeySize(table));
+    if (!walk.ok()) {
+      return walk.status().WithContext(std::string("get ") + TableName(table) +
+                                       " key " + a.key);
+    }
+    if (walk->found) checked = std::move(walk->value);
+  }
+  OpenOptions options;
+  FLATBENCH_ASSIGN_OR_RETURN(
+      auto backend,
+      datagen::OpenBackend("lmdb", ds.BackendDir("lmdb"), options));
+  return Lookup(*backend, table, key, a.key, a.no_verify ? nullptr : &checked);
+#else
+  (void)ds, (void)a, (void)table, (void)key;
+  return Status::Usage("--backend lmdb: this build has no LMDB");
+#endif
+}
+
+// Signals that reading a damaged map can raise: SIGBUS past the file's end,
+// SIGSEGV through a wild pointer, SIGABRT from an assertion, SIGILL and
+// SIGFPE from garbage arithmetic.
+bool IsFault(int signo) {
+  return signo == SIGBUS || signo == SIGSEGV || signo == SIGABRT ||
+         signo == SIGILL || signo == SIGFPE;
+}
+
+// LMDB keeps no checksums and trusts its pages, so a damaged page can crash
+// it. The lookup runs in a child process (as verify's LMDB check does),
+// which prints the value or its own error; a child that faults, or exits
+// with a status get does not document (a sanitizer's report), is reported
+// as corruption of the data file instead of taking get down.
+// Returns the exit code get ends with.
+int GetInChild(const datagen::Dataset& ds, const GetArgs& a) {
+  std::vector<std::string> args = {"get",  "--dir",       a.dir,   "--backend",
+                                   "lmdb", "--table",     a.table, "--key",
+                                   a.key,  "--in-process"};
+  if (a.no_verify) args.push_back("--no-verify");
+  auto end = SpawnSelf(args);
+  if (!end.ok()) return Fail(end.status());
+  // A documented exit is the child's own answer, already printed; a stop
+  // signal (an interrupt) is passed on as it is.
+  if (end->DocumentedCode().has_value()) return end->code;
+  if (end->signal != 0 && !IsFault(end->signal)) return end->ExitCode();
+  return Fail(Status::Corruption(
+      ds.BackendDir("lmdb") + "/data.mdb: reading it for " + a.table + " key " +
+      a.key + " killed the lookup (" + end->Describe() +
+      "): damaged pages (LMDB keeps no checksums)"));
+}
+
+// The lookup get does, or (for LMDB read in a child) the child's exit code
+// in *child_exit.
+Status RunGet(const GetArgs& a, int* child_exit) {
   std::string key;
   if (!FromHex(a.key, &key)) {
     return Status::Usage("--key: '" + a.key + "' is not even-length hex");
@@ -54,6 +131,19 @@ Status RunGet(const GetArgs& a) {
   FLATBENCH_ASSIGN_OR_RETURN(const datagen::Dataset ds,
                              datagen::Dataset::Open(a.dir));
   FLATBENCH_RETURN_IF_ERROR(ds.Build(a.backend).status());
+  if (a.backend == "lmdb" && !a.in_process) {
+    *child_exit = GetInChild(ds, a);
+    return Status::Ok();
+  }
+  if (a.backend == "lmdb") {
+    // A fault ends this child by its signal for the parent to see, even
+    // where a sanitizer's handler would turn it into an exit status that
+    // reads as an answer (its default, 1, is "not found").
+    for (int signo : {SIGBUS, SIGSEGV, SIGILL, SIGFPE}) {
+      std::signal(signo, SIG_DFL);
+    }
+    return LookupLmdb(ds, a, table, key);
+  }
   OpenOptions options;
   options.verify_checksums = !a.no_verify;
   FLATBENCH_ASSIGN_OR_RETURN(
@@ -70,7 +160,9 @@ Command AddGet(CLI::App& app) {
       "get",
       "One point lookup; prints the value as hex. Exit 1 if the key is "
       "absent. The checksum of the block read is verified (exit 65 naming "
-      "the file, table and key on a mismatch) unless --no-verify.");
+      "the file, table and key on a mismatch) unless --no-verify. LMDB is "
+      "read in a child process after its pages on the key's path are "
+      "checked: a damaged page is exit 65 naming data.mdb, never a signal.");
   AddDirOrFile(sub, &a->dir, &a->file);
   sub->add_option("--backend", a->backend,
                   "Backend (with --dir); arena+pread and arena+direct read "
@@ -82,8 +174,16 @@ Command AddGet(CLI::App& app) {
       ->check(CLI::IsMember({"account", "storage"}));
   sub->add_option("--key", a->key, "Key as hex")->required();
   sub->add_flag("--no-verify", a->no_verify,
-                "Skip the arena's block checksum check on this read");
-  return {sub, [a] { return ExitCodeOf(RunGet(*a)); }};
+                "Skip the arena's block checksum check on this read (LMDB, "
+                "which keeps no checksums: the check of the pages on the "
+                "key's path)");
+  // Used by get itself to read LMDB in a child process.
+  sub->add_flag("--in-process", a->in_process)->group("");
+  return {sub, [a] {
+            int child_exit = 0;
+            Status st = RunGet(*a, &child_exit);
+            return st.ok() ? child_exit : Fail(st);
+          }};
 }
 
 }  // namespace flatbench::cli

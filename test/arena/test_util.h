@@ -3,16 +3,19 @@
 // building a file from a std::map model.
 
 #include <unistd.h>
+#include <zstd.h>
 
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <string>
 
 #include "arena/builder.h"
+#include "arena/format.h"
 #include "common/rng.h"
 #include "test/temp_dir.h"
 
@@ -58,6 +61,30 @@ inline std::string ReadAll(const std::string& path) {
 inline void WriteAll(const std::string& path, const std::string& data) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(data.data(), static_cast<std::streamsize>(data.size()));
+}
+
+// Rewrites the raw block at `offset` of the file image `bytes` as a zstd
+// block with the same body and a valid checksum: a block only a compressed
+// file may hold (FORMAT.md, "Data blocks"). The block must not be the last
+// of its shard, whose slot may end before 4 KiB. Returns its stored_len.
+inline uint32_t RewriteAsZstdBlock(std::string* bytes, uint64_t offset) {
+  char* p = bytes->data() + offset;
+  REQUIRE(static_cast<unsigned char>(p[10]) == kBlockRaw);
+  const uint32_t raw_len = LoadU16(p + 14);
+  std::string frame(ZSTD_compressBound(raw_len), '\0');
+  const size_t n = ZSTD_compress(frame.data(), frame.size(),
+                                 p + kBlockHeaderSize, raw_len, 1);
+  REQUIRE_FALSE(ZSTD_isError(n));
+  // It fits in the block's 4 KiB slot (random bodies grow a little).
+  REQUIRE(kBlockHeaderSize + n <= kBlockSize);
+  const uint32_t stored_len = static_cast<uint32_t>(kBlockHeaderSize + n);
+  std::memcpy(p + kBlockHeaderSize, frame.data(), n);
+  p[10] = static_cast<char>(kBlockZstd);
+  const uint16_t len16 = static_cast<uint16_t>(stored_len);
+  std::memcpy(p + 12, &len16, 2);
+  const uint64_t sum = Checksum(p + 8, stored_len - 8, offset);
+  std::memcpy(p, &sum, 8);
+  return stored_len;
 }
 
 inline bool Exists(const std::string& path) {

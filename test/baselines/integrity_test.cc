@@ -1,5 +1,6 @@
 // The baselines' integrity paths: ordered scans, RocksDB's checksum walk on
-// a corrupted data block, and LMDB's size check on truncated files.
+// a corrupted data block, LMDB's size check on truncated files and its
+// checked lookup path.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -21,6 +22,7 @@
 #if FLATBENCH_HAVE_LMDB
 #include "baselines/lmdb_backend.h"
 #include "baselines/lmdb_meta.h"
+#include "baselines/lmdb_path.h"
 #endif
 
 using namespace flatbench;
@@ -198,6 +200,52 @@ TEST_CASE("LMDB: a data.mdb shorter than its meta pages claim is refused") {
     auto opened = baselines::OpenLmdb(copy, {});
     CHECK(opened.status().code() == Code::kCorruption);
   }
+}
+
+TEST_CASE("LMDB: the checked lookup walk finds every pair and no other key") {
+  testing::TempDir tmp;
+  const std::string dir = BuildOne(tmp, "lmdb");
+  const std::string path = dir + "/data.mdb";
+  auto backend = OpenBackend("lmdb", dir, {});
+  REQUIRE(backend.ok());
+  for (int t = 0; t < kNumTables; ++t) {
+    const Table table = static_cast<Table>(t);
+    CAPTURE(TableName(table));
+    auto scan = baselines::NewLmdbScan(*backend.value(), table);
+    REQUIRE(scan.ok());
+    uint64_t pairs = 0;
+    std::string last;
+    for (;;) {
+      bool valid = false;
+      std::string_view k, v;
+      REQUIRE(scan.value()->Next(&valid, &k, &v).ok());
+      if (!valid) break;
+      ++pairs;
+      auto hit = baselines::CheckedLmdbLookup(path, TableName(table), k,
+                                              KeySize(table));
+      INFO(hit.status().message());
+      REQUIRE(hit.ok());
+      CHECK(hit->found);
+      CHECK(hit->value == v);
+      CHECK(hit->pages >= 3);  // Meta, main database, the table's tree.
+      // The key one below this one (last byte less one) is absent unless
+      // it is the previous key.
+      std::string below(k);
+      const bool has_below = below.back() != '\0';
+      if (has_below) --below.back();
+      const bool previous = below == last;
+      last.assign(k);
+      if (!has_below || previous) continue;
+      auto miss = baselines::CheckedLmdbLookup(path, TableName(table), below,
+                                               KeySize(table));
+      REQUIRE(miss.ok());
+      CHECK_FALSE(miss->found);
+    }
+    CHECK(pairs == (t == 0 ? 3000u : 9000u));
+  }
+  auto absent = baselines::CheckedLmdbLookup(path, "code", "k", 1);
+  CHECK(absent.status().code() == Code::kCorruption);
+  CHECK(absent.status().message() == path + ": no database 'code' in it");
 }
 
 TEST_CASE("LMDB: a meta page that is not LMDB's is refused before mapping") {

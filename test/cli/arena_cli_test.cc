@@ -18,6 +18,7 @@
 #include "arena/reader.h"
 #include "common/hex.h"
 #include "datagen/keys.h"
+#include "test/arena/test_util.h"
 #include "test/run_command.h"
 
 extern char** environ;
@@ -58,26 +59,94 @@ std::string MakeDataset(const TempDir& tmp) {
   return dir;
 }
 
+// The file offset of the block holding `key` in `path`.
+uint64_t BlockOffsetOf(const std::string& path, const std::string& key) {
+  using namespace flatbench::arena;
+  auto reader = Reader::Open(path);
+  REQUIRE(reader.ok());
+  const int shard = static_cast<unsigned char>(key[0]);
+  uint32_t block = 0;
+  REQUIRE(reader.value()->SeekBlock(shard, key, nullptr, &block).ok());
+  REQUIRE(block != kNoBlock);
+  return reader.value()->BlockOffset(shard, block);
+}
+
 // Flips the last stored byte of the block holding `key` in `path`.
 void CorruptBlockOf(const std::string& path, const std::string& key) {
-  using namespace flatbench::arena;
-  uint64_t offset = 0;
-  {
-    auto reader = Reader::Open(path);
-    REQUIRE(reader.ok());
-    const int shard = static_cast<unsigned char>(key[0]);
-    uint32_t block = 0;
-    REQUIRE(reader.value()->SeekBlock(shard, key, nullptr, &block).ok());
-    REQUIRE(block != kNoBlock);
-    offset = reader.value()->BlockOffset(shard, block);
-  }
+  const uint64_t offset = BlockOffsetOf(path, key);
   std::string bytes = ReadAll(path);
-  const uint16_t stored_len = LoadU16(bytes.data() + offset + 12);
+  const uint16_t stored_len =
+      flatbench::arena::LoadU16(bytes.data() + offset + 12);
   bytes[offset + stored_len - 1] ^= 0x01;
   WriteAll(path, bytes);
 }
 
 }  // namespace
+
+TEST_CASE("a zstd block in an uncompressed arena is exit 65 everywhere") {
+  using namespace flatbench::datagen;
+  TempDir tmp;
+  // About 60 accounts a shard: two blocks each. The rewritten block must
+  // not be its shard's last, whose slot may end before 4 KiB.
+  const std::string dir = tmp / "ds";
+  REQUIRE(RunFlatbench("gen --scale custom --accounts 15000 "
+                       "--slots-per-account 1 --backends arena --quiet --dir " +
+                       dir)
+              .exit_code == 0);
+  const std::string file = dir + "/arena/account.arena";
+  std::string key;
+  uint64_t offset = 0;
+  {
+    using flatbench::arena::Reader;
+    auto reader = Reader::Open(file);
+    REQUIRE(reader.ok());
+    for (uint64_t counter = 0; key.empty(); ++counter) {
+      REQUIRE(counter < 1000);
+      const auto k = MakeAccountKey(counter);
+      const std::string raw(View(k));
+      const int shard = static_cast<unsigned char>(raw[0]);
+      uint32_t block = 0;
+      REQUIRE(reader.value()->SeekBlock(shard, raw, nullptr, &block).ok());
+      if (block + 1 >= reader.value()->BlockCount(shard)) continue;
+      key = flatbench::ToHex(raw);
+      offset = reader.value()->BlockOffset(shard, block);
+    }
+  }
+  std::string bytes = ReadAll(file);
+  flatbench::arena::testing::RewriteAsZstdBlock(&bytes, offset);
+  WriteAll(file, bytes);
+  const std::string why =
+      "compressed block in a file whose flags do not allow compression at "
+      "offset " +
+      std::to_string(offset);
+
+  for (const char* backend : {"arena", "arena+pread", "arena+direct"}) {
+    for (const char* verify : {"", "--no-verify "}) {
+      CAPTURE(backend, verify);
+      auto r = RunFlatbench("get " + std::string(verify) + "--dir " + dir +
+                            " --backend " + backend + " --key " + key);
+      CHECK(r.exit_code == 65);
+      CHECK(r.out.empty());
+      CHECK(Lines(r.err) == 1);
+      CHECK(Count(r.err, file) == 1);
+      CHECK(r.err.find(why) != std::string::npos);
+    }
+  }
+  auto r = RunFlatbench("get --file " + file + " --key " + key);
+  CHECK(r.exit_code == 65);
+  CHECK(r.out.empty());
+  CHECK(Lines(r.err) == 1);
+  CHECK(r.err.find(why) != std::string::npos);
+  r = RunFlatbench("verify --file " + file);
+  CHECK(r.exit_code == 65);
+  CHECK(Lines(r.err) == 1);
+  CHECK(Count(r.err, file) == 1);
+  CHECK(r.err.find(why) != std::string::npos);
+  r = RunFlatbench("verify --quiet --dir " + dir);
+  CHECK(r.exit_code == 65);
+  CHECK(Lines(r.err) == 1);
+  CHECK(r.err.find(why) != std::string::npos);
+}
 
 TEST_CASE("get checks the block checksum unless --no-verify") {
   using namespace flatbench::datagen;
