@@ -160,8 +160,9 @@ Settings ArenaBackend::Describe() const {
                    std::to_string(options_.cache_bytes) +
                        " bytes asked, split by file size; " +
                        std::to_string(frames) +
-                       " bytes of 4 KiB frames (at most one per block), "
-                       "populated at open; CLOCK eviction");
+                       " bytes of 4 KiB frames (at most one per block, "
+                       "2 MiB pages where allowed, filled on first use); "
+                       "CLOCK eviction");
   }
   s.emplace_back("madvise", "MADV_RANDOM");
   std::string advice;

@@ -5,8 +5,8 @@
 //
 // Design (after vmcache, Leis et al., SIGMOD 2023, with a fixed pool of
 // slots instead of a file-sized mapping):
-//   - `slots` 4 KiB frames in one anonymous mapping, populated at open so a
-//     measured read never takes a page fault;
+//   - `slots` 4 KiB frames in one anonymous mapping (2 MiB pages where the
+//     kernel allows), whose memory arrives with the first read into it;
 //   - one 32-bit word per block of the file: 0 (not cached), kLoading, or
 //     slot + 1. A hit is one load of that word, a pin, and a tag check;
 //   - per slot: the block it holds (its tag), a pin count and a reference
@@ -109,6 +109,7 @@ class BlockCache {
   static constexpr uint32_t kBusy = UINT32_MAX;
 
   BlockCache() = default;
+  Status MapFrames();
   bool ClaimFrame(uint32_t* slot);
   void Unpin(uint32_t slot);
   char* Frame(uint32_t slot) const {
@@ -117,6 +118,8 @@ class BlockCache {
 
   uint64_t blocks_ = 0;
   uint64_t slots_ = 0;
+  char* map_ = nullptr;  // frames_, aligned to 2 MiB inside it
+  uint64_t map_bytes_ = 0;
   char* frames_ = nullptr;
   std::unique_ptr<std::atomic<uint32_t>[]> where_;  // per block
   std::unique_ptr<Slot[]> slot_;
