@@ -1,5 +1,7 @@
 #include "arena/backend.h"
 
+#include <sys/stat.h>
+
 #include "arena/iterator.h"
 
 namespace flatbench::arena {
@@ -57,9 +59,26 @@ Result<std::unique_ptr<ArenaBackend>> ArenaBackend::Open(
   ReaderOptions ro;
   ro.lazy = options.lazy_metadata;
   ro.verify_checksums = options.verify_checksums;
+  ro.verify_every_read = options.verify_every_read;
   ro.read_path = read_path;
+  // The cache read path splits options.cache_bytes between the tables in
+  // proportion to their files' sizes (a missing file fails in Open below).
+  uint64_t file_bytes[kNumTables] = {};
+  uint64_t total_bytes = 0;
+  for (int t = 0; t < kNumTables; ++t) {
+    struct stat st {};
+    if (::stat(ArenaPath(dir, static_cast<Table>(t)).c_str(), &st) == 0) {
+      file_bytes[t] = static_cast<uint64_t>(st.st_size);
+      total_bytes += file_bytes[t];
+    }
+  }
   for (int t = 0; t < kNumTables; ++t) {
     const Table table = static_cast<Table>(t);
+    ro.cache_bytes = total_bytes == 0
+                         ? options.cache_bytes / kNumTables
+                         : static_cast<uint64_t>(
+                               static_cast<long double>(options.cache_bytes) *
+                               file_bytes[t] / total_bytes);
     FLATBENCH_ASSIGN_OR_RETURN(auto reader,
                                Reader::Open(ArenaPath(dir, table), ro));
     if (reader->key_width() != KeySize(table)) {
@@ -127,8 +146,24 @@ Settings ArenaBackend::Describe() const {
                                 : "the index and filter of every shard, read "
                                   "at open from their own pages");
   s.emplace_back("verify_checksums",
-                 options_.verify_checksums ? "true" : "false");
+                 !options_.verify_checksums ? "false"
+                 : read_path_ == ReadPath::kMmap && !options_.verify_every_read
+                     ? "true: each block once per open (a bitmap)"
+                 : read_path_ == ReadPath::kCache
+                     ? "true: each block when it enters the cache"
+                     : "true: every read");
   s.emplace_back("read_path", ReadPathName(read_path_));
+  if (read_path_ == ReadPath::kCache) {
+    uint64_t frames = 0;
+    for (const auto& r : readers_) frames += r->cache()->frame_bytes();
+    s.emplace_back("block_cache",
+                   std::to_string(options_.cache_bytes) +
+                       " bytes asked, split by file size; " +
+                       std::to_string(frames) +
+                       " bytes of 4 KiB frames (at most one per block, "
+                       "2 MiB pages where allowed, filled on first use); "
+                       "CLOCK eviction");
+  }
   s.emplace_back("madvise", "MADV_RANDOM");
   std::string advice;
   for (const auto& w : AdviceWarnings()) {

@@ -2,7 +2,7 @@
 // The arena behind the shared read interface: DIR/account.arena and
 // DIR/storage.arena, one Reader each. The same files can be opened with any
 // ReadPath; each is a variant with its own name ("arena", "arena+pread",
-// "arena+direct").
+// "arena+direct", "arena+cache").
 
 #include <array>
 #include <memory>
@@ -29,7 +29,8 @@ class ArenaBackend final : public Backend {
       const std::string& dir, const OpenOptions& options,
       ReadPath read_path = ReadPath::kMmap);
 
-  // "arena" for the mmap read path, else "arena+pread" / "arena+direct".
+  // "arena" for the mmap read path, else "arena+pread" / "arena+direct" /
+  // "arena+cache".
   std::string Name() const override;
   // Sessions are cheap. With the mmap read path, values they return from
   // uncompressed files stay valid while this backend lives (longer than the

@@ -10,9 +10,11 @@ enum class ReadPath {
   kMmap,    // Through the read-only map: page faults, zero-copy values.
   kPread,   // pread(2) of the block into the ReadBuffer (page cache).
   kDirect,  // pread(2) with O_DIRECT, 4 KiB-aligned, into the ReadBuffer.
+  kCache,   // pread(2) once into a bounded cache of verified blocks
+            // (block_cache.h); later reads are memory reads.
 };
 
-// "mmap", "pread", "direct".
+// "mmap", "pread", "direct", "cache".
 const char* ReadPathName(ReadPath path);
 
 }  // namespace flatbench::arena

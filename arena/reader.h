@@ -1,7 +1,8 @@
 #pragma once
 // Read-only access to one arena file: metadata copied (or mapped) at open,
-// data blocks read through a read-only map or, as a measured alternative,
-// with pread (buffered or O_DIRECT) into the caller's ReadBuffer.
+// data blocks read through a read-only map or, as measured alternatives,
+// with pread (buffered or O_DIRECT) into the caller's ReadBuffer, or with
+// pread into a bounded cache of verified blocks (block_cache.h).
 //
 // Thread-safety: a Reader is immutable after Open; Get, the iterators and
 // every const method may run concurrently from any number of threads without
@@ -12,7 +13,17 @@
 // stays valid until the Reader is destroyed. A value from a zstd-compressed
 // block, or read with the pread or direct path, lives in the caller's
 // ReadBuffer and is valid only until the next Get with that buffer or the
-// buffer's destruction, whichever comes first. Never write through it.
+// buffer's destruction, whichever comes first. With the cache read path the
+// value is copied into the ReadBuffer (the cached block may be evicted), with
+// the same lifetime. Never write through it.
+//
+// Checksums (verify_checksums): the mmap path checks a block the first time
+// this Reader reads it and remembers that in a bitmap (one bit per block);
+// the cache path checks a block when it loads it into the cache; the pread
+// and direct paths check every read. A block that changes on disk after it
+// was checked, and is then evicted from the page cache and read again, is
+// not checked again by the mmap path (FORMAT.md, "Checksums"); set
+// verify_every_read to check it on every read instead.
 //
 // A file truncated by another process while mapped can still raise SIGBUS;
 // Open only guarantees the file was whole when it was opened.
@@ -20,6 +31,7 @@
 #include <zstd.h>
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -27,6 +39,7 @@
 #include <vector>
 
 #include "arena/block.h"
+#include "arena/block_cache.h"
 #include "arena/block_index.h"
 #include "arena/format.h"
 #include "arena/read_path.h"
@@ -41,9 +54,15 @@ struct ReaderOptions {
   // checks them. A corrupt lazy index can misdirect a lookup (a wrong
   // "absent") but never an out-of-bounds read.
   bool lazy = false;
-  // Check each block's checksum on every read.
+  // Check each block's checksum before its keys are trusted: once per block
+  // per open on the mmap and cache paths, on every read on the others.
   bool verify_checksums = false;
+  // With verify_checksums on the mmap path: check on every read, not once.
+  bool verify_every_read = false;
   ReadPath read_path = ReadPath::kMmap;
+  // Frames of the cache read path (at most one per block of the file).
+  // RocksDB's block cache is 1 GiB in this project's configuration.
+  uint64_t cache_bytes = uint64_t{1} << 30;
 };
 
 // Per-thread scratch, allocated once so reads allocate nothing: a
@@ -108,8 +127,9 @@ class Reader {
   Status Get(std::string_view key, bool* found, std::string_view* value,
              ReadBuffer* buffer = nullptr) const;
 
-  // Fraction of `probes` random keys (splitmix64 from `seed`) absent from
-  // the table and landing in a non-empty shard that the filter lets through.
+  // Fraction of `probes` random keys (splitmix64 from `seed`), each put in a
+  // non-empty shard chosen uniformly, that are absent from the table and
+  // that the filter lets through (0.0 when every shard is empty).
   // Returns 1.0 without a filter. Touches data pages for filter positives.
   double MeasureFalsePositiveRate(uint64_t probes, uint64_t seed) const;
 
@@ -118,6 +138,8 @@ class Reader {
   bool compressed() const { return compressed_; }
   ReadPath read_path() const { return read_path_; }
   // Whether Get needs a ReadBuffer (compressed file or a pread read path).
+  // The block cache of the cache read path, else null.
+  const BlockCache* cache() const { return cache_.get(); }
   bool NeedsBuffer() const {
     return compressed_ || read_path_ != ReadPath::kMmap;
   }
@@ -160,6 +182,7 @@ class Reader {
     uint64_t data_bytes = 0;
     uint32_t block_count = 0;
     uint32_t filter_lines = 0;
+    uint32_t first_block = 0;  // number of the shard's block 0 in the file
   };
 
   Reader() = default;
@@ -170,6 +193,7 @@ class Reader {
   Status CheckDirectory(const char* dir, uint64_t data_end, uint64_t keys);
   Status LoadMetadata(int fd);
   Status SetUpShards(const ReaderOptions& options);
+  Status SetUpVerification(const ReaderOptions& options);
   void FillInfo(const Header& h, const ReaderOptions& options);
   Status CheckBlockOffsets(int shard) const;
   // File offset and readable length of a block; "bad block offset" when a
@@ -177,9 +201,30 @@ class Reader {
   Status LocateBlock(int shard, uint32_t block, uint64_t* offset,
                      uint64_t* avail) const;
   // Reads and decodes a block with the configured read path, or through the
-  // map when `via_map`.
+  // map when `via_map`. On the cache path `pin` holds the cached block that
+  // *out views (release it when done with *out).
   Status FetchBlock(int shard, uint32_t block, bool via_map, bool verify,
-                    ReadBuffer* buffer, BlockContents* out) const;
+                    ReadBuffer* buffer, BlockContents* out,
+                    BlockCache::Pin* pin = nullptr) const;
+  // pread of `len` bytes at `offset` into `dst` (EINTR retried); *done is
+  // the count read (short only at the end of the file).
+  Status ReadAt(int fd, char* dst, uint64_t len, uint64_t offset,
+                uint64_t* done) const;
+  // The cache path: a hit, a load into the cache, or (block being loaded by
+  // another thread, or every frame pinned) a read into the ReadBuffer.
+  Status FetchCached(int shard, uint32_t block, uint64_t offset, uint64_t avail,
+                     bool verify, ReadBuffer* buffer, BlockContents* out,
+                     BlockCache::Pin* pin) const;
+  // The mmap path's verify-once bitmap: whether block `id` of the file was
+  // checked, and recording that it was.
+  bool Verified(uint32_t id) const {
+    return (verified_[id >> 6].load(std::memory_order_relaxed) >> (id & 63)) &
+           1;
+  }
+  void MarkVerified(uint32_t id) const {
+    verified_[id >> 6].fetch_or(uint64_t{1} << (id & 63),
+                                std::memory_order_relaxed);
+  }
   Status SearchTiedBlocks(int shard, std::string_view key, uint64_t prefix,
                           uint32_t last, bool via_map, ReadBuffer* buffer,
                           uint32_t* block) const;
@@ -192,9 +237,14 @@ class Reader {
   uint64_t map_size_ = 0;
   uint32_t key_width_ = 0;
   uint32_t probes_ = 0;
+  uint64_t total_blocks_ = 0;
   bool compressed_ = false;
   bool verify_ = false;
   std::array<Shard, kNumShards> shards_{};
+  // One bit per block: checked since open (mmap path with verify_checksums
+  // and not verify_every_read; else null).
+  std::unique_ptr<std::atomic<uint64_t>[]> verified_;
+  std::unique_ptr<BlockCache> cache_;  // cache path only
   std::array<ShardEntry, kNumShards> entries_{};
   std::vector<uint64_t> owned_index_;
   struct alignas(64) FilterLine {

@@ -46,6 +46,8 @@ const char* ReadPathName(ReadPath path) {
       return "pread";
     case ReadPath::kDirect:
       return "direct";
+    case ReadPath::kCache:
+      return "cache";
   }
   return "mmap";
 }
@@ -84,7 +86,8 @@ Result<std::unique_ptr<Reader>> Reader::OpenWith(int fd, int data_fd,
   reader->name_ = name;
   reader->data_fd_ = data_fd;
   reader->read_path_ = options.read_path;
-  if (options.read_path == ReadPath::kPread) {
+  if (options.read_path == ReadPath::kPread ||
+      options.read_path == ReadPath::kCache) {
     reader->data_fd_ = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
     if (reader->data_fd_ < 0) return Status::FromErrno("dup " + name);
   }
@@ -179,6 +182,7 @@ Status Reader::Validate(int fd, uint64_t size, const ReaderOptions& options) {
   map_ = static_cast<const char*>(m);
   map_size_ = size;
   FLATBENCH_RETURN_IF_ERROR(SetUpShards(options));
+  FLATBENCH_RETURN_IF_ERROR(SetUpVerification(options));
   // Metadata is loaded; from now on the map is read a block at a time.
   // The fd's POSIX_FADV_RANDOM does not reach the fault path: without
   // MADV_RANDOM a cold hit reads 16-52 KB through the map instead of one
@@ -238,9 +242,17 @@ Status Reader::LoadMetadata(int fd) {
 Status Reader::SetUpShards(const ReaderOptions& options) {
   const char* index_in = reinterpret_cast<const char*>(owned_index_.data());
   const FilterLine* filter_in = owned_filter_.data();
+  uint64_t first_block = 0;
   for (size_t i = 0; i < kNumShards; ++i) {
     const ShardEntry& e = entries_[i];
     Shard& s = shards_[i];
+    // Block numbers are u32 (bitmap and cache words); a file past 2^32 - 2
+    // blocks (16 TiB) keeps its shards' numbers clamped and reads without
+    // them (SetUpVerification).
+    s.first_block =
+        static_cast<uint32_t>(std::min<uint64_t>(first_block, UINT32_MAX));
+    first_block += e.block_count;
+    total_blocks_ = first_block;
     if (e.block_count == 0) continue;
     const char* index = map_ + e.index_offset;
     const char* filter = map_ + e.filter_offset;
@@ -261,6 +273,26 @@ Status Reader::SetUpShards(const ReaderOptions& options) {
     if (!options.lazy && compressed_) {
       FLATBENCH_RETURN_IF_ERROR(CheckBlockOffsets(static_cast<int>(i)));
     }
+  }
+  return Status::Ok();
+}
+
+// The mmap path's verify-once bitmap, or the cache path's cache.
+Status Reader::SetUpVerification(const ReaderOptions& options) {
+  const bool numbered = total_blocks_ < UINT32_MAX;
+  if (options.read_path == ReadPath::kCache) {
+    if (!numbered) {
+      return Status::Usage(
+          "the cache read path numbers at most 2^32 - 2 "
+          "blocks; this file has " +
+          std::to_string(total_blocks_));
+    }
+    FLATBENCH_ASSIGN_OR_RETURN(
+        cache_, BlockCache::Create(total_blocks_, options.cache_bytes));
+  } else if (options.read_path == ReadPath::kMmap && verify_ &&
+             !options.verify_every_read && numbered) {
+    verified_ =
+        std::make_unique<std::atomic<uint64_t>[]>((total_blocks_ + 63) / 64);
   }
   return Status::Ok();
 }

@@ -35,8 +35,16 @@ struct OpenOptions {
   // Cold-lazy mode: preload no metadata (arena: index and filter stay in the
   // map; RocksDB: index and filter blocks go through a fresh block cache).
   bool lazy_metadata = false;
-  // Verify a block checksum on every read where the backend supports it.
+  // Verify block checksums where the backend supports it (each backend's
+  // header says when: on every read, or once per block).
   bool verify_checksums = false;
+  // With verify_checksums, check on every read where a backend would check
+  // once per block (the arena's mmap path); for measuring that cost.
+  bool verify_every_read = false;
+  // Bytes of block cache for a cache this project configures (the arena's
+  // cache read path, shared by its two tables in proportion to their data).
+  // RocksDB's caches keep their production sizes (RESEARCH.md §3).
+  uint64_t cache_bytes = uint64_t{1} << 30;
 };
 
 // Settings as ordered name/value pairs, for reports.

@@ -87,15 +87,15 @@ Status CheckBuildable(const std::string& name, const Spec& spec,
 }
 
 std::vector<std::string> ReadVariants() {
-  return {"arena+pread", "arena+direct"};
+  return {"arena+pread", "arena+direct", "arena+cache"};
 }
 
 Result<std::unique_ptr<Backend>> OpenBackend(const std::string& name,
                                              const std::string& dir,
                                              const OpenOptions& options) {
-  const arena::ReadPath paths[] = {arena::ReadPath::kMmap,
-                                   arena::ReadPath::kPread,
-                                   arena::ReadPath::kDirect};
+  const arena::ReadPath paths[] = {
+      arena::ReadPath::kMmap, arena::ReadPath::kPread, arena::ReadPath::kDirect,
+      arena::ReadPath::kCache};
   for (arena::ReadPath path : paths) {
     const std::string variant =
         path == arena::ReadPath::kMmap

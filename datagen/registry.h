@@ -26,8 +26,8 @@ std::vector<std::string> DefaultBackends(const Spec& spec);
 Status CheckBuildable(const std::string& name, const Spec& spec,
                       const std::string& dir);
 // Read variants: other ways of reading a backend's files, named
-// "BACKEND+HOW" ("arena+pread", "arena+direct"). They open the files of
-// BACKEND (StorageBackend) and cannot be built on their own.
+// "BACKEND+HOW" ("arena+pread", "arena+direct", "arena+cache"). They open the
+// files of BACKEND (StorageBackend) and cannot be built on their own.
 std::vector<std::string> ReadVariants();
 // Opens backend `name` whose files live in `dir`.
 Result<std::unique_ptr<Backend>> OpenBackend(const std::string& name,

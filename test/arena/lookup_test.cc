@@ -37,8 +37,8 @@ Model LongPrefixModel(uint64_t n) {
 TEST_CASE("keys sharing a long prefix are found in about log2 block reads",
           "[arena][lookup]") {
   const bool compress = GENERATE(false, true);
-  const ReadPath path =
-      GENERATE(ReadPath::kMmap, ReadPath::kPread, ReadPath::kDirect);
+  const ReadPath path = GENERATE(ReadPath::kMmap, ReadPath::kPread,
+                                 ReadPath::kDirect, ReadPath::kCache);
   CAPTURE(compress, ReadPathName(path));
   const Model model = LongPrefixModel(20'000);
   testing::TempDir dir;
@@ -98,9 +98,9 @@ TEST_CASE("keys sharing a long prefix are found in about log2 block reads",
 }
 
 // The model round trip covers each path on random shapes; this holds the
-// three paths to the same answer, key by key, on one file, and checks that
-// pread and direct values live in the session's buffer.
-TEST_CASE("the three read paths answer identically", "[arena][lookup]") {
+// four paths to the same answer, key by key, on one file, and checks that
+// pread, direct and cache values live in the session's buffer.
+TEST_CASE("the four read paths answer identically", "[arena][lookup]") {
   const bool compress = GENERATE(false, true);
   CAPTURE(compress);
   testing::Rng rng(5);
@@ -112,10 +112,11 @@ TEST_CASE("the three read paths answer identically", "[arena][lookup]") {
   BuilderOptions options;
   options.compress = compress;
   testing::BuildFile(file, model, options);
-  std::unique_ptr<Reader> readers[3];
-  const ReadPath paths[3] = {ReadPath::kMmap, ReadPath::kPread,
-                             ReadPath::kDirect};
-  for (int p = 0; p < 3; ++p) {
+  constexpr int kPaths = 4;
+  std::unique_ptr<Reader> readers[kPaths];
+  const ReadPath paths[kPaths] = {ReadPath::kMmap, ReadPath::kPread,
+                                  ReadPath::kDirect, ReadPath::kCache};
+  for (int p = 0; p < kPaths; ++p) {
     ReaderOptions ro;
     ro.read_path = paths[p];
     auto opened = Reader::Open(file, ro);
@@ -125,19 +126,17 @@ TEST_CASE("the three read paths answer identically", "[arena][lookup]") {
     REQUIRE(readers[p]->info().read_path == paths[p]);
     REQUIRE(readers[p]->NeedsBuffer() == (compress || p > 0));
   }
-  ReadBuffer buffers[3];
+  ReadBuffer buffers[kPaths];
   auto check = [&](const std::string& key) {
-    bool found[3];
-    std::string_view value[3];
-    for (int p = 0; p < 3; ++p) {
+    bool found[kPaths];
+    std::string_view value[kPaths];
+    for (int p = 0; p < kPaths; ++p) {
       REQUIRE(readers[p]->Get(key, &found[p], &value[p], &buffers[p]).ok());
     }
-    REQUIRE(found[1] == found[0]);
-    REQUIRE(found[2] == found[0]);
+    for (int p = 1; p < kPaths; ++p) REQUIRE(found[p] == found[0]);
     if (!found[0]) return;
-    REQUIRE(value[1] == value[0]);
-    REQUIRE(value[2] == value[0]);
-    for (int p = 1; p < 3; ++p) {
+    for (int p = 1; p < kPaths; ++p) REQUIRE(value[p] == value[0]);
+    for (int p = 1; p < kPaths; ++p) {
       const char* io = buffers[p].io();
       const char* data = buffers[p].data();
       const bool in_buffer =

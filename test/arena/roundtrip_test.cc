@@ -179,8 +179,8 @@ TEST_CASE("arena round-trips a model across the option grid", "[arena]") {
   REQUIRE_FALSE(testing::Exists(path + ".tmp"));
 
   // Eager without checksums and lazy with them cover both index homes and
-  // both checksum settings; the pread and direct read paths each run once
-  // more. The full grid would multiply the time for no new code.
+  // both checksum settings; the pread, direct and cache read paths each run
+  // once more. The full grid would multiply the time for no new code.
   struct Mode {
     bool lazy;
     bool verify;
@@ -189,7 +189,8 @@ TEST_CASE("arena round-trips a model across the option grid", "[arena]") {
   for (const Mode& mode :
        {Mode{false, false, ReadPath::kMmap}, Mode{true, true, ReadPath::kMmap},
         Mode{false, true, ReadPath::kPread},
-        Mode{true, false, ReadPath::kDirect}}) {
+        Mode{true, false, ReadPath::kDirect},
+        Mode{false, true, ReadPath::kCache}}) {
     {
       const bool lazy = mode.lazy;
       CAPTURE(lazy, mode.verify, ReadPathName(mode.path));

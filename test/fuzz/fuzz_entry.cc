@@ -113,12 +113,18 @@ int OpenAndExercise(const uint8_t* data, size_t size) {
     done += static_cast<size_t>(w);
   }
   int opened = 0;
-  for (int mode = 0; mode < 4; ++mode) {
+  for (int mode = 0; mode < 5; ++mode) {
     ReaderOptions options;
     options.lazy = (mode & 1) != 0;
-    options.verify_checksums = (mode & 2) != 0;
+    options.verify_checksums = (mode & 2) != 0 || mode == 4;
     // The pread read path shares every check but the block fetch.
     if (mode == 3) options.read_path = ReadPath::kPread;
+    // The cache read path, with its smallest cache (64 frames), so lookups
+    // also evict.
+    if (mode == 4) {
+      options.read_path = ReadPath::kCache;
+      options.cache_bytes = 0;
+    }
     auto reader = Reader::OpenFd(fd, "fuzz", options);
     if (!reader.ok()) continue;
     ++opened;
