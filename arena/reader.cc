@@ -131,10 +131,10 @@ Status Reader::FetchBlock(int shard, uint32_t block, bool via_map, bool verify,
     if (Verified(id)) {
       verify = false;
     } else {
-      Status st =
-          DecodeBlock(p, avail, offset, key_width_, /*verify=*/true,
-                      buffer != nullptr ? buffer->data() : nullptr,
-                      buffer != nullptr ? buffer->dctx() : nullptr, out);
+      Status st = DecodeBlock(
+          p, avail, offset, key_width_, compressed_, /*verify=*/true,
+          buffer != nullptr ? buffer->data() : nullptr,
+          buffer != nullptr ? buffer->dctx() : nullptr, out);
       if (st.ok()) MarkVerified(id);
       return st;
     }
@@ -155,7 +155,7 @@ Status Reader::FetchCached(int shard, uint32_t block, uint64_t offset,
   char* scratch = buffer->data();
   ZSTD_DCtx* dctx = buffer->dctx();
   if (cache_->Lookup(id, pin)) {
-    return DecodeBlock(pin->data(), avail, offset, key_width_,
+    return DecodeBlock(pin->data(), avail, offset, key_width_, compressed_,
                        /*verify=*/false, scratch, dctx, out);
   }
   BlockCache::Load load;
@@ -166,8 +166,8 @@ Status Reader::FetchCached(int shard, uint32_t block, uint64_t offset,
   if (done < avail) {
     return Status::IOError("short read at offset " + std::to_string(offset));
   }
-  FLATBENCH_RETURN_IF_ERROR(
-      DecodeBlock(dst, avail, offset, key_width_, verify, scratch, dctx, out));
+  FLATBENCH_RETURN_IF_ERROR(DecodeBlock(
+      dst, avail, offset, key_width_, compressed_, verify, scratch, dctx, out));
   if (load.claimed()) load.Publish(pin);
   return Status::Ok();
 }

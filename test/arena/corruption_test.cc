@@ -393,8 +393,8 @@ TEST_CASE("a zstd block in an uncompressed file is refused by every read",
   testing::RewriteAsZstdBlock(&bytes, offset);
   testing::WriteAll(path, bytes);
 
-  const ReadPath read_path =
-      GENERATE(ReadPath::kMmap, ReadPath::kPread, ReadPath::kDirect);
+  const ReadPath read_path = GENERATE(ReadPath::kMmap, ReadPath::kPread,
+                                      ReadPath::kDirect, ReadPath::kCache);
   const bool verify = GENERATE(true, false);
   CAPTURE(static_cast<int>(read_path), verify);
   ReaderOptions options;

@@ -120,7 +120,8 @@ TEST_CASE("a zstd block in an uncompressed arena is exit 65 everywhere") {
       "offset " +
       std::to_string(offset);
 
-  for (const char* backend : {"arena", "arena+pread", "arena+direct"}) {
+  for (const char* backend :
+       {"arena", "arena+pread", "arena+direct", "arena+cache"}) {
     for (const char* verify : {"", "--no-verify "}) {
       CAPTURE(backend, verify);
       auto r = RunFlatbench("get " + std::string(verify) + "--dir " + dir +
@@ -158,7 +159,8 @@ TEST_CASE("get checks the block checksum unless --no-verify") {
   REQUIRE(flatbench::FromHex(key, &raw_key));
   CorruptBlockOf(file, raw_key);
 
-  for (const char* backend : {"arena", "arena+pread", "arena+direct"}) {
+  for (const char* backend :
+       {"arena", "arena+pread", "arena+direct", "arena+cache"}) {
     CAPTURE(backend);
     auto r = RunFlatbench("get --dir " + dir + " --backend " + backend +
                           " --key " + key);
@@ -191,7 +193,8 @@ TEST_CASE("the read variants open the arena's files and agree") {
     const std::string key = flatbench::ToHex(View(MakeAccountKey(counter)));
     const std::string value =
         flatbench::ToHex(MakeAccountValue(kDefaultSeed, counter).view());
-    for (const char* backend : {"arena", "arena+pread", "arena+direct"}) {
+    for (const char* backend :
+         {"arena", "arena+pread", "arena+direct", "arena+cache"}) {
       CAPTURE(counter, backend);
       auto r = RunFlatbench("get --dir " + dir + " --backend " + backend +
                             " --key " + key);
