@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "baselines/postgres_user.h"
+#include "common/stop_signals.h"
 
 namespace flatbench::baselines {
 namespace fs = std::filesystem;
@@ -157,6 +158,8 @@ Status PostgresServer::Init() const {
 }
 
 Status PostgresServer::Start() {
+  // A stop signal waits until the server is up and its stop registered.
+  StopGuard hold;
   FLATBENCH_RETURN_IF_ERROR(GiveToUser(user_, dir_));
   const std::string pid_file = dir_ + "/postmaster.pid";
   const std::string owner_file = dir_ + "/" + kOwnerFile;
@@ -201,6 +204,9 @@ Status PostgresServer::Start() {
   // one lives, and stops it as a leftover once this one is gone.
   std::ofstream(owner_file) << getpid() << "\n";
   started_ = true;
+  PostgresServer copy = *this;
+  copy.stop_action_ = 0;
+  stop_action_ = AddStopAction([copy]() mutable { (void)copy.Stop(); });
   return Status::Ok();
 }
 
@@ -214,6 +220,10 @@ void PostgresServer::ForgetStopped() const {
 }
 
 Status PostgresServer::Stop() {
+  // A stop signal waits until this stop is done.
+  StopGuard hold;
+  RemoveStopAction(stop_action_);
+  stop_action_ = 0;
   started_ = false;
   if (PostmasterPid() == 0) {
     ForgetStopped();

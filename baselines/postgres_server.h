@@ -36,6 +36,7 @@ class PostgresServer {
   // postmaster.pid of a dead one removed, so every start is a fresh server
   // with empty shared buffers; kIOError if another live flatbench process
   // started the running server. Errors carry the server log's last lines.
+  // Until Stop, a stop signal stops the server (common/stop_signals.h).
   Status Start();
   // Stops a running server (fast shutdown: clients disconnected, then a
   // shutdown checkpoint) and waits until it is gone. Ok if none runs.
@@ -72,6 +73,7 @@ class PostgresServer {
   std::string version_;
   ServerUser user_;
   bool started_ = false;
+  uint64_t stop_action_ = 0;  // AddStopAction's id while started.
 };
 
 inline constexpr const char* kPostgresRole = "flatbench";

@@ -1,10 +1,13 @@
 #include "bench/run.h"
 
+#include <chrono>
 #include <cstdio>
 #include <set>
+#include <thread>
 
 #include "bench/counters.h"
 #include "bench/pass.h"
+#include "bench/plan.h"
 #include "common/files.h"
 #include "common/results_schema.h"
 
@@ -19,6 +22,50 @@ Result<nlohmann::json> Call(WorkerChannel* ch, const nlohmann::json& req) {
   return r.value("result", nlohmann::json());
 }
 
+int Stopped(const RunOptions& o) { return o.stop_signal ? o.stop_signal() : 0; }
+
+std::string StepName(const Step& s) {
+  return EntryName(s.backend, s.cell.table, CellKindName(s.cell), s.mode,
+                   s.cell.threads, s.repetition);
+}
+
+// Elapsed and left, from the steps' estimates scaled by how long the
+// finished ones actually took.
+class Eta {
+ public:
+  Eta(const std::vector<Phase>& phases,
+      const std::function<double(const Step&)>& estimate)
+      : start_(std::chrono::steady_clock::now()) {
+    if (!estimate) return;
+    for (const auto& p : phases) {
+      for (const auto& s : p.steps) {
+        const double e = estimate(s);
+        each_.push_back(e);
+        left_ += e;
+      }
+    }
+  }
+  void Done(size_t index) {
+    if (index >= each_.size()) return;
+    done_ += each_[index];
+    left_ -= each_[index];
+  }
+  std::string Line() const {
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_)
+            .count();
+    std::string s = FormatDuration(elapsed) + " elapsed";
+    if (each_.empty()) return s;
+    const double scale = done_ > 0 ? elapsed / done_ : 1.0;
+    return s + ", ETA " + FormatDuration(std::max(0.0, left_) * scale);
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+  std::vector<double> each_;
+  double done_ = 0, left_ = 0;
+};
+
 }  // namespace
 
 Result<RunOutcome> RunMatrix(
@@ -32,11 +79,20 @@ Result<RunOutcome> RunMatrix(
   // Sanity checks first: no worker has evicted anything yet.
   std::vector<std::string> active;
   for (const auto& b : options.schedule.backends) {
+    if (int sig = Stopped(options); sig != 0) {
+      return Status::IOError("stopped by " + std::string("signal ") +
+                             std::to_string(sig) + " during the sanity checks");
+    }
     auto it = channels.find(b);
     if (it == channels.end()) {
       return Status::Usage("no worker for backend " + b);
     }
     auto hello = Call(it->second, {{"op", "hello"}});
+    if (!hello.ok() && Stopped(options) != 0) {
+      return Status::IOError("stopped by signal " +
+                             std::to_string(Stopped(options)) +
+                             " during the sanity checks");
+    }
     if (!hello.ok()) {
       ctx[results::BackendKey(b, results::kError)] = hello.status().message();
       if (out.first_error.ok()) out.first_error = hello.status().WithContext(b);
@@ -85,6 +141,14 @@ Result<RunOutcome> RunMatrix(
   std::set<std::string> failed;
   nlohmann::json benchmarks = nlohmann::json::array();
   size_t done = 0;
+  Eta eta(phases, options.estimate);
+  // Where a stop signal ended the run: the pass it did not finish.
+  auto stopped_at = [&](const std::string& what) {
+    return Status::IOError("stopped by signal " +
+                           std::to_string(Stopped(options)) + " at pass " +
+                           std::to_string(done) + " of " +
+                           std::to_string(total) + " (" + what + ")");
+  };
   auto fail = [&](const std::string& b, const Status& st) {
     failed.insert(b);
     ctx[results::BackendKey(b, results::kError)] = st.message();
@@ -103,15 +167,25 @@ Result<RunOutcome> RunMatrix(
           std::fprintf(stderr, "bench: %s: warm: holding files resident\n",
                        b.c_str());
         }
+        if (Stopped(options) != 0) return stopped_at(b + " warm begin");
         auto r = Call(channels.at(b), {{"op", "warm_begin"}});
+        if (!r.ok() && Stopped(options) != 0) {
+          return stopped_at(b + " warm begin");
+        }
         if (!r.ok()) fail(b, r.status());
       }
     }
     for (const auto& step : phase.steps) {
       ++done;
-      if (failed.count(step.backend)) continue;
+      if (Stopped(options) != 0) return stopped_at(StepName(step));
+      if (failed.count(step.backend)) {
+        eta.Done(done - 1);
+        continue;
+      }
       auto r = Call(channels.at(step.backend),
                     {{"op", "step"}, {"step", StepToJson(step)}});
+      if (!r.ok() && Stopped(options) != 0) return stopped_at(StepName(step));
+      eta.Done(done - 1);
       if (!r.ok()) {
         fail(step.backend, r.status());
         continue;
@@ -120,10 +194,20 @@ Result<RunOutcome> RunMatrix(
         e[std::string(results::kPassOrder.name)] =
             static_cast<double>(benchmarks.size());
         if (options.progress) {
-          std::fprintf(stderr, "bench [%zu/%zu] %s\n", done, total,
-                       SummaryLine(e).c_str());
+          std::fprintf(stderr, "bench [%zu/%zu] %s | %s\n", done, total,
+                       SummaryLine(e).c_str(), eta.Line().c_str());
         }
         benchmarks.push_back(std::move(e));
+      }
+      if (options.hold_after_pass != 0 && done == options.hold_after_pass) {
+        std::fprintf(stderr,
+                     "bench: holding after pass %zu until a stop signal "
+                     "(test hook)\n",
+                     done);
+        while (Stopped(options) == 0) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        return stopped_at("held by the test hook");
       }
     }
     if (warm) {

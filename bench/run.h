@@ -8,6 +8,7 @@
 // backend its own child process (each backend's RSS and heap stay apart);
 // tests use an in-process channel.
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -46,6 +47,15 @@ struct RunOptions {
   // (kRefuseOverwrite, the resource refusal) above this many bytes.
   uint64_t warm_memory_limit = 0;  // 0: no limit.
   bool progress = true;
+  // A step's estimated seconds (plan.h), for the progress lines' ETA:
+  // the estimate of what is left, scaled by the time the steps so far
+  // actually took against their estimate. Unset: no ETA.
+  std::function<double(const Step&)> estimate;
+  // Nonzero once a stop signal arrived (common/stop_signals.h): the run
+  // stops before its next request and returns kIOError saying where.
+  std::function<int()> stop_signal;
+  // Test hook: after this many passes, wait for a stop signal.
+  uint64_t hold_after_pass = 0;
 };
 
 struct RunOutcome {
@@ -58,8 +68,9 @@ struct RunOutcome {
 
 // Runs the whole schedule. `channels` has one entry per backend of
 // options.schedule.backends. `run_context` holds the run-wide flatbench.*
-// keys. Errors: the schedule's kUsage, the warm memory refusal; a backend
-// error stops that backend only and is reported in RunOutcome.
+// keys. Errors: the schedule's kUsage, the warm memory refusal, a stop
+// signal (kIOError naming the pass it stopped at); a backend error stops
+// that backend only and is reported in RunOutcome.
 Result<RunOutcome> RunMatrix(
     const datagen::Dataset& dataset, const RunOptions& options,
     const std::map<std::string, WorkerChannel*>& channels,

@@ -74,6 +74,24 @@ uint64_t CellDrawSeed(uint64_t base_seed, const Cell& cell) {
   return DrawSeed(base_seed, cell.table, cell.kind);
 }
 
+bool BackendScope::Runs(Mode mode, const Cell& cell, int rep) const {
+  if (!modes.empty() &&
+      std::find(modes.begin(), modes.end(), mode) == modes.end()) {
+    return false;
+  }
+  const auto& reps = cell.op == Op::kRead ? read_repetitions : op_repetitions;
+  auto r = reps.find(mode);
+  if (r != reps.end() && rep >= r->second) return false;
+  if (only.empty()) return true;
+  for (const auto& [m, c] : only) {
+    if (m == mode && rep == 0 && c.table == cell.table && c.kind == cell.kind &&
+        c.threads == cell.threads && c.op == cell.op) {
+      return true;
+    }
+  }
+  return false;
+}
+
 Status ParseKinds(const std::vector<std::string>& names, ScheduleOptions* o) {
   o->kinds.clear();
   o->scan = o->startup = false;
@@ -175,10 +193,18 @@ Result<std::vector<Phase>> MakeSchedule(const datagen::Spec& spec,
             o.device_reads > 0) {
           device = std::max<uint64_t>(1, o.device_reads / n);
         }
-        const size_t shift = (static_cast<size_t>(rep) + ci) % backends.size();
-        for (size_t k = 0; k < backends.size(); ++k) {
+        std::vector<std::string> runs;
+        for (const auto& b : backends) {
+          auto scope = o.scopes.find(b);
+          if (scope == o.scopes.end() || scope->second.Runs(mode, c, rep)) {
+            runs.push_back(b);
+          }
+        }
+        const size_t shift =
+            runs.empty() ? 0 : (static_cast<size_t>(rep) + ci) % runs.size();
+        for (size_t k = 0; k < runs.size(); ++k) {
           Step s;
-          s.backend = backends[(k + shift) % backends.size()];
+          s.backend = runs[(k + shift) % runs.size()];
           s.mode = mode;
           s.cell = c;
           s.repetition = rep;

@@ -6,7 +6,9 @@
 //   threads), every backend runs that cell once, in an order rotated by
 //   (repetition + cell index): a Latin square over repetitions, so each
 //   backend takes each position equally often and drift or host-cache
-//   warming over the run spreads evenly over the backends.
+//   warming over the run spreads evenly over the backends. A backend with
+//   a narrower scope (BackendScope) sits out the cells it does not run;
+//   the rotation is over the backends that run the cell.
 // All backends read the same keys in the same (cell, repetition): the keys
 // of a (table, kind) continue through one seeded permutation from pass to
 // pass, so no key repeats within a pass.
@@ -16,6 +18,7 @@
 // that hold that backend's table (see device.h).
 
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -91,6 +94,21 @@ struct Step {
   uint32_t scan_length = 0;  // Scan cells: pairs per scan (> 0).
 };
 
+// How much of the matrix one backend runs (bench/plan.h decides it from
+// the backend's role). Each field narrows ScheduleOptions; the defaults
+// narrow nothing.
+struct BackendScope {
+  std::vector<Mode> modes;  // Empty: every mode.
+  // Per mode (absent: every repetition): repetitions of the read cells,
+  // and of the scan and startup cells.
+  std::map<Mode, int> read_repetitions, op_repetitions;
+  // Non-empty: only these (mode, cell) pairs, at repetition 0.
+  std::vector<std::pair<Mode, Cell>> only;
+
+  // Whether the backend runs `cell` in `mode` at repetition `rep`.
+  bool Runs(Mode mode, const Cell& cell, int rep) const;
+};
+
 struct ScheduleOptions {
   std::vector<std::string> backends;
   std::vector<Mode> modes;
@@ -114,6 +132,8 @@ struct ScheduleOptions {
   // Backends that skip warm mode (O_DIRECT variants read the device even
   // when their files are cached, so "warm" means nothing for them).
   std::vector<std::string> no_warm;
+  // Backends that run less than the whole matrix; the others run all of it.
+  std::map<std::string, BackendScope> scopes;
 };
 
 // One mode's worth of steps, in run order.

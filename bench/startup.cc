@@ -12,6 +12,7 @@
 #include "bench/io_stats.h"
 #include "bench/pass.h"
 #include "common/results_ops.h"
+#include "common/stop_signals.h"
 
 extern char** environ;
 
@@ -79,7 +80,16 @@ Result<ProbeTimes> SpawnProbe(const std::vector<std::string>& args) {
   std::fflush(stderr);
   pid_t pid = 0;
   const uint64_t spawn_ns = NowNs();
-  int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+  int rc;
+  {
+    // Registered as it starts: a stop signal to the worker ends the probe,
+    // which stops a server it started (common/stop_signals.h).
+    StopGuard hold;
+    rc = StopSignal() != 0
+             ? ECANCELED
+             : posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+    if (rc == 0) RegisterChild(pid);
+  }
   posix_spawn_file_actions_destroy(&fa);
   close(out[1]);
   if (rc != 0) {
@@ -101,6 +111,7 @@ Result<ProbeTimes> SpawnProbe(const std::vector<std::string>& args) {
   int wstatus = 0;
   while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
   }
+  UnregisterChild(pid);
   // The result is the last line: a library may have printed before it.
   while (!text.empty() && text.back() == '\n') text.pop_back();
   const size_t nl = text.rfind('\n');

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 
 #include "bench/counters.h"
 #include "bench/io_stats.h"
@@ -64,7 +65,10 @@ Status Worker::State::OpenWarm() {
     }
     datagen::Sampler sampler(ds.spec(), table, datagen::KeyKind::kHit,
                              Mix(kWarmupSeed, static_cast<uint64_t>(t)));
-    const uint64_t n = std::min<uint64_t>(kWarmupReads, sampler.space());
+    // Bounded by the dataset: no more reads than the table's files hold
+    // pages, so a small store is not read over and over.
+    const uint64_t n = std::min<uint64_t>(
+        {kWarmupReads, sampler.space(), std::max<uint64_t>(1, TablePages(t))});
     KeyPlan plan(sampler, table, 0, 1, n);
     for (uint64_t i = 0; i < n; ++i) {
       bool found = false;
@@ -80,6 +84,17 @@ Status Worker::State::OpenWarm() {
     warmup_reads += n;
   }
   return Status::Ok();
+}
+
+uint64_t Worker::State::TablePages(int t) const {
+  if (device[t] != nullptr && device[t]->pages() > 0) return device[t]->pages();
+  uint64_t bytes = 0;
+  std::error_code ec;
+  for (const auto& f : files) {
+    const auto size = std::filesystem::file_size(f, ec);
+    if (!ec) bytes += size;
+  }
+  return (bytes + kDeviceBlock - 1) / kDeviceBlock;
 }
 
 Result<nlohmann::json> Worker::State::StartupStep(const Step& step) {

@@ -49,8 +49,13 @@ struct Worker::State {
   // mappings, and warms its caches: the warm state of a long-running
   // process. Untimed warm-up reads: up to kWarmupReads hit keys per table,
   // drawn apart from the measured keys, so that a backend's own caches
-  // (RocksDB's block cache) are in steady state too.
+  // (RocksDB's block cache) are in steady state too; never more than the
+  // table's files hold 4 KiB pages (TablePages), the reads that can touch
+  // a small store's every page once.
   Status OpenWarm();
+  // 4 KiB pages of the files holding table `t` (all files when the backend
+  // names none).
+  uint64_t TablePages(int t) const;
   // A startup step (startup.h): closes the open instance, runs the probes,
   // and in warm mode opens and warms the instance again (OpenWarm).
   Result<nlohmann::json> StartupStep(const Step& step);

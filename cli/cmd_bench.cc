@@ -10,11 +10,15 @@
 #include <cassert>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <memory>
+#include <thread>
 
 #include "bench/page_cache.h"
 #include "bench/pass.h"
+#include "bench/plan.h"
 #include "bench/results.h"
 #include "bench/run.h"
 #include "bench/startup.h"
@@ -24,10 +28,12 @@
 #include "cli/subprocess.h"
 #include "common/files.h"
 #include "common/hex.h"
+#include "common/stop_signals.h"
 #include "datagen/dataset.h"
 #include "datagen/estimate.h"
 #include "datagen/registry.h"
 #include "flatbench_config.h"
+#include "report/thresholds.h"
 #if FLATBENCH_HAVE_ROCKSDB
 #include <rocksdb/version.h>
 #endif
@@ -46,7 +52,7 @@ struct BenchArgs {
   std::vector<std::string> kinds = {"hit", "miss-absent", "miss-live"};
   std::vector<int> threads = {bench::kDefaultThreads.begin(),
                               bench::kDefaultThreads.end()};
-  uint64_t reads = bench::kDefaultReadsPerPass;
+  uint64_t reads = 0;         // 0: bench::DefaultReadsPerPass(scale).
   int repetitions = 0;        // 0: 3 at smoke and below, 5 above.
   uint64_t device_reads = 0;  // 0: as many as --reads.
   bool no_device = false;
@@ -57,6 +63,13 @@ struct BenchArgs {
   uint64_t scans = 0;  // 0: a tenth of --reads.
   uint64_t startup_probes = bench::kDefaultStartupProbes;
   bool quiet = false;
+  bool plan_only = false;       // --plan: print the plan, run nothing.
+  bool full_reference = false;  // Reference rows run the whole matrix.
+  std::string thresholds;       // Which backends are gated.
+  // Hidden (gonogo --plan): plan a dataset of this scale not built yet.
+  std::string plan_scale;
+  uint64_t plan_accounts = 0;
+  uint32_t plan_slots = 4;
   // Hidden: be one backend's worker, answering requests on stdin.
   std::string worker;
   uint64_t run_origin_ns = 0;
@@ -114,10 +127,12 @@ bench::RunParameters MakeParameters(const BenchArgs& a,
   o.scans_per_pass = a.scans;
   o.startup_probes = a.startup_probes;
   o.threads = a.threads;
-  o.reads_per_pass = a.reads;
+  const uint64_t reads =
+      a.reads > 0 ? a.reads : bench::DefaultReadsPerPass(spec.scale);
+  o.reads_per_pass = reads;
   o.device_reads = a.no_device          ? 0
                    : a.device_reads > 0 ? a.device_reads
-                                        : a.reads;
+                                        : reads;
   o.repetitions =
       a.repetitions > 0 ? a.repetitions : bench::DefaultRepetitions(spec.scale);
   o.draw_seed = bench::kDefaultDrawSeed;
@@ -150,6 +165,9 @@ bench::Versions LibraryVersions() {
 // Worker process: one backend, answering the parent's requests line by line
 // on stdin/stdout until stdin closes.
 int RunWorker(const BenchArgs& a) {
+  // A stop signal (the parent's SIGTERM) ends its probes and stops a server
+  // its backend started before the worker exits.
+  InstallStopHandler("bench worker " + a.worker, StopRole::kLeaf);
   FILE* out = TakeResponseStream();
   if (out == nullptr) return Fail(Status::FromErrno("worker: stdout"));
   auto ds = datagen::Dataset::Open(a.dir);
@@ -245,9 +263,124 @@ std::vector<std::string> WorkerArgs(const BenchArgs& a, const std::string& b,
   return v;
 }
 
+// The plan's view of the run: every backend's role (from the thresholds),
+// its files, and what the host can hold warm.
+// `ds` null: the dataset is not built yet (gonogo --plan before gen), and
+// each backend's size is gen's estimate.
+Result<bench::PlanInput> PlanInputFor(const BenchArgs& a,
+                                      const datagen::Spec& spec,
+                                      const datagen::Dataset* ds,
+                                      const bench::RunParameters& params,
+                                      uint64_t warm_limit) {
+  FLATBENCH_ASSIGN_OR_RETURN(
+      auto t, a.thresholds.empty() ? report::BuiltInThresholds()
+                                   : report::LoadThresholdsFile(a.thresholds));
+  bench::PlanInput in;
+  in.spec = spec;
+  in.schedule = params.schedule;
+  in.gated = t.Backends();
+  in.gate_scale = spec.scale == t.gate_scale;
+  if (!bench::ParseMode(t.gate_mode, &in.gate_mode)) {
+    return Status::Corruption(t.source + ": gate mode '" + t.gate_mode +
+                              "' is not a bench mode");
+  }
+  in.reference_full = a.full_reference;
+  in.warm_limit = warm_limit;
+  in.drop_caches = params.evict == "drop_caches";
+  in.host.cores =
+      static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  for (const auto& b : params.schedule.backends) {
+    bench::BackendFacts f;
+    if (ds == nullptr) {
+      f.disk_bytes = datagen::EstimateDiskBytes(spec, b.substr(0, b.find('+')));
+    } else {
+      // One walk for both figures: the fs store holds a file per key.
+      std::error_code ec;
+      for (auto it = std::filesystem::recursive_directory_iterator(
+               ds->BackendDir(b), ec);
+           !ec && it != std::filesystem::recursive_directory_iterator();
+           it.increment(ec)) {
+        if (!it->is_regular_file(ec)) continue;
+        ++f.files;
+        f.disk_bytes += it->file_size(ec);
+      }
+    }
+    in.facts[b] = f;
+  }
+  return in;
+}
+
+void PrintPlan(const BenchArgs& a, const datagen::Spec& spec,
+               const bench::RunParameters& p, const bench::Plan& plan) {
+  const auto& o = p.schedule;
+  std::string modes, threads;
+  for (auto m : o.modes) {
+    if (!modes.empty()) modes += ',';
+    modes += bench::ModeName(m);
+  }
+  for (int t : o.threads) {
+    if (!threads.empty()) threads += ',';
+    threads += std::to_string(t);
+  }
+  std::fprintf(stderr,
+               "bench plan: %s (%s scale), %zu backends, %llu reads per "
+               "pass, %d repetitions, threads %s, modes %s, eviction by %s\n%s",
+               a.dir.c_str(), spec.scale.c_str(), o.backends.size(),
+               static_cast<unsigned long long>(o.reads_per_pass), o.repetitions,
+               threads.c_str(), modes.c_str(), p.evict.c_str(),
+               bench::FormatPlan(plan).c_str());
+}
+
+// Where the run stopped and what a rerun does.
+int Stopped(const BenchArgs& a, const Status& where) {
+  std::fprintf(stderr,
+               "bench: %s; every worker and server it started is stopped, "
+               "%s not written. To resume, run the same command again: "
+               "bench measures its whole matrix again.\n",
+               where.ok()
+                   ? ("stopped by " + DescribeSignal(StopSignal())).c_str()
+                   : where.message().c_str(),
+               a.out.c_str());
+  return ExitCodeForSignal(StopSignal());
+}
+
+// --plan for a dataset not built yet (gonogo --plan): its spec from
+// --plan-scale, the backends given, each backend's size estimated.
+Status PlanUnbuilt(const BenchArgs& a) {
+  FLATBENCH_ASSIGN_OR_RETURN(
+      const datagen::Spec spec,
+      datagen::MakeSpec(a.plan_scale, a.plan_accounts, a.plan_slots,
+                        datagen::kDefaultSeed));
+  if (a.backends.empty()) {
+    return Status::Usage("--plan-scale: needs --backends");
+  }
+  bench::RunParameters params = MakeParameters(a, spec);
+  params.schedule.backends = a.backends;
+  for (const auto& b : a.backends) {
+    if (b.size() > 7 && b.compare(b.size() - 7, 7, "+direct") == 0) {
+      params.schedule.no_warm.push_back(b);
+    }
+  }
+  const uint64_t warm_limit =
+      datagen::WarmHoldLimitBytes(datagen::MemAvailableBytes());
+  FLATBENCH_ASSIGN_OR_RETURN(
+      auto in, PlanInputFor(a, spec, nullptr, params, warm_limit));
+  FLATBENCH_ASSIGN_OR_RETURN(const bench::Plan plan, bench::MakePlan(in));
+  std::fprintf(stderr,
+               "bench plan: %s is not built yet; sizes are gen's estimates "
+               "and per-file costs are left out\n",
+               a.dir.c_str());
+  PrintPlan(a, spec, params, plan);
+  return Status::Ok();
+}
+
 Status RunParent(const BenchArgs& a) {
-  FLATBENCH_ASSIGN_OR_RETURN(const datagen::Dataset ds,
-                             datagen::Dataset::Open(a.dir));
+  auto opened = datagen::Dataset::Open(a.dir);
+  if (a.plan_only && !a.plan_scale.empty() &&
+      (!opened.ok() || opened->CompleteBackends().size() < a.backends.size())) {
+    return PlanUnbuilt(a);
+  }
+  FLATBENCH_ASSIGN_OR_RETURN(const datagen::Dataset ds, std::move(opened));
   std::vector<std::string> backends = a.backends;
   if (backends.empty()) {
     // Default: every backend this build has that the dataset holds.
@@ -273,6 +406,16 @@ Status RunParent(const BenchArgs& a) {
                                   " (run flatbench gen --backends " + b + ")");
     }
   }
+  const uint64_t warm_limit =
+      datagen::WarmHoldLimitBytes(datagen::MemAvailableBytes());
+  FLATBENCH_ASSIGN_OR_RETURN(
+      const bench::PlanInput plan_input,
+      PlanInputFor(a, ds.spec(), &ds, params, warm_limit));
+  FLATBENCH_ASSIGN_OR_RETURN(const bench::Plan plan,
+                             bench::MakePlan(plan_input));
+  params.schedule = plan.schedule;
+  if (!a.quiet || a.plan_only) PrintPlan(a, ds.spec(), params, plan);
+  if (a.plan_only) return Status::Ok();
   struct stat sb {};
   if (!a.force && stat(a.out.c_str(), &sb) == 0) {
     return Status::RefuseOverwrite(
@@ -292,8 +435,14 @@ Status RunParent(const BenchArgs& a) {
   bench::RunOptions ro;
   ro.schedule = params.schedule;
   ro.progress = !a.quiet;
-  ro.warm_memory_limit =
-      datagen::WarmHoldLimitBytes(datagen::MemAvailableBytes());
+  ro.warm_memory_limit = warm_limit;
+  ro.estimate = [&plan_input](const bench::Step& s) {
+    return bench::PlannedStepSeconds(plan_input, s);
+  };
+  ro.stop_signal = [] { return StopSignal(); };
+  if (const char* hold = std::getenv("FLATBENCH_TEST_HOLD_AFTER_PASS")) {
+    ro.hold_after_pass = std::strtoull(hold, nullptr, 10);
+  }
   if (!a.quiet) {
     std::fprintf(stderr,
                  "bench: %zu backends, each in its own process, "
@@ -301,7 +450,12 @@ Status RunParent(const BenchArgs& a) {
                  backends.size());
   }
   auto outcome = bench::RunMatrix(ds, ro, channels, run_context);
-  owned.clear();  // Ends the workers.
+  owned.clear();  // Ends the workers (a stop signal already has).
+  if (StopSignal() != 0) {
+    return outcome.ok()
+               ? Status::IOError("stopped by " + DescribeSignal(StopSignal()))
+               : outcome.status();
+  }
   if (!outcome.ok()) return outcome.status();
   FLATBENCH_RETURN_IF_ERROR(
       WriteFileAtomic(a.out, outcome->document.dump(2) + "\n"));
@@ -367,7 +521,18 @@ Command AddBench(CLI::App& app) {
                 "in the dataset); also the arena's diagnostic read paths "
                 "arena+pread and arena+direct, on the arena's files")
       ->check(CLI::IsMember(BackendNames()));
-  sub->add_option("--out", a->out, "Results JSON file")->required();
+  sub->add_option("--out", a->out,
+                  "Results JSON file (required unless --plan)");
+  sub->add_flag("--plan", a->plan_only,
+                "Print the plan (each backend's share of the matrix, what "
+                "the host leaves out, passes and estimated time per backend "
+                "and mode) and exit 0 without running anything");
+  sub->add_flag("--full-reference", a->full_reference,
+                "Reference rows (backends the thresholds do not name) run the "
+                "whole matrix below the gate's scale too, not one repetition");
+  sub->add_option("--thresholds", a->thresholds,
+                  "Thresholds JSON whose backends are gated (default: the "
+                  "built-in thresholds.json)");
   AddListOption(sub, "--modes", &a->modes, "Modes, any subset")
       ->check(CLI::IsMember(ModeNames()));
   AddListOption(sub, "--tables", &a->tables, "Tables, any subset")
@@ -392,8 +557,8 @@ Command AddBench(CLI::App& app) {
   AddListOption(sub, "--threads", &a->threads, "Thread counts, 1 to 1024")
       ->check(CLI::Range(1, 1024));
   sub->add_option("--reads", a->reads,
-                  "Reads per pass, over all threads (capped at the key space)")
-      ->capture_default_str()
+                  "Reads per pass, over all threads, capped at the key space "
+                  "(default 5000 at tiny and smoke, 20000 above)")
       ->check(AtLeastOne());
   sub->add_option("--repetitions", a->repetitions,
                   "Passes per cell, 1 to 1000 (default 3 at tiny/smoke, 5 "
@@ -419,6 +584,9 @@ Command AddBench(CLI::App& app) {
       ->capture_default_str()
       ->check(AtLeastOne());
   sub->add_flag("--quiet", a->quiet, "No progress lines");
+  sub->add_option("--plan-scale", a->plan_scale, "internal")->group("");
+  sub->add_option("--plan-accounts", a->plan_accounts, "internal")->group("");
+  sub->add_option("--plan-slots", a->plan_slots, "internal")->group("");
   sub->add_option("--worker", a->worker, "internal: be one backend's worker")
       ->group("");
   sub->add_option("--run-origin", a->run_origin_ns, "internal")->group("");
@@ -432,8 +600,15 @@ Command AddBench(CLI::App& app) {
   sub->add_flag("--probe-lazy", a->probe_lazy, "internal")->group("");
   return {sub, [a] {
             if (!a->startup_probe.empty()) return RunProbe(*a);
-            return a->worker.empty() ? ExitCodeOf(RunParent(*a))
-                                     : RunWorker(*a);
+            if (!a->worker.empty()) return RunWorker(*a);
+            if (a->out.empty() && !a->plan_only) {
+              return Fail(Status::Usage("--out: required (or --plan)"));
+            }
+            // The parent reports where it stopped itself.
+            InstallStopHandler("bench", StopRole::kParent);
+            Status st = RunParent(*a);
+            if (StopSignal() != 0) return Stopped(*a, st);
+            return ExitCodeOf(st);
           }};
 }
 

@@ -2,6 +2,7 @@
 // a child process of this binary (gen, verify, bench with every backend
 // interleaved, report); finished phases are recorded in OUT/gonogo.json so an
 // interrupted run resumes where it stopped.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -10,13 +11,16 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "bench/plan.h"
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "cli/subprocess.h"
 #include "common/files.h"
+#include "common/stop_signals.h"
 #include "datagen/dataset.h"
 #include "datagen/estimate.h"
 #include "datagen/registry.h"
+#include "report/thresholds.h"
 #include "report/verdict.h"
 
 namespace flatbench::cli {
@@ -41,7 +45,48 @@ struct GonogoArgs {
   int repetitions = 0;
   bool fresh = false;
   bool full_verify = false;
+  bool plan_only = false;
+  bool full_reference = false;
 };
+
+// Read variants ("BACKEND+HOW") that gonogo measures by default beside the
+// backends it builds: each reads the files of its BACKEND, so it adds
+// passes (a reference row's light share, bench/plan.h) and no build.
+const std::vector<std::string> kDefaultReadVariants = {};
+
+// The backends to build and verify: variants stand for the backend whose
+// files they read.
+std::vector<std::string> StorageBackends(const std::vector<std::string>& v) {
+  std::vector<std::string> out;
+  for (const auto& b : v) {
+    const std::string base = b.substr(0, b.find('+'));
+    if (std::find(out.begin(), out.end(), base) == out.end()) {
+      out.push_back(base);
+    }
+  }
+  return out;
+}
+
+// The command line that started this process, to tell the user how to
+// resume.
+std::string CommandLine() {
+  auto text = ReadSmallFile("/proc/self/cmdline");
+  if (!text.ok()) return "the same command";
+  std::string out;
+  size_t start = 0;
+  const std::string& t = text.value();
+  while (start < t.size()) {
+    size_t end = t.find('\0', start);
+    if (end == std::string::npos) end = t.size();
+    std::string word = t.substr(start, end - start);
+    if (word.find_first_of(" '\"\\$") != std::string::npos) {
+      word = "'" + word + "'";
+    }
+    out += (out.empty() ? "" : " ") + word;
+    start = end + 1;
+  }
+  return out;
+}
 
 std::string UtcStamp() {
   std::time_t t = std::time(nullptr);
@@ -122,21 +167,106 @@ class State {
   json doc_;
 };
 
+// The bench phase's arguments (gonogo --plan adds --plan).
+std::vector<std::string> BenchArgs(const GonogoArgs& a,
+                                   const std::string& out) {
+  // Every kind: the point reads the verdict reads, and the scans and
+  // startups the report shows beside them (never gated). Every mode: the
+  // plan leaves out the warm passes of backends the host cannot hold.
+  std::vector<std::string> args = {"bench",
+                                   "--dir",
+                                   a.dir,
+                                   "--backends",
+                                   JoinCsv(a.backends),
+                                   "--out",
+                                   out,
+                                   "--force",
+                                   "--modes",
+                                   "warm,cold,cold-lazy",
+                                   "--kinds",
+                                   "hit,miss-absent,miss-live,scan,startup"};
+  if (!a.threads.empty()) {
+    args.insert(args.end(), {"--threads", JoinCsv(a.threads)});
+  }
+  // Below the gate's scale, eviction per file (fadvise, verified with
+  // mincore as always) rather than drop_caches, which also empties the
+  // page cache of everything else on the host, every pass.
+  std::string evict = a.evict;
+  if (evict.empty()) {
+    auto t = a.thresholds.empty() ? report::BuiltInThresholds()
+                                  : report::LoadThresholdsFile(a.thresholds);
+    if (t.ok() && t->gate_scale != a.scale) evict = "fadvise";
+  }
+  if (!evict.empty()) args.insert(args.end(), {"--evict", evict});
+  if (a.reads != 0)
+    args.insert(args.end(), {"--reads", std::to_string(a.reads)});
+  if (a.repetitions != 0) {
+    args.insert(args.end(), {"--repetitions", std::to_string(a.repetitions)});
+  }
+  if (!a.thresholds.empty()) {
+    args.insert(args.end(), {"--thresholds", a.thresholds});
+  }
+  if (a.full_reference) args.push_back("--full-reference");
+  return args;
+}
+
+// gonogo --plan: what each phase would do and cost; writes nothing.
+int PrintGonogoPlan(const GonogoArgs& a, const datagen::Spec& spec) {
+  auto ds = datagen::Dataset::Open(a.dir);
+  double gen = 0;
+  std::string todo;
+  for (const auto& b : StorageBackends(a.backends)) {
+    if (ds.ok() && ds->spec() == spec && ds->Build(b).ok()) continue;
+    gen += datagen::EstimateBuildSeconds(spec, b);
+    if (!todo.empty()) todo += ',';
+    todo += b;
+  }
+  std::fprintf(stderr, "gonogo plan (%s scale, dataset %s):\n", a.scale.c_str(),
+               a.dir.c_str());
+  std::fprintf(stderr, "  [1/4] gen: %s\n",
+               todo.empty() ? "every backend built already"
+                            : (todo + ", about " + bench::FormatDuration(gen) +
+                               " (estimate)")
+                                  .c_str());
+  std::fprintf(stderr, "  [2/4] verify%s\n",
+               a.full_verify ? " (every pair; RESEARCH.md, section 6)"
+                             : " --quick: seconds");
+  std::fprintf(stderr, "  [3/4] bench:\n");
+  std::vector<std::string> args = BenchArgs(a, "-");
+  args.insert(args.end(),
+              {"--plan", "--plan-scale", spec.scale, "--plan-accounts",
+               std::to_string(spec.accounts), "--plan-slots",
+               std::to_string(spec.slots_per_account)});
+  auto end = SpawnSelf(args);
+  if (!end.ok()) return Fail(end.status().WithContext("bench --plan"));
+  std::fprintf(stderr, "  [4/4] report: seconds\n");
+  return end->ExitCode();
+}
+
 int RunGonogo(GonogoArgs a) {
+  InstallStopHandler("gonogo", StopRole::kParent);
   auto spec =
       datagen::MakeSpec(a.scale, a.accounts, a.slots, datagen::kDefaultSeed);
   if (!spec.ok()) return Fail(spec.status());
-  if (a.backends.empty()) a.backends = datagen::DefaultBackends(spec.value());
-  const std::string backends = JoinCsv(a.backends);
+  if (a.backends.empty()) {
+    a.backends = datagen::DefaultBackends(spec.value());
+    a.backends.insert(a.backends.end(), kDefaultReadVariants.begin(),
+                      kDefaultReadVariants.end());
+  }
+  // gen and verify build and check the stores; bench measures every name.
+  const std::string backends = JoinCsv(StorageBackends(a.backends));
   if (a.dir.empty()) a.dir = "data/" + a.scale;
+  if (a.plan_only) return PrintGonogoPlan(a, spec.value());
   json identity = {{"scale", a.scale},
                    {"spec", spec->Canonical()},
                    {"dir", fs::absolute(a.dir).string()},
-                   {"backends", backends}};
+                   {"backends", JoinCsv(a.backends)}};
   if (a.out.empty() && !a.fresh)
     a.out = FindUnfinished(a.results_root, identity);
   // Before anything is written: only backends not yet built count.
-  if (Status st = CheckResources(spec.value(), a.dir, a.backends); !st.ok()) {
+  if (Status st =
+          CheckResources(spec.value(), a.dir, StorageBackends(a.backends));
+      !st.ok()) {
     return Fail(st);
   }
   bool resuming = !a.out.empty() && fs::exists(a.out + "/" + kStateFile);
@@ -151,6 +281,28 @@ int RunGonogo(GonogoArgs a) {
   // gen, verify, bench, report.
   const int phases = 4;
   int phase_no = 0;
+  const auto run_start = std::chrono::steady_clock::now();
+  // A stop signal: the child has ended (stop_signals.h); say where, and
+  // how to resume.
+  auto stopped = [&](const std::string& phase) {
+    std::string done;
+    for (const char* p : {"gen", "verify", "bench"}) {
+      if (state.Done(p)) done += (done.empty() ? "" : ", ") + std::string(p);
+    }
+    std::fprintf(
+        stderr,
+        "gonogo: stopped by %s in phase %d/%d (%s) after %s; every process "
+        "it started is stopped. To resume in %s (done: %s), run the same "
+        "command again: %s\n",
+        DescribeSignal(StopSignal()).c_str(), phase_no, phases, phase.c_str(),
+        bench::FormatDuration(std::chrono::duration<double>(
+                                  std::chrono::steady_clock::now() - run_start)
+                                  .count())
+            .c_str(),
+        a.out.c_str(), done.empty() ? "nothing yet" : done.c_str(),
+        CommandLine().c_str());
+    return ExitCodeForSignal(StopSignal());
+  };
   auto run = [&](const std::string& phase,
                  const std::vector<std::string>& args) -> int {
     ++phase_no;
@@ -163,6 +315,7 @@ int RunGonogo(GonogoArgs a) {
                  phase.c_str());
     auto start = std::chrono::steady_clock::now();
     auto end = SpawnSelf(args);
+    if (StopSignal() != 0) return stopped(phase);
     if (!end.ok()) return Fail(end.status().WithContext(phase));
     double secs =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
@@ -194,42 +347,10 @@ int RunGonogo(GonogoArgs a) {
     return rc;
   }
 
-  // One bench run over every backend: the schedule interleaves them.
+  // One bench run over every backend: the schedule interleaves them, and
+  // its plan (printed first) leaves out what the host cannot hold.
   std::vector<std::string> results = {a.out + "/bench.json"};
-  {
-    // Warm mode holds every backend's files resident at once; skip it (and
-    // say so) where they cannot all fit in the page cache.
-    const uint64_t mem = datagen::MemAvailableBytes();
-    uint64_t size = 0;
-    for (const auto& b : a.backends) size += DiskBytes(a.dir + "/" + b);
-    std::string modes = "warm,cold,cold-lazy";
-    if (!datagen::WarmModeFits(size, mem)) {
-      modes = "cold,cold-lazy";
-      if (!state.Done("bench")) {
-        std::fprintf(stderr,
-                     "gonogo: the backends' files total %s, more than 70%% "
-                     "of available memory (%s): warm mode skipped\n",
-                     HumanBytes(size).c_str(), HumanBytes(mem).c_str());
-      }
-    }
-    // Every kind: the point reads the verdict reads, and the scans and
-    // startups the report shows beside them (never gated).
-    std::vector<std::string> args = {
-        "bench",      "--dir",   a.dir,
-        "--backends", backends,  "--out",
-        results[0],   "--force", "--modes",
-        modes,        "--kinds", "hit,miss-absent,miss-live,scan,startup"};
-    if (!a.threads.empty()) {
-      args.insert(args.end(), {"--threads", JoinCsv(a.threads)});
-    }
-    if (!a.evict.empty()) args.insert(args.end(), {"--evict", a.evict});
-    if (a.reads != 0)
-      args.insert(args.end(), {"--reads", std::to_string(a.reads)});
-    if (a.repetitions != 0) {
-      args.insert(args.end(), {"--repetitions", std::to_string(a.repetitions)});
-    }
-    if (int rc = run("bench", args); rc != 0) return rc;
-  }
+  if (int rc = run("bench", BenchArgs(a, results[0])); rc != 0) return rc;
 
   std::vector<std::string> report = {"report"};
   report.insert(report.end(), results.begin(), results.end());
@@ -240,7 +361,9 @@ int RunGonogo(GonogoArgs a) {
   // The report phase always runs: it is quick, and its exit code is the
   // verdict (0, 1 or 2), not a failure.
   std::fprintf(stderr, "== gonogo [%d/%d] report\n", phases, phases);
+  phase_no = phases;
   auto verdict = SpawnSelf(report);
+  if (StopSignal() != 0) return stopped("report");
   if (!verdict.ok()) return Fail(verdict.status().WithContext("report"));
   if (!IsVerdict(verdict.value())) return verdict->ExitCode();
   if (Status st = state.Finish(verdict->code); !st.ok()) return Fail(st);
@@ -297,6 +420,13 @@ Command AddGonogo(CLI::App& app) {
                 "check (counts and sampled lookups)");
   sub->add_flag("--fresh", a->fresh,
                 "Start a new results directory instead of resuming");
+  sub->add_flag("--plan", a->plan_only,
+                "Print the plan (what gen would build, and bench's passes "
+                "and estimated time per backend and mode) and exit 0 "
+                "without running or writing anything");
+  sub->add_flag("--full-reference", a->full_reference,
+                "Reference rows run the whole bench matrix below full scale "
+                "too (bench --full-reference)");
   return {sub, [a] { return RunGonogo(*a); }};
 }
 

@@ -11,6 +11,7 @@
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "cli/subprocess.h"
+#include "common/stop_signals.h"
 #include "datagen/dataset.h"
 #include "datagen/registry.h"
 
@@ -60,6 +61,7 @@ Status ParseAccounts(const std::string& csv, std::vector<uint64_t>* out) {
 }
 
 int RunSweepCommand(const SweepArgs& a) {
+  InstallStopHandler("sweep", StopRole::kParent);
   bench::SweepPlan plan;
   if (Status st = ParseAccounts(a.accounts, &plan.accounts); !st.ok()) {
     return Fail(st);
@@ -126,6 +128,16 @@ int RunSweepCommand(const SweepArgs& a) {
     };
   }
   Status st = bench::RunSweep(plan, steps);
+  if (StopSignal() != 0) {
+    std::fprintf(stderr,
+                 "sweep: stopped by %s%s%s; every process it started is "
+                 "stopped. To resume, run the same command again: the sizes "
+                 "measured are kept and skipped, the one it stopped in is "
+                 "built (gen resumes per backend) and measured again.\n",
+                 DescribeSignal(StopSignal()).c_str(), st.ok() ? "" : " ",
+                 st.ok() ? "" : ("in " + st.message()).c_str());
+    return ExitCodeForSignal(StopSignal());
+  }
   if (!st.ok()) return Fail(st);
   return 0;
 }

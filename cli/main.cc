@@ -2,6 +2,7 @@
 #include <cstdio>
 
 #include "cli/command.h"
+#include "common/stop_signals.h"
 #include "flatbench_config.h"
 
 namespace flatbench::cli {
@@ -45,7 +46,14 @@ int main(int argc, char** argv) {
     return ExitCodeFor(Code::kUsage);
   }
   for (const Command& c : commands) {
-    if (c.app->parsed()) return c.run();
+    if (!c.app->parsed()) continue;
+    // A stop signal stops what the command started, then the command
+    // (common/stop_signals.h). gen and import replace this with their own
+    // handlers, which remove their partial output first; gonogo, sweep and
+    // bench take the parent's role and say where they stopped.
+    flatbench::InstallStopHandler(c.app->get_name(),
+                                  flatbench::StopRole::kLeaf);
+    return c.run();
   }
   // require_subcommand(1) makes this unreachable.
   return ExitCodeFor(Code::kUsage);

@@ -13,6 +13,8 @@
 #include <cstring>
 #include <memory>
 
+#include "common/stop_signals.h"
+
 extern char** environ;
 
 namespace flatbench::cli {
@@ -69,12 +71,24 @@ Result<ChildExit> SpawnSelf(const std::vector<std::string>& args) {
   std::fflush(stdout);
   std::fflush(stderr);
   pid_t pid;
-  if (int rc = posix_spawn(&pid, kSelf, nullptr, nullptr, argv.data(), environ);
-      rc != 0) {
-    errno = rc;
-    return Status::FromErrno("start a child process");
+  {
+    // Started and registered at once: a stop signal ends it too.
+    StopGuard hold;
+    if (StopSignal() != 0) {
+      return Status::IOError("not started: stopping on " +
+                             DescribeSignal(StopSignal()));
+    }
+    if (int rc =
+            posix_spawn(&pid, kSelf, nullptr, nullptr, argv.data(), environ);
+        rc != 0) {
+      errno = rc;
+      return Status::FromErrno("start a child process");
+    }
+    RegisterChild(pid);
   }
-  return Wait(pid);
+  auto end = Wait(pid);
+  UnregisterChild(pid);
+  return end;
 }
 
 Result<std::unique_ptr<LineChild>> LineChild::Start(
@@ -96,7 +110,14 @@ Result<std::unique_ptr<LineChild>> LineChild::Start(
   std::fflush(stdout);
   std::fflush(stderr);
   pid_t pid;
-  int rc = posix_spawn(&pid, kSelf, &fa, nullptr, argv.data(), environ);
+  int rc;
+  {
+    StopGuard hold;  // Started and registered at once.
+    rc = StopSignal() != 0
+             ? ECANCELED
+             : posix_spawn(&pid, kSelf, &fa, nullptr, argv.data(), environ);
+    if (rc == 0) RegisterChild(pid);
+  }
   posix_spawn_file_actions_destroy(&fa);
   close(in[0]);
   close(out[1]);
@@ -119,7 +140,10 @@ Result<std::unique_ptr<LineChild>> LineChild::Start(
 LineChild::~LineChild() {
   if (to_ != nullptr) std::fclose(to_);
   if (from_ != nullptr) std::fclose(from_);
-  if (pid_ > 0) (void)Wait(pid_);
+  if (pid_ > 0) {
+    (void)Wait(pid_);
+    UnregisterChild(pid_);
+  }
 }
 
 std::string LineChild::Reap() {
@@ -127,6 +151,7 @@ std::string LineChild::Reap() {
   // The child may still be running with a broken pipe: end it.
   kill(pid_, SIGTERM);
   auto end = Wait(pid_);
+  UnregisterChild(pid_);
   pid_ = -1;
   return end.ok() ? end->Describe() : end.status().message();
 }

@@ -30,14 +30,17 @@ struct ChildExit {
 };
 
 // Runs /proc/self/exe with `args` (argv[1..]), inheriting stdin, stdout,
-// stderr and the environment, and waits for it. kIOError when it could not
-// be started or waited for.
+// stderr and the environment, and waits for it. While it runs it is a
+// registered child (common/stop_signals.h): a stop signal to this process
+// sends it SIGTERM. kIOError when it could not be started (or a stop
+// signal came first) or waited for.
 Result<ChildExit> SpawnSelf(const std::vector<std::string>& args);
 
 // A child of /proc/self/exe that talks in lines: the parent writes requests
 // to its stdin and reads one response line per request from its stdout. Its
 // stderr is inherited. Destroying the object closes the child's stdin (so a
-// line-reading child sees end of input and exits) and reaps it.
+// line-reading child sees end of input and exits) and reaps it. It is a
+// registered child too, as SpawnSelf's are.
 class LineChild {
  public:
   static Result<std::unique_ptr<LineChild>> Start(

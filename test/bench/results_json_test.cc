@@ -35,11 +35,11 @@ nlohmann::json ReadJson(const std::string& path) {
 TEST_CASE("bench JSON carries every counter and context key", "[bench][json]") {
   TempDir out;
   const auto backends = testing::TinyBackends();
-  auto r =
-      RunFlatbench("bench --dir " + TinyDatasetDir() + " --backends " +
-                   Join(backends) + " --out " + (out / "r.json") +
-                   " --threads 1,2 --reads 100 --repetitions 1 "
-                   "--check-samples 100 --device-reads 64 --evict fadvise");
+  auto r = RunFlatbench("bench --dir " + TinyDatasetDir() + " --backends " +
+                        Join(backends) + " --out " + (out / "r.json") +
+                        " --threads 1,2 --reads 100 --repetitions 1 "
+                        "--check-samples 100 --device-reads 64 --evict fadvise "
+                        "--full-reference");  // Reference rows: every cell too.
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   nlohmann::json doc = ReadJson(out / "r.json");
@@ -121,7 +121,8 @@ TEST_CASE("bench writes scan and startup entries the report shows",
       " --out " + (out / "r.json") +
       " --kinds hit,scan,startup --modes cold,warm --tables account "
       "--threads 1 --reads 200 --scan-length 50 --startup-probes 2 "
-      "--repetitions 1 --check-samples 50 --no-device --evict fadvise");
+      "--repetitions 1 --check-samples 50 --no-device --evict fadvise "
+      "--full-reference");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   nlohmann::json doc = ReadJson(out / "r.json");

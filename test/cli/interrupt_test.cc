@@ -1,0 +1,308 @@
+// A stop signal (SIGINT, SIGTERM, SIGHUP) sent to `bench`, `gonogo` or
+// `sweep` alone, not to its process group: the command ends every process
+// it started (bench workers, a worker's PostgreSQL server, a gonogo or
+// sweep phase), says where it stopped and how to resume, and exits with
+// 128 + N; the rerun resumes.
+//
+// This test process is a child subreaper (PR_SET_CHILD_SUBREAPER): anything
+// the command leaves behind, a daemonized postmaster included, becomes its
+// child, so "nothing remains" is checked by polling its own children (and
+// every process naming the test's directory) with a bound, never by one
+// sample. Each command is started with its own pid and signalled alone.
+// Run with "[postgres]" for the PostgreSQL case only (exit 77, Meson's
+// skip, when this build or this host has no PostgreSQL server).
+#define CATCH_CONFIG_RUNNER
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "flatbench_config.h"
+#include "test/run_command.h"
+#include "test/temp_dir.h"
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+using flatbench::testing::FlatbenchBin;
+using flatbench::testing::RunFlatbench;
+using flatbench::testing::TempDir;
+using Clock = std::chrono::steady_clock;
+
+// Hang detectors, not speed targets: generous for a loaded host.
+constexpr auto kReachBound = std::chrono::seconds(600);
+constexpr auto kStopBound = std::chrono::seconds(180);
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Polls `done` every 50 ms until it holds or `bound` passes.
+template <typename Fn>
+bool PollUntil(Fn done, Clock::duration bound) {
+  const auto end = Clock::now() + bound;
+  for (;;) {
+    if (done()) return true;
+    if (Clock::now() >= end) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
+// A flatbench process with its stderr in a file.
+class Command {
+ public:
+  Command(const std::vector<std::string>& args, const std::string& err,
+          const std::vector<std::string>& env_extra = {})
+      : err_(err) {
+    std::vector<std::string> words = {FlatbenchBin()};
+    words.insert(words.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& w : words) argv.push_back(w.data());
+    argv.push_back(nullptr);
+    std::vector<std::string> env_words;
+    for (char** e = environ; *e != nullptr; ++e) env_words.push_back(*e);
+    env_words.insert(env_words.end(), env_extra.begin(), env_extra.end());
+    std::vector<char*> envp;
+    for (auto& w : env_words) envp.push_back(w.data());
+    envp.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, err.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    // Catch2 handles some signals itself: the command starts with none
+    // blocked and every stop signal at its default.
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    sigset_t none, stops;
+    sigemptyset(&none);
+    sigemptyset(&stops);
+    for (int s : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&stops, s);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setsigdefault(&attr, &stops);
+    posix_spawnattr_setflags(&attr,
+                             POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    const int rc =
+        posix_spawn(&pid_, argv[0], &fa, &attr, argv.data(), envp.data());
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&attr);
+    if (rc != 0) pid_ = -1;
+  }
+  ~Command() {
+    if (pid_ > 0 && exit_code_ < 0) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+  }
+  pid_t pid() const { return pid_; }
+  std::string Err() const { return Slurp(err_); }
+  bool ErrHas(const std::string& s) const {
+    return Err().find(s) != std::string::npos;
+  }
+  // The exit code (128 + N for a signal), or -1 if it runs past `bound`.
+  int Wait(Clock::duration bound) {
+    PollUntil(
+        [&] {
+          int status = 0;
+          if (waitpid(pid_, &status, WNOHANG) != pid_) return false;
+          exit_code_ =
+              WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+          return true;
+        },
+        bound);
+    return exit_code_;
+  }
+
+ private:
+  std::string err_;
+  pid_t pid_ = -1;
+  int exit_code_ = -1;
+};
+
+int ParentPid(const std::string& pid) {
+  std::ifstream in("/proc/" + pid + "/stat");
+  std::string line;
+  if (!std::getline(in, line)) return 0;
+  std::istringstream rest(line.substr(line.rfind(')') + 2));
+  char state = 0;
+  int ppid = 0;
+  rest >> state >> ppid;
+  return ppid;
+}
+
+// Live processes that are this process's children (reaping the zombies
+// among them) or that name `dir` on their command line.
+std::vector<std::string> Remaining(const std::string& dir) {
+  while (waitpid(-1, nullptr, WNOHANG) > 0) {
+  }
+  std::vector<std::string> out;
+  const int self = getpid();
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator("/proc", ec)) {
+    const std::string pid = e.path().filename().string();
+    if (!std::all_of(pid.begin(), pid.end(), ::isdigit)) continue;
+    if (std::stoi(pid) == self) continue;
+    std::string cmd = Slurp("/proc/" + pid + "/cmdline");
+    std::replace(cmd.begin(), cmd.end(), '\0', ' ');
+    if (ParentPid(pid) == self || cmd.find(dir) != std::string::npos) {
+      out.push_back(pid + ": " + cmd);
+    }
+  }
+  return out;
+}
+
+void CheckNothingRemains(const std::string& dir) {
+  std::vector<std::string> left;
+  const bool gone = PollUntil(
+      [&] {
+        left = Remaining(dir);
+        return left.empty();
+      },
+      kStopBound);
+  INFO("still running: " << (left.empty() ? "" : left.front()));
+  CHECK(gone);
+}
+
+// A tiny dataset of `backends` in `dir`, built once per process.
+void Gen(const std::string& dir, const std::string& backends) {
+  auto r = RunFlatbench("gen --scale tiny --quiet --dir " + dir +
+                        " --backends " + backends);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+}
+
+const std::string& SharedDataset() {
+  static TempDir* tmp = new TempDir();  // Outlives every case.
+  static const std::string dir = [] {
+    const std::string d = *tmp / "data";
+    Gen(d, "arena");  // Every build has it (the sanitizer trees only it).
+    return d;
+  }();
+  return dir;
+}
+
+// Sends `sig` to `c` alone once its stderr shows `marker`; checks the exit
+// code, the stop line and that nothing it started remains.
+void Interrupt(Command& c, int sig, const std::string& marker,
+               const std::string& dir) {
+  REQUIRE(c.pid() > 0);
+  const bool reached = PollUntil([&] { return c.ErrHas(marker); }, kReachBound);
+  INFO(c.Err());
+  REQUIRE(reached);
+  REQUIRE(kill(c.pid(), sig) == 0);
+  const int code = c.Wait(kStopBound);
+  INFO(c.Err());
+  CHECK(code == 128 + sig);
+  CHECK(c.ErrHas("stopped by signal " + std::to_string(sig)));
+  CHECK(c.ErrHas("resume"));
+  CheckNothingRemains(dir);
+}
+
+}  // namespace
+
+TEST_CASE("a stop signal to bench ends its workers and exits 128+N") {
+  const int sig = GENERATE(SIGINT, SIGTERM, SIGHUP);
+  CAPTURE(sig);
+  const std::string& data = SharedDataset();
+  TempDir tmp;
+  // Enough repetitions that the run is still measuring when the signal
+  // arrives, however loaded the host.
+  Command bench({"bench", "--dir", data, "--out", tmp / "r.json", "--modes",
+                 "cold", "--kinds", "hit", "--threads", "1", "--reads", "200",
+                 "--repetitions", "1000", "--evict", "fadvise"},
+                tmp / "err");
+  Interrupt(bench, sig, "bench [", data);
+  CHECK(bench.ErrHas("at pass "));
+  CHECK_FALSE(fs::exists(tmp / "r.json"));  // Nothing half-written.
+}
+
+TEST_CASE("a stop signal to gonogo stops its bench child; the rerun resumes") {
+  TempDir tmp;
+  const std::string data = tmp / "data";
+  const std::vector<std::string> common = {
+      "gonogo",    "--scale",   "tiny",       "--dir",   data,
+      "--results", tmp / "res", "--backends", "arena",   "--threads",
+      "1",         "--reads",   "200",        "--evict", "fadvise"};
+  auto args = common;
+  args.insert(args.end(), {"--repetitions", "1000"});
+  Command first(args, tmp / "err1");
+  Interrupt(first, SIGINT, "bench [", tmp.path());
+  CHECK(first.ErrHas("in phase 3/4 (bench)"));
+
+  // The same run resumes: gen and verify are not redone.
+  args = common;
+  args.insert(args.end(), {"--repetitions", "1"});
+  Command rerun(args, tmp / "err2");
+  const int code = rerun.Wait(kReachBound);
+  INFO(rerun.Err());
+  CHECK(code == 2);  // INCONCLUSIVE: a tiny run is never a verdict.
+  CHECK(rerun.ErrHas("gonogo: resuming"));
+  CHECK(rerun.ErrHas("gen: done earlier, skipped"));
+  CHECK(rerun.ErrHas("verify: done earlier, skipped"));
+}
+
+TEST_CASE("a stop signal to sweep stops its bench child; the rerun resumes") {
+  TempDir tmp;
+  const std::vector<std::string> args = {
+      "sweep",      "--accounts",    "1000,2000", "--dir",   tmp / "sweep",
+      "--backends", "arena",         "--threads", "1",       "--reads",
+      "100",        "--repetitions", "1",         "--evict", "fadvise"};
+  // The test hook holds the first bench after one pass until a signal.
+  Command first(args, tmp / "err1", {"FLATBENCH_TEST_HOLD_AFTER_PASS=1"});
+  Interrupt(first, SIGTERM, "holding after pass 1", tmp.path());
+  CHECK(first.ErrHas("in sweep [1/2] 1000 accounts: bench"));
+  const std::string state = Slurp(tmp / "sweep/sweep.json");
+  CHECK(state.find("\"finished\": false") != std::string::npos);
+
+  Command rerun(args, tmp / "err2");
+  const int code = rerun.Wait(kReachBound);
+  INFO(rerun.Err());
+  CHECK(code == 0);
+  CHECK(Slurp(tmp / "sweep/sweep.json").find("\"finished\": true") !=
+        std::string::npos);
+}
+
+TEST_CASE("a stop signal to bench stops the PostgreSQL server of its worker",
+          "[postgres]") {
+  TempDir tmp;
+  const std::string data = tmp / "pg";
+  Gen(data, "postgres");
+  Command bench({"bench", "--dir", data, "--out", tmp / "r.json", "--modes",
+                 "cold", "--kinds", "hit", "--threads", "1", "--reads", "200",
+                 "--repetitions", "1000", "--evict", "fadvise"},
+                tmp / "err");
+  Interrupt(bench, SIGINT, "bench [", tmp.path());
+  CHECK_FALSE(fs::exists(data + "/postgres/postmaster.pid"));
+}
+
+int main(int argc, char** argv) {
+  bool postgres_only = false;
+  for (int i = 1; i < argc; ++i) {
+    postgres_only = postgres_only || std::string(argv[i]) == "[postgres]";
+  }
+  if (postgres_only &&
+      (!FLATBENCH_HAVE_POSTGRES || !fs::exists("/usr/lib/postgresql"))) {
+    std::fprintf(stderr, "no PostgreSQL in this build or on this host\n");
+    return 77;  // Meson: skipped.
+  }
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
+  return Catch::Session().run(argc, argv);
+}
