@@ -50,6 +50,7 @@ struct WorkerOptions {
   double warm_bound = kWarmBound;  // Min resident fraction for warm passes.
   bool allow_drop_caches = true;   // Else evict per file with fadvise.
   bool verify_checksums = true;    // Every backend verifies block checksums.
+  uint64_t cache_bytes = uint64_t{1} << 30;  // OpenOptions::cache_bytes
   uint64_t draw_seed = kDefaultDrawSeed;
   uint64_t device_seed = 0x646576696365ULL;
   uint64_t run_origin_ns = 0;  // CLOCK_MONOTONIC at the run's start.

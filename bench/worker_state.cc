@@ -35,6 +35,7 @@ OpenOptions Worker::State::Options(bool lazy) const {
   OpenOptions oo;
   oo.lazy_metadata = lazy;
   oo.verify_checksums = o.verify_checksums;
+  oo.cache_bytes = o.cache_bytes;
   return oo;
 }
 

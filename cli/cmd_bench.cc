@@ -59,6 +59,7 @@ struct BenchArgs {
   std::string evict = "auto";
   bool force = false;
   uint64_t check_samples = 10'000;
+  uint64_t cache_mib = 1024;
   uint32_t scan_length = bench::kDefaultScanLength;
   uint64_t scans = 0;  // 0: a tenth of --reads.
   uint64_t startup_probes = bench::kDefaultStartupProbes;
@@ -179,6 +180,7 @@ int RunWorker(const BenchArgs& a) {
   o.run_origin_ns = a.run_origin_ns;
   o.check.samples = a.check_samples;
   o.check.corrupt_expectations = a.corrupt_expectations;
+  o.cache_bytes = a.cache_mib << 20;
   o.probe_command = {"/proc/self/exe", "bench", "--startup-probe", a.worker,
                      "--dir",          a.dir,   "--out",           "-"};
   bench::Worker worker(ds.value(), a.worker, MakeOpener(ds.value()), o);
@@ -257,6 +259,8 @@ std::vector<std::string> WorkerArgs(const BenchArgs& a, const std::string& b,
                                 evict,
                                 "--check-samples",
                                 std::to_string(a.check_samples),
+                                "--cache-mib",
+                                std::to_string(a.cache_mib),
                                 "--run-origin",
                                 std::to_string(origin)};
   if (a.corrupt_expectations) v.push_back("--corrupt-expectations");
@@ -583,6 +587,11 @@ Command AddBench(CLI::App& app) {
                   "Sanity-check keys per table and kind")
       ->capture_default_str()
       ->check(AtLeastOne());
+  sub->add_option("--cache-mib", a->cache_mib,
+                  "arena+cache: block cache size in MiB, split between the "
+                  "tables by file size (RocksDB's caches total 1024)")
+      ->capture_default_str()
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 30));
   sub->add_flag("--quiet", a->quiet, "No progress lines");
   sub->add_option("--plan-scale", a->plan_scale, "internal")->group("");
   sub->add_option("--plan-accounts", a->plan_accounts, "internal")->group("");

@@ -26,6 +26,7 @@ struct GetArgs {
   std::string table = "account";
   std::string key;
   bool no_verify = false;
+  uint64_t cache_mib = 1024;
   bool in_process = false;  // Hidden: read LMDB here, not in a child.
 };
 
@@ -146,6 +147,7 @@ Status RunGet(const GetArgs& a, int* child_exit) {
   }
   OpenOptions options;
   options.verify_checksums = !a.no_verify;
+  options.cache_bytes = a.cache_mib << 20;
   FLATBENCH_ASSIGN_OR_RETURN(
       auto backend,
       datagen::OpenBackend(a.backend, ds.BackendDir(a.backend), options));
@@ -166,7 +168,8 @@ Command AddGet(CLI::App& app) {
   AddDirOrFile(sub, &a->dir, &a->file);
   sub->add_option("--backend", a->backend,
                   "Backend (with --dir); arena+pread and arena+direct read "
-                  "the arena's files with pread or O_DIRECT")
+                  "the arena's files with pread or O_DIRECT, arena+cache "
+                  "through its cache of verified blocks")
       ->capture_default_str()
       ->check(CLI::IsMember(BackendNames()));
   sub->add_option("--table", a->table, "account or storage (with --dir)")
@@ -177,6 +180,11 @@ Command AddGet(CLI::App& app) {
                 "Skip the arena's block checksum check on this read (LMDB, "
                 "which keeps no checksums: the check of the pages on the "
                 "key's path)");
+  sub->add_option("--cache-mib", a->cache_mib,
+                  "arena+cache: block cache size in MiB, split between the "
+                  "tables by file size")
+      ->capture_default_str()
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 30));
   // Used by get itself to read LMDB in a child process.
   sub->add_flag("--in-process", a->in_process)->group("");
   return {sub, [a] {

@@ -52,7 +52,9 @@ struct GonogoArgs {
 // Read variants ("BACKEND+HOW") that gonogo measures by default beside the
 // backends it builds: each reads the files of its BACKEND, so it adds
 // passes (a reference row's light share, bench/plan.h) and no build.
-const std::vector<std::string> kDefaultReadVariants = {};
+// The arena's cached read path is measured beside the seed's candidate
+// (RESEARCH.md §3).
+const std::vector<std::string> kDefaultReadVariants = {"arena+cache"};
 
 // The backends to build and verify: variants stand for the backend whose
 // files they read.
