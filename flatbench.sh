@@ -77,13 +77,48 @@ names = {os.path.basename(t["cmd"][0])
 print("\n".join(sorted(names)))' "$2"
 }
 
+# Wall time of each step of `test` (build and tests of one tree), printed
+# as a table when the script exits, also when a step failed: the failed
+# step is named and the steps after it are listed as not run.
+STEPS=("packages" "release (build/)" "asan+ubsan (build-asan/)"
+  "tsan threads (build-tsan/)")
+STEP_SECONDS=()
+STEP_START=0
+begin_step() { STEP_START=$SECONDS; }
+end_step() { STEP_SECONDS+=($((SECONDS - STEP_START))); }
+print_times() {
+  local rc=$? total=0 i
+  echo
+  echo "flatbench.sh test: wall time per tree (build + tests)"
+  for i in "${!STEPS[@]}"; do
+    if [ "$i" -lt "${#STEP_SECONDS[@]}" ]; then
+      printf '  %-28s %5ss  ok\n' "${STEPS[$i]}" "${STEP_SECONDS[$i]}"
+      total=$((total + STEP_SECONDS[i]))
+    elif [ "$i" -eq "${#STEP_SECONDS[@]}" ] && [ "$rc" -ne 0 ]; then
+      printf '  %-28s %5ss  FAILED (exit %s)\n' "${STEPS[$i]}" \
+        $((SECONDS - STEP_START)) "$rc"
+      total=$((total + SECONDS - STEP_START))
+    else
+      printf '  %-28s %6s  not run\n' "${STEPS[$i]}" "-"
+    fi
+  done
+  printf '  %-28s %5ss\n' "total" "$total"
+  return "$rc"
+}
+
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case "$cmd" in
   test)
+    trap print_times EXIT
+    begin_step
     install_packages
+    end_step
+    begin_step
     build_release
     meson test -C build --print-errorlogs --num-processes "$(jobs)"
+    end_step
+    begin_step
     mapfile -t arena_only < <(no_optional_backends)
     setup build-asan --buildtype=debug -Dwerror=true \
       -Db_sanitize=address,undefined -Db_lundef=false "${arena_only[@]}"
@@ -91,6 +126,8 @@ case "$cmd" in
       ASAN_OPTIONS=detect_leaks=1 \
       meson test -C build-asan --print-errorlogs --num-processes "$(jobs)" \
       --timeout-multiplier 3
+    end_step
+    begin_step
     setup build-tsan --buildtype=debug -Dwerror=true -Db_sanitize=thread \
       -Db_lundef=false "${arena_only[@]}"
     # Only the executables of suite `threads`, named by Meson itself.
@@ -99,6 +136,7 @@ case "$cmd" in
     TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
       meson test -C build-tsan --no-rebuild --suite threads --print-errorlogs \
       --num-processes "$(jobs)" --timeout-multiplier 3
+    end_step
     ;;
   gonogo)
     install_packages

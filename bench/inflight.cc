@@ -30,4 +30,16 @@ uint64_t PeakInFlight(const std::vector<std::vector<ReadInterval>>& per_thread,
   return peak;
 }
 
+double MeanInFlight(const std::vector<ReadInterval>& loops) {
+  if (loops.empty()) return 0;
+  uint64_t first = UINT64_MAX, last = 0;
+  double busy = 0;
+  for (const auto& l : loops) {
+    busy += static_cast<double>(l.end_ns - l.start_ns);
+    first = std::min(first, l.start_ns);
+    last = std::max(last, l.end_ns);
+  }
+  return last > first ? busy / static_cast<double>(last - first) : 0;
+}
+
 }  // namespace flatbench::bench

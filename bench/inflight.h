@@ -30,4 +30,11 @@ struct ReadInterval {
 uint64_t PeakInFlight(const std::vector<std::vector<ReadInterval>>& per_thread,
                       const std::vector<uint64_t>& used);
 
+// Mean reads in flight over a pass: the threads' loop spans (first read's
+// start to last read's end, one interval per thread that read) summed, over
+// the wall time from the earliest start to the latest end. A thread that
+// finishes early stops counting, so a pass whose threads do not overlap
+// shows a mean near one whatever its thread count. 0 when no time passed.
+double MeanInFlight(const std::vector<ReadInterval>& loops);
+
 }  // namespace flatbench::bench

@@ -157,18 +157,18 @@ ResidentHold::~ResidentHold() {
 }
 
 Result<std::unique_ptr<ResidentHold>> ResidentHold::Acquire(
-    const std::vector<std::string>& files) {
+    const std::vector<std::string>& files, size_t map_budget) {
   std::unique_ptr<ResidentHold> h(new ResidentHold());
   // One mapping per file, and a process may hold only vm.max_map_count
   // mappings: half of them is the hold's budget, the rest is the backend's
   // and the threads'. A store of more files (the fs store: one per key)
-  // has the rest read into the page cache (MakeResident) but not held.
-  const size_t budget = MapBudget();
+  // has the rest read into the page cache again by Refresh() before each
+  // pass.
+  const size_t budget = map_budget > 0 ? map_budget : MapBudget();
   bool locking = true;
-  size_t not_held = 0;
   for (const auto& path : files) {
     if (h->maps_.size() >= budget) {
-      ++not_held;
+      h->unmapped_.push_back(path);
       continue;
     }
     UniqueFd f(open(path.c_str(), O_RDONLY | O_CLOEXEC));
@@ -198,18 +198,21 @@ Result<std::unique_ptr<ResidentHold>> ResidentHold::Acquire(
       }
     }
   }
-  if (not_held > 0) {
-    h->method_ += "; " + std::to_string(not_held) + " of " +
+  if (!h->unmapped_.empty()) {
+    h->method_ += "; " + std::to_string(h->unmapped_.size()) + " of " +
                   std::to_string(files.size()) +
-                  " files only read into the page cache, not held (one "
-                  "mapping per file, " +
+                  " files re-read into the page cache before each pass, not "
+                  "mapped (one mapping per file, " +
                   std::to_string(budget) + " at most)";
+    FLATBENCH_RETURN_IF_ERROR(h->Refresh());
   }
   std::sort(h->maps_.begin(), h->maps_.end(), [](const Map& a, const Map& b) {
     return std::less<>()(a.addr, b.addr);
   });
   return h;
 }
+
+Status ResidentHold::Refresh() const { return MakeResident(unmapped_); }
 
 bool ResidentHold::Owns(const void* addr) const {
   auto it = std::lower_bound(

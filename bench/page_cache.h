@@ -64,22 +64,30 @@ Status MakeResident(const std::vector<std::string>& files);
 // When mlock is refused (RLIMIT_MEMLOCK without CAP_IPC_LOCK) the mappings
 // are kept, populated, without the lock, and method() says so. At most half
 // of vm.max_map_count files are held (one mapping each); the files beyond
-// that (a store of one file per key) are left as MakeResident read them,
-// not held, and method() says how many.
+// that (a store of one file per key) are not mapped: Refresh() reads them
+// into the page cache again, which a warm pass does just before it measures
+// residency, and method() says how many files are kept that way.
 class ResidentHold {
  public:
   // REQUIRES: the caller checked that the files fit in available memory.
+  // `map_budget` caps the files mapped; 0 means half of vm.max_map_count.
   static Result<std::unique_ptr<ResidentHold>> Acquire(
-      const std::vector<std::string>& files);
+      const std::vector<std::string>& files, size_t map_budget = 0);
   ~ResidentHold();
   ResidentHold(const ResidentHold&) = delete;
   ResidentHold& operator=(const ResidentHold&) = delete;
 
   uint64_t locked_bytes() const { return locked_bytes_; }
+  // Files beyond the mapping budget, kept resident only by Refresh().
+  const std::vector<std::string>& unmapped() const { return unmapped_; }
+  // Reads the unmapped files into the page cache again (idle page cache may
+  // have been reclaimed since); nothing to do when every file is mapped.
+  Status Refresh() const;
   // Whether `addr` is the start of one of the hold's own mappings.
   bool Owns(const void* addr) const;
   // "mlock", or "mapped (mlock refused: <reason>)", then "; N of M files
-  // only read into the page cache, not held (...)" when some were not.
+  // re-read into the page cache before each pass, not mapped (...)" when
+  // some were not.
   const std::string& method() const { return method_; }
 
  private:
@@ -89,6 +97,7 @@ class ResidentHold {
     size_t len;
   };
   std::vector<Map> maps_;
+  std::vector<std::string> unmapped_;
   uint64_t locked_bytes_ = 0;
   std::string method_ = "mlock";
 };

@@ -195,19 +195,19 @@ Result<PassResult> RunPass(const PassSpec& spec) {
                            r.entry.value("error_message", std::string("?")));
   }
   uint64_t first = UINT64_MAX, last = 0;
-  double busy = 0;
+  std::vector<ReadInterval> loops;
   for (size_t t = 0; t < shared.hist.size(); ++t) {
     r.latency.Merge(shared.hist[t]);
     r.reads += shared.used[t];
     r.found += shared.found[t];
     if (shared.used[t] == 0) continue;
-    busy += static_cast<double>(shared.loop_end[t] - shared.loop_start[t]);
+    loops.push_back({shared.loop_start[t], shared.loop_end[t]});
     first = std::min(first, shared.loop_start[t]);
     last = std::max(last, shared.loop_end[t]);
   }
   const double wall_ns = last > first ? static_cast<double>(last - first) : 0;
   r.wall_seconds = wall_ns / 1e9;
-  r.mean_inflight = wall_ns > 0 ? busy / wall_ns : 0;
+  r.mean_inflight = MeanInFlight(loops);
   r.peak_inflight = PeakInFlight(shared.intervals, shared.sampled);
   r.before = shared.before;
   r.after = shared.after;

@@ -175,6 +175,9 @@ Result<nlohmann::json> Worker::RunStep(const Step& step) {
     }
     FLATBENCH_RETURN_IF_ERROR(s.TimedOpen(step.mode == Mode::kColdLazy));
   }
+  // Files the hold could not map are read in again: idle page cache may
+  // have been reclaimed since the previous pass.
+  if (warm && s.hold) FLATBENCH_RETURN_IF_ERROR(s.hold->Refresh());
   FLATBENCH_ASSIGN_OR_RETURN(auto before, MeasureResidency(s.files));
   facts.resident_before = before.fraction();
   facts.file_pages = before.total_pages;

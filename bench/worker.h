@@ -7,7 +7,9 @@
 //              that will be measured, BEFORE any eviction; the backend's
 //              settings and data files.
 //   BeginWarm  open once (timed), hold every file mapped and locked
-//              (page_cache.h ResidentHold) and populate the backend's own
+//              (page_cache.h ResidentHold; files beyond its mapping budget
+//              are read in again before each pass) and populate the
+//              backend's own
 //              mappings, so a warm read costs what it costs in a
 //              long-running process; EndWarm releases all of it.
 //   RunStep    warm: check >= warm_bound resident, run the pass, check

@@ -127,6 +127,8 @@ Result<nlohmann::json> Worker::State::StartupStep(const Step& step) {
       EvictMethod method;
       FLATBENCH_RETURN_IF_ERROR(Evict(files, &method, o.allow_drop_caches));
       evict_method = EvictMethodName(method);
+    } else if (hold) {
+      FLATBENCH_RETURN_IF_ERROR(hold->Refresh());
     }
     FLATBENCH_ASSIGN_OR_RETURN(auto r, MeasureResidency(files));
     return r.fraction();

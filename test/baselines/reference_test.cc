@@ -74,7 +74,11 @@ void CheckScanPages(Backend& backend) {
       seeks.push_back(between);
     }
     for (uint32_t limit : {1u, 100u, 1000u}) {
-      for (const auto& seek : seeks) {
+      // A page of 1,000 reads 1,000 files of the fs store: long pages start
+      // from the three edge seeks and every fifth of the others.
+      const size_t step = limit > 100 ? 5 : 1;
+      for (size_t i = 0; i < seeks.size(); i += i < 3 ? 1 : step) {
+        const std::string& seek = seeks[i];
         CAPTURE(t, limit, seek.size());
         Collect got;
         uint32_t count = 0;

@@ -27,7 +27,7 @@ json ReadJson(const std::string& path) {
 
 const std::string kSmall =
     " --accounts 1000,2000 --slots-per-account 2 --threads 1 --reads 200 "
-    "--repetitions 2 --no-device --evict fadvise";
+    "--repetitions 1 --no-device --evict fadvise";
 
 TEST_CASE(
     "a sweep of two tiny sizes runs, resumes, and removes only its own "

@@ -1,43 +1,15 @@
 #pragma once
-// One tiny dataset (10k accounts x 5 slots) per test process, built on first
-// use into a temporary directory on a real filesystem (TMPDIR or /tmp).
+// The shared tiny dataset (test/tiny_dataset.h) and how a bench worker opens
+// its backends.
 
-#include <memory>
-#include <stdexcept>
 #include <string>
-#include <vector>
 
 #include "bench/worker.h"
 #include "datagen/dataset.h"
 #include "datagen/registry.h"
-#include "test/temp_dir.h"
+#include "test/tiny_dataset.h"
 
 namespace flatbench::testing {
-
-// Backends the tiny dataset holds: every backend of this build.
-inline std::vector<std::string> TinyBackends() {
-  return datagen::AvailableBackends();
-}
-
-// The dataset directory; generation failures throw, failing the test.
-inline const std::string& TinyDatasetDir() {
-  static std::unique_ptr<TempDir> dir;
-  static std::string path;
-  if (!dir) {
-    dir = std::make_unique<TempDir>();
-    path = *dir / "tiny";
-    datagen::GenOptions o;
-    o.dir = path;
-    auto spec = datagen::MakeSpec("tiny", 0, 0, datagen::kDefaultSeed);
-    if (!spec.ok()) throw std::runtime_error(spec.status().message());
-    o.spec = spec.value();
-    o.backends = TinyBackends();
-    o.progress = false;
-    auto built = datagen::Generate(o, datagen::NewLoader);
-    if (!built.ok()) throw std::runtime_error(built.status().message());
-  }
-  return path;
-}
 
 inline bench::Opener TinyOpener(const datagen::Dataset& ds) {
   return [ds](const std::string& name, const OpenOptions& options) {

@@ -150,7 +150,7 @@ TEST_CASE("gonogo runs every phase, then resumes without redoing them") {
   const std::string common =
       "gonogo --scale custom --accounts 1500 "
       "--slots-per-account 2 --reads 300 "
-      "--repetitions 1 --threads 1,2 --evict fadvise --dir " +
+      "--repetitions 1 --threads 2 --evict fadvise --dir " +
       (tmp / "ds") + " --results " + (tmp / "results");
   auto r = RunFlatbench(common);
   // Below the gate scale the verdict is INCONCLUSIVE, never GO or NO-GO.

@@ -1,0 +1,45 @@
+#pragma once
+// One tiny dataset (10k accounts x 5 slots, every backend of this build) per
+// test process, built on first use into a temporary directory on a real
+// filesystem (TMPDIR or /tmp). Building it is most of what a test of the
+// whole dataset costs, so the test cases of one executable share it; each
+// executable builds its own, since one process's evictions and warm holds
+// would disturb another's.
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "datagen/dataset.h"
+#include "datagen/registry.h"
+#include "test/temp_dir.h"
+
+namespace flatbench::testing {
+
+// Backends the tiny dataset holds: every backend of this build.
+inline std::vector<std::string> TinyBackends() {
+  return datagen::AvailableBackends();
+}
+
+// The dataset directory; generation failures throw, failing the test.
+inline const std::string& TinyDatasetDir() {
+  static std::unique_ptr<TempDir> dir;
+  static std::string path;
+  if (!dir) {
+    dir = std::make_unique<TempDir>();
+    path = *dir / "tiny";
+    datagen::GenOptions o;
+    o.dir = path;
+    auto spec = datagen::MakeSpec("tiny", 0, 0, datagen::kDefaultSeed);
+    if (!spec.ok()) throw std::runtime_error(spec.status().message());
+    o.spec = spec.value();
+    o.backends = TinyBackends();
+    o.progress = false;
+    auto built = datagen::Generate(o, datagen::NewLoader);
+    if (!built.ok()) throw std::runtime_error(built.status().message());
+  }
+  return path;
+}
+
+}  // namespace flatbench::testing
