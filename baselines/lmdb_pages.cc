@@ -6,31 +6,22 @@
 #include <cstring>
 #include <vector>
 
+#include "baselines/lmdb_layout.h"
 #include "common/files.h"
 
 namespace flatbench::baselines {
 namespace {
 
-// LMDB 0.9 on-disk layout (lmdb's mdb.c: MDB_page, MDB_node, MDB_db).
-constexpr size_t kPageHeader = 16;        // PAGEHDRSZ
-constexpr size_t kFlagsOffset = 10;       // mp_flags
-constexpr size_t kLowerOffset = 12;       // mp_lower: end of the node offsets
-constexpr uint16_t kBranchFlag = 0x01;    // P_BRANCH
-constexpr size_t kDbRecordSize = 48;      // sizeof(MDB_db)
-constexpr size_t kDbDepthOffset = 6;      // md_depth
-constexpr size_t kDbRootOffset = 40;      // md_root
-constexpr uint64_t kInvalidPage = ~0ULL;  // P_INVALID: an empty database
-
-uint16_t Load16(const char* p) {
-  uint16_t v;
-  std::memcpy(&v, p, sizeof(v));
-  return v;
-}
-uint64_t Load64(const char* p) {
-  uint64_t v;
-  std::memcpy(&v, p, sizeof(v));
-  return v;
-}
+using lmdb_layout::kBranchPage;
+using lmdb_layout::kDbDepthOffset;
+using lmdb_layout::kDbRecordSize;
+using lmdb_layout::kDbRootOffset;
+using lmdb_layout::kFlagsOffset;
+using lmdb_layout::kInvalidPage;
+using lmdb_layout::kLowerOffset;
+using lmdb_layout::kPageHeader;
+using lmdb_layout::Load16;
+using lmdb_layout::Load64;
 
 class Walker {
  public:
@@ -58,7 +49,7 @@ class Walker {
     }
     ++*walked;
     const char* p = buf_.data();
-    if ((Load16(p + kFlagsOffset) & kBranchFlag) == 0) {
+    if ((Load16(p + kFlagsOffset) & kBranchPage) == 0) {
       return Status::Corruption(path_ + ": page " + std::to_string(pgno) +
                                 " should be a branch page");
     }

@@ -9,46 +9,36 @@
 #include <utility>
 #include <vector>
 
+#include "baselines/lmdb_layout.h"
 #include "baselines/lmdb_meta.h"
 #include "common/files.h"
 
 namespace flatbench::baselines {
 namespace {
 
-// LMDB 0.9 on-disk layout, 64-bit builds (lmdb's mdb.c: MDB_page, MDB_node,
-// MDB_meta, MDB_db). A page: page number (u64), pad, flags at 10, lower and
-// upper bounds of its free space at 12 and 14, then u16 node offsets. A
-// node: data size (lo, hi) or, in a branch, the child page number (lo, hi,
-// flags); flags; key size; key; data.
-constexpr size_t kPageHeader = 16;
-constexpr size_t kFlagsOffset = 10;
-constexpr size_t kLowerOffset = 12;
-constexpr size_t kUpperOffset = 14;
-constexpr uint16_t kBranchPage = 0x01;  // P_BRANCH
-constexpr uint16_t kLeafPage = 0x02;    // P_LEAF
+using lmdb_layout::kBranchPage;
+using lmdb_layout::kDbDepthOffset;
+using lmdb_layout::kDbFlagsOffset;
+using lmdb_layout::kDbRecordSize;
+using lmdb_layout::kDbRootOffset;
+using lmdb_layout::kFlagsOffset;
+using lmdb_layout::kInvalidPage;
+using lmdb_layout::kLeafPage;
+using lmdb_layout::kLowerOffset;
+using lmdb_layout::kPageHeader;
+using lmdb_layout::kUpperOffset;
+using lmdb_layout::Load16;
+using lmdb_layout::Load64;
+
+// Beyond lmdb_layout.h: a node is data size (lo, hi) or, in a branch, the
+// child page number (lo, hi, flags); flags; key size; key; data.
 constexpr size_t kNodeHeader = 8;
 constexpr uint16_t kSubData = 0x02;  // F_SUBDATA: a named database's record
 // The main database's MDB_db in a meta page: after the page header, magic,
 // version, map address, map size and the free database's record.
 constexpr size_t kMainDbOffset = kPageHeader + 24 + 48;
-constexpr size_t kDbRecordSize = 48;  // sizeof(MDB_db)
-constexpr size_t kDbFlagsOffset = 4;  // md_flags
-constexpr size_t kDbDepthOffset = 6;  // md_depth
-constexpr size_t kDbRootOffset = 40;  // md_root
-constexpr uint64_t kInvalidPage = ~0ULL;
 constexpr int kMaxDepth = 32;
 constexpr size_t kMaxKeySize = 511;  // MDB_MAXKEYSIZE
-
-uint16_t Load16(const char* p) {
-  uint16_t v;
-  std::memcpy(&v, p, sizeof(v));
-  return v;
-}
-uint64_t Load64(const char* p) {
-  uint64_t v;
-  std::memcpy(&v, p, sizeof(v));
-  return v;
-}
 
 // A tree's record: its depth and root page.
 struct Tree {
