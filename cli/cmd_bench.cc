@@ -283,6 +283,15 @@ Result<bench::PlanInput> PlanInputFor(const BenchArgs& a,
   in.spec = spec;
   in.schedule = params.schedule;
   in.gated = t.Backends();
+  // A gated backend's read variants are judged by the same thresholds
+  // (README, "The verdict"), so they run the gated schedule too.
+  for (const auto& b : params.schedule.backends) {
+    const std::string base = datagen::StorageBackend(b);
+    if (base != b &&
+        std::find(in.gated.begin(), in.gated.end(), base) != in.gated.end()) {
+      in.gated.push_back(b);
+    }
+  }
   in.gate_scale = spec.scale == t.gate_scale;
   if (!bench::ParseMode(t.gate_mode, &in.gate_mode)) {
     return Status::Corruption(t.source + ": gate mode '" + t.gate_mode +

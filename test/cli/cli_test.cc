@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <regex>
 
 #include "common/hex.h"
 #include "datagen/keys.h"
@@ -195,4 +196,26 @@ TEST_CASE("gonogo refuses, with the figures, a run the disk cannot hold") {
   CHECK(r.err.find("needs") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(tmp / "ds"));
   CHECK_FALSE(std::filesystem::exists(tmp / "results"));
+}
+
+TEST_CASE("gonogo --plan: a gated backend's read variant is gated too") {
+  TempDir tmp;
+  auto r = RunFlatbench(
+      "gonogo --plan --scale tiny --backends "
+      "arena,arena+cache,sqlite --dir " +
+      (tmp / "ds") + " --results " + (tmp / "results"));
+  REQUIRE(r.exit_code == 0);
+  // The bench plan's table has a row per backend and mode:
+  // "  backend  role  mode  passes ...".
+  const std::string text = r.out + r.err;
+  auto has_row = [&text](const std::string& backend, const std::string& role) {
+    return std::regex_search(
+        text, std::regex("\\n  " + backend + " +" + role + " +cold "));
+  };
+  CHECK(has_row("arena", "gated"));
+  CHECK(has_row("arena\\+cache", "gated"));
+  CHECK(has_row("sqlite", "reference"));
+  CHECK_FALSE(has_row("arena\\+cache", "reference"));
+  // Nothing was built or run.
+  CHECK_FALSE(std::filesystem::exists(tmp / "ds"));
 }
