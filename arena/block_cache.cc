@@ -19,6 +19,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <cassert>
 #include <string>
 
 namespace flatbench::arena {
@@ -70,6 +71,11 @@ Status BlockCache::MapFrames() {
 }
 
 BlockCache::~BlockCache() {
+  // A pin outliving its cache would unpin freed memory (a ReadBuffer kept
+  // past its Reader: reader.h, "Lifetime").
+  for (uint64_t s = 0; s < slots_; ++s) {
+    assert(slot_[s].pins.load(std::memory_order_relaxed) == 0);
+  }
   if (map_ != nullptr) ::munmap(map_, map_bytes_);
 }
 

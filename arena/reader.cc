@@ -265,11 +265,15 @@ Status Reader::Get(std::string_view key, bool* found, std::string_view* value,
   // At most two rounds: the block found, and (when the key sorts before its
   // first key and the block starts with the key's prefix) the one before,
   // which then starts with a smaller prefix.
+  // The cache path keeps the block that holds the value pinned in `buffer`
+  // (reader.h, "Lifetime"): no copy, and the frame stays put until the next
+  // Get with it.
+  BlockCache::Pin unused;
+  BlockCache::Pin* pin = buffer != nullptr ? buffer->pin() : &unused;
   for (;;) {
     BlockContents c;
-    BlockCache::Pin pin;
     Status st =
-        FetchBlock(shard, block, /*via_map=*/false, verify_, buffer, &c, &pin);
+        FetchBlock(shard, block, /*via_map=*/false, verify_, buffer, &c, pin);
     if (!st.ok()) return st.WithContext(name_);
     const uint64_t low = IndexWord(s.prefixes, block);
     const uint64_t high = block + 1 < s.block_count
@@ -282,14 +286,6 @@ Status Reader::Get(std::string_view key, bool* found, std::string_view* value,
       if (!c.Value(i, value)) {
         return Status::Corruption(name_ + ": bad value offset at offset " +
                                   std::to_string(BlockOffset(shard, block)));
-      }
-      if (pin.held() && value->data() >= pin.data() &&
-          value->data() < pin.data() + kBlockSize) {
-        // The cached block may be evicted once unpinned: the value moves to
-        // the buffer (a zstd block was decoded there already; a compressed
-        // file also stores blocks raw that did not shrink).
-        std::memcpy(buffer->data(), value->data(), value->size());
-        *value = std::string_view(buffer->data(), value->size());
       }
       *found = true;
       return Status::Ok();

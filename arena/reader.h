@@ -14,8 +14,12 @@
 // block, or read with the pread or direct path, lives in the caller's
 // ReadBuffer and is valid only until the next Get with that buffer or the
 // buffer's destruction, whichever comes first. With the cache read path the
-// value is copied into the ReadBuffer (the cached block may be evicted), with
-// the same lifetime. Never write through it.
+// value points into a cached block that the ReadBuffer keeps pinned (as
+// RocksDB's PinnableSlice pins its block), with the same lifetime: the frame
+// cannot be evicted or refilled until the next Get with that buffer, its
+// Release() or its destruction. A ReadBuffer therefore holds at most one
+// frame, and must let go of it before the Reader is destroyed. Never write
+// through a value.
 //
 // Checksums (verify_checksums): the mmap path checks a block the first time
 // this Reader reads it and remembers that in a bitmap (one bit per block);
@@ -84,12 +88,17 @@ class ReadBuffer {
   // about log2(n) + 1 when n blocks start with the key's first 8 bytes).
   uint64_t blocks_read() const { return blocks_read_; }
   void CountBlockRead() { ++blocks_read_; }
+  // The cached block (cache read path) that the last Get's value points
+  // into; Get replaces it. Release() lets it go before the Reader goes.
+  BlockCache::Pin* pin() { return &pin_; }
+  void Release() { pin_.Release(); }
 
  private:
   alignas(kBlockSize) char io_[kIoSize];
   alignas(64) char data_[kBlockPayload];
   ZSTD_DCtx* dctx_;
   uint64_t blocks_read_ = 0;
+  BlockCache::Pin pin_;
 };
 
 class Reader {

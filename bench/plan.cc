@@ -125,10 +125,10 @@ double EstimateStep(const Step& step, const BackendFacts& facts,
 double WarmBeginSeconds(const BackendFacts& facts, const BackendCost& cost,
                         const datagen::Spec& spec) {
   // Reading the files in (about 200 MB/s), holding them, opening, and the
-  // warm-up reads: per table at most its pages (worker_state.h).
+  // warm-up reads: per table at most three per page (worker_state.h).
   const double pages = static_cast<double>(facts.disk_bytes) / 4096.0;
   const double keys = static_cast<double>(spec.accounts + spec.storage_slots());
-  const double warmup = std::min({pages, keys, 400'000.0});
+  const double warmup = std::min({3 * pages, keys, 400'000.0});
   return static_cast<double>(facts.disk_bytes) / 200e6 +
          static_cast<double>(facts.files) * cost.per_file_s * 4 + cost.open_s +
          warmup * cost.warm_read_s;

@@ -18,6 +18,7 @@ namespace flatbench::bench {
 namespace {
 
 constexpr uint64_t kWarmupReads = 200'000;
+constexpr uint64_t kWarmupReadsPerPage = 3;
 constexpr uint64_t kWarmupSeed = 0x7761726d2d7570ULL;
 
 uint64_t Mix(uint64_t a, uint64_t b) {
@@ -66,10 +67,11 @@ Status Worker::State::OpenWarm() {
     }
     datagen::Sampler sampler(ds.spec(), table, datagen::KeyKind::kHit,
                              Mix(kWarmupSeed, static_cast<uint64_t>(t)));
-    // Bounded by the dataset: no more reads than the table's files hold
-    // pages, so a small store is not read over and over.
+    // Bounded by the dataset (worker_state.h): three reads per page of the
+    // table's files, so a small store is not read over and over.
     const uint64_t n = std::min<uint64_t>(
-        {kWarmupReads, sampler.space(), std::max<uint64_t>(1, TablePages(t))});
+        {kWarmupReads, sampler.space(),
+         std::max<uint64_t>(1, kWarmupReadsPerPage * TablePages(t))});
     KeyPlan plan(sampler, table, 0, 1, n);
     for (uint64_t i = 0; i < n; ++i) {
       bool found = false;

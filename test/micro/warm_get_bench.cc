@@ -5,11 +5,13 @@
 // direct and cache read variants.
 //
 // Run with `meson test -C build --benchmark` (or the binary directly; it
-// takes google-benchmark flags such as --benchmark_format=json). Datasets
+// takes google-benchmark flags such as --benchmark_format=json, and
+// --scales=smoke --backends=arena,arena+cache,lmdb to measure fewer). Datasets
 // are built in a temporary directory first; every file is then resident, so
 // this measures the CPU path of a lookup, not I/O.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -59,18 +61,60 @@ void WarmGet(benchmark::State& state, Backend* backend,
   state.SetItemsProcessed(state.iterations());
 }
 
+// Splits "a,b,c"; empty when `flag` is not among argv (which it leaves
+// without it, for google-benchmark's own flag check).
+std::vector<std::string> ListFlag(int* argc, char** argv, const char* flag) {
+  std::vector<std::string> items;
+  const std::string prefix = std::string("--") + flag + "=";
+  for (int i = 1; i < *argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.rfind(prefix, 0) != 0) continue;
+    std::string rest = arg.substr(prefix.size());
+    for (size_t at = 0; at <= rest.size();) {
+      const size_t comma = std::min(rest.find(',', at), rest.size());
+      if (comma > at) items.push_back(rest.substr(at, comma - at));
+      at = comma + 1;
+    }
+    for (int j = i; j + 1 < *argc; ++j) argv[j] = argv[j + 1];
+    --*argc;
+    --i;
+  }
+  return items;
+}
+
+bool Contains(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
 }  // namespace
 
+// Besides google-benchmark's flags: --scales=tiny,smoke and
+// --backends=arena,lmdb,... (default: both scales, every backend of this
+// build) choose what is built and measured; a read variant needs its
+// backend.
 int main(int argc, char** argv) {
+  std::vector<std::string> scales = ListFlag(&argc, argv, "scales");
+  std::vector<std::string> only = ListFlag(&argc, argv, "backends");
   benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 64;
+  if (scales.empty()) scales = {"tiny", "smoke"};
   testing::TempDir tmp;
   std::vector<std::unique_ptr<Backend>> backends;
   std::vector<std::unique_ptr<std::vector<std::string>>> key_sets;
-  for (const char* scale : {"tiny", "smoke"}) {
+  for (const std::string& scale : scales) {
     datagen::GenOptions o;
     o.dir = tmp / scale;
-    o.spec = datagen::MakeSpec(scale, 0, 0, datagen::kDefaultSeed).value();
-    o.backends = datagen::AvailableBackends();
+    auto spec = datagen::MakeSpec(scale, 0, 0, datagen::kDefaultSeed);
+    if (!spec.ok()) {
+      std::fprintf(stderr, "warm_get: --scales: %s\n",
+                   spec.status().message().c_str());
+      return 64;
+    }
+    o.spec = spec.value();
+    o.backends.clear();
+    for (const auto& name : datagen::AvailableBackends()) {
+      if (only.empty() || Contains(only, name)) o.backends.push_back(name);
+    }
     o.progress = false;
     auto built = datagen::Generate(o, datagen::NewLoader);
     if (!built.ok()) {
@@ -91,9 +135,13 @@ int main(int argc, char** argv) {
       };
       std::vector<Run> runs;
       for (const auto& name : o.backends) runs.push_back({name, true});
-      runs.push_back({"arena", false});
-      runs.push_back({"arena", true, true});
-      for (const auto& v : datagen::ReadVariants()) runs.push_back({v, true});
+      if (Contains(o.backends, "arena")) {
+        runs.push_back({"arena", false});
+        runs.push_back({"arena", true, true});
+        for (const auto& v : datagen::ReadVariants()) {
+          if (only.empty() || Contains(only, v)) runs.push_back({v, true});
+        }
+      }
       for (const Run& run : runs) {
         OpenOptions options;
         options.verify_checksums = run.verify;
