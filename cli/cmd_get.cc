@@ -137,12 +137,7 @@ Status RunGet(const GetArgs& a, int* child_exit) {
     return Status::Ok();
   }
   if (a.backend == "lmdb") {
-    // A fault ends this child by its signal for the parent to see, even
-    // where a sanitizer's handler would turn it into an exit status that
-    // reads as an answer (its default, 1, is "not found").
-    for (int signo : {SIGBUS, SIGSEGV, SIGILL, SIGFPE}) {
-      std::signal(signo, SIG_DFL);
-    }
+    DieBySignalOnFault();
     return LookupLmdb(ds, a, table, key);
   }
   OpenOptions options;

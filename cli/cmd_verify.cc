@@ -199,6 +199,7 @@ int RunVerify(const VerifyArgs& a) {
     std::printf("dataset %s: %s, fingerprint %s\n", a.dir.c_str(),
                 ds->spec().Canonical().c_str(), ds->fingerprint().c_str());
   }
+  if (a.in_process) DieBySignalOnFault();
   for (const auto& name : names) {
     if (name == "lmdb" && !a.in_process) {
       auto end = VerifyInChild(ds.value(), name, a);

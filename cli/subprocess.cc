@@ -184,4 +184,10 @@ FILE* TakeResponseStream() {
   return fd >= 0 ? fdopen(fd, "w") : nullptr;
 }
 
+void DieBySignalOnFault() {
+  for (int signo : {SIGBUS, SIGSEGV, SIGILL, SIGFPE}) {
+    ::signal(signo, SIG_DFL);
+  }
+}
+
 }  // namespace flatbench::cli

@@ -67,4 +67,10 @@ class LineChild {
 // The child also asks to be killed when its parent dies.
 FILE* TakeResponseStream();
 
+// In a child that reads a store which may be damaged (LMDB trusts its
+// pages): a fault ends it by its signal, for the parent to see, even where a
+// sanitizer's handler would turn it into an exit status that reads as an
+// answer (its default, 1, is also `get`'s "not found").
+void DieBySignalOnFault();
+
 }  // namespace flatbench::cli
