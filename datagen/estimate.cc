@@ -59,10 +59,14 @@ uint64_t EstimateDiskBytes(const Spec& spec, const std::string& backend) {
 double EstimateBuildSeconds(const Spec& spec, const std::string& backend) {
   const double pairs =
       static_cast<double>(spec.accounts + spec.storage_slots());
-  const double rate = backend == "arena"     ? 640e3
-                      : backend == "rocksdb" ? 520e3
-                                             : 170e3;
-  return pairs / rate;
+  const double rate = backend == "arena"      ? 640e3
+                      : backend == "rocksdb"  ? 520e3
+                      : backend == "sqlite"   ? 270e3
+                      : backend == "postgres" ? 127e3
+                      : backend == "fs"       ? 12e3
+                                              : 170e3;
+  const double setup = backend == "postgres" ? 3.0 : 0.0;
+  return setup + pairs / rate;
 }
 
 uint64_t EstimateGeneratorBytes(const Spec& spec) {
