@@ -50,7 +50,9 @@ struct WorkerOptions {
   bool lazy_needed = true;  // cold-lazy is measured: check it too.
   double eviction_bound = kEvictionBound;  // Max resident after eviction.
   double warm_bound = kWarmBound;  // Min resident fraction for warm passes.
-  bool allow_drop_caches = true;   // Else evict per file with fadvise.
+  // Evict by drop_caches (the whole page cache, when writable) rather than
+  // per file with fadvise: only where the user asked (bench --evict).
+  bool allow_drop_caches = false;
   bool verify_checksums = true;    // Every backend verifies block checksums.
   uint64_t cache_bytes = uint64_t{1} << 30;  // OpenOptions::cache_bytes
   uint64_t draw_seed = kDefaultDrawSeed;

@@ -4,7 +4,9 @@
 #include "arena/import.h"
 
 #include <fcntl.h>
+#include <grp.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -166,26 +168,69 @@ TEST_CASE("import rejects an over-long line without reading it whole",
   }
 }
 
-TEST_CASE("import says permission denied", "[arena][import]") {
-  if (::geteuid() == 0) {
-    WARN("running as root: permission bits are not enforced; skipped");
-    return;
+// Root bypasses permission bits, so as root the import runs in a child that
+// has dropped to nobody (uid and gid 65534) first; the Status comes back
+// through a pipe.
+struct Outcome {
+  Code code;
+  std::string message;
+};
+Outcome ImportAsUser(const std::string& in, const std::string& out) {
+  if (::geteuid() != 0) {
+    const Status st = ImportTsv(in, out, BuilderOptions{});
+    return {st.code(), st.message()};
   }
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    ::close(fds[0]);
+    if (::setgroups(0, nullptr) != 0 || ::setgid(65534) != 0 ||
+        ::setuid(65534) != 0) {
+      ::_exit(3);
+    }
+    const Status st = ImportTsv(in, out, BuilderOptions{});
+    const std::string msg =
+        std::to_string(static_cast<int>(st.code())) + "\n" + st.message();
+    const bool sent = ::write(fds[1], msg.data(), msg.size()) ==
+                      static_cast<ssize_t>(msg.size());
+    ::_exit(sent ? 0 : 4);
+  }
+  ::close(fds[1]);
+  std::string msg;
+  char chunk[512];
+  for (ssize_t n; (n = ::read(fds[0], chunk, sizeof chunk)) > 0;) {
+    msg.append(chunk, static_cast<size_t>(n));
+  }
+  ::close(fds[0]);
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  REQUIRE(WIFEXITED(status));
+  REQUIRE(WEXITSTATUS(status) == 0);
+  const size_t nl = msg.find('\n');
+  REQUIRE(nl != std::string::npos);
+  return {static_cast<Code>(std::stoi(msg.substr(0, nl))), msg.substr(nl + 1)};
+}
+
+TEST_CASE("import says permission denied", "[arena][import]") {
   testing::TempDir dir;
+  // Traversable by the unprivileged child (mkdtemp makes it 0700).
+  REQUIRE(::chmod(dir.path().c_str(), 0755) == 0);
   const std::string in = dir.File("dump.tsv");
   testing::WriteAll(in, kK1 + "\t01\n");
   SECTION("unreadable input") {
     REQUIRE(::chmod(in.c_str(), 0) == 0);
-    Status st = ImportTsv(in, dir.File("out.arena"), BuilderOptions{});
-    REQUIRE(st.code() == Code::kIOError);
-    REQUIRE(st.message() == "open " + in + ": Permission denied");
+    const Outcome st = ImportAsUser(in, dir.File("out.arena"));
+    REQUIRE(st.code == Code::kIOError);
+    REQUIRE(st.message == "open " + in + ": Permission denied");
   }
   SECTION("unwritable output directory") {
     const std::string sub = dir.File("ro");
-    REQUIRE(::mkdir(sub.c_str(), 0500) == 0);
-    Status st = ImportTsv(in, sub + "/out.arena", BuilderOptions{});
-    REQUIRE(st.code() == Code::kIOError);
-    REQUIRE(st.message() ==
+    REQUIRE(::mkdir(sub.c_str(), 0555) == 0);
+    const Outcome st = ImportAsUser(in, sub + "/out.arena");
+    REQUIRE(st.code == Code::kIOError);
+    REQUIRE(st.message ==
             "create " + sub + "/out.arena.tmp: Permission denied");
     REQUIRE(::chmod(sub.c_str(), 0700) == 0);
   }
