@@ -8,6 +8,7 @@
 
 #include "report/report.h"
 #include "report/svg.h"
+#include "report/trend_chart.h"
 #include "test/report/judge.h"
 #include "test/report/results_builder.h"
 
@@ -95,9 +96,9 @@ double SvgHeight(const std::string& svg) {
 // Every flat legend, title and group label lies wholly inside the picture
 // (its width estimated at kCharEm per character); turned group labels
 // (45 degrees down to the right) too.
-void CheckTextInside(const std::string& svg) {
+void CheckTextInside(const std::string& svg, bool page_wide = true) {
   const double width = SvgWidth(svg), height = SvgHeight(svg);
-  CHECK(width >= kChartWidth);
+  if (page_wide) CHECK(width >= kChartWidth);
   for (const char* cls : {"legend", "title", "group-label", "column-label"}) {
     for (const SvgText& t : Texts(svg, cls)) {
       CAPTURE(cls, t.text, t.x, width);
@@ -112,6 +113,7 @@ void CheckTextInside(const std::string& svg) {
                                                : t.x;
       CHECK(left >= 0);
       CHECK(left + w <= width);
+      CHECK(t.y <= height);
     }
   }
 }
@@ -404,6 +406,28 @@ TEST_CASE("every chart of the report fits the page's width",
     CAPTURE(name);
     CheckTextInside(svg);
   }
+}
+
+TEST_CASE("a trend chart's legend wraps inside it", "[report][render]") {
+  TrendChart c;
+  c.title = "arena/rocksdb cold hit reads/s";
+  c.y_label = "ratio";
+  c.target_x = 1.2e9;
+  c.bound = 1.8;
+  for (int k = 0; k < 5; ++k) {
+    TrendSeries s;
+    s.name = "account hit " + std::to_string(1 << (2 * k)) + " threads";
+    s.x = {1e6, 1e7};
+    s.y = {2.0, 1.9};
+    s.low = {1.9, 1.8};
+    s.high = {2.1, 2.0};
+    c.series.push_back(s);
+  }
+  const std::string svg = RenderTrendSvg(c, /*standalone=*/true);
+  std::vector<SvgText> legend = Texts(svg, "legend");
+  REQUIRE(legend.size() == 7);       // Five series and the key's two lines.
+  CHECK(legend[0].y < legend[4].y);  // Wrapped.
+  CheckTextInside(svg, /*page_wide=*/false);
 }
 
 }  // namespace
