@@ -401,7 +401,11 @@ TEST_CASE("every chart of the report fits the page's width",
   b.hit_reads_per_s["postgres"] = 2000;
   b.miss_reads_per_s["postgres"] = 3000;
   b.device_reads_per_s["postgres"] = 25000;
+  b.scan_cells = true;
+  b.startup_cells = true;
   RenderedReport r = Render(b.Build());
+  CHECK(r.charts.count("startup.svg") == 1);
+  CHECK(r.charts.count("scans_per_s_cold.svg") == 1);
   for (const auto& [name, svg] : r.charts) {
     CAPTURE(name);
     CheckTextInside(svg);
