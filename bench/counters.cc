@@ -27,15 +27,23 @@ void AddPassCounters(const PassResult& pass, int threads, int repetition,
   e[N(results::kLatP99Ns)] = pass.latency.Percentile(0.99);
   e[N(results::kLatP999Ns)] = pass.latency.Percentile(0.999);
   e[N(results::kLatSampleEvery)] = D(kLatencySampleEvery);
+  // The process's own, plus its backend's server processes' (PostgreSQL
+  // reads in them).
   const double faults =
-      PerRead(pass.after.major_faults - pass.before.major_faults, pass.reads);
+      PerRead(pass.after.major_faults - pass.before.major_faults +
+                  pass.servers.major_faults,
+              pass.reads);
   e[N(results::kMajorFaultsPerRead)] = faults;
   e[N(results::kMinorFaultsPerRead)] =
-      PerRead(pass.after.minor_faults - pass.before.minor_faults, pass.reads);
-  // Absent when /proc/self/io is unreadable.
+      PerRead(pass.after.minor_faults - pass.before.minor_faults +
+                  pass.servers.minor_faults,
+              pass.reads);
+  // Absent when /proc/self/io, or a server process's io, is unreadable.
   double bytes = 0;
-  if (pass.after.read_bytes_known) {
-    bytes = PerRead(pass.after.read_bytes - pass.before.read_bytes, pass.reads);
+  if (pass.after.read_bytes_known && pass.servers.read_bytes_known) {
+    bytes = PerRead(pass.after.read_bytes - pass.before.read_bytes +
+                        pass.servers.read_bytes,
+                    pass.reads);
     e[N(results::kBytesReadPerRead)] = bytes;
   }
   e[N(results::kStorageBound)] = (bytes >= kStorageBoundBytesPerRead ||

@@ -8,31 +8,49 @@
 #include <string>
 
 namespace flatbench::bench {
+namespace {
 
-IoSnapshot TakeIoSnapshot() {
-  IoSnapshot s;
-  rusage ru{};
-  if (getrusage(RUSAGE_SELF, &ru) == 0) {
-    s.major_faults = static_cast<uint64_t>(ru.ru_majflt);
-    s.minor_faults = static_cast<uint64_t>(ru.ru_minflt);
-  }
-  // read_bytes counts bytes this process caused to be fetched from the
-  // storage layer (page-cache misses), unlike rchar which counts syscalls.
-  if (FILE* f = std::fopen("/proc/self/io", "r")) {
-    char line[128];
-    while (std::fgets(line, sizeof(line), f)) {
-      unsigned long long v = 0;
-      if (std::sscanf(line, "read_bytes: %llu", &v) == 1) {
-        s.read_bytes = v;
-        s.read_bytes_known = true;
-      }
+// read_bytes counts bytes the process caused to be fetched from the storage
+// layer (page-cache misses), unlike rchar which counts syscalls.
+void ReadIo(const std::string& path, IoSnapshot* s) {
+  FILE* f = std::fopen(path.c_str(), "r");
+  if (!f) return;
+  char line[128];
+  while (std::fgets(line, sizeof(line), f)) {
+    unsigned long long v = 0;
+    if (std::sscanf(line, "read_bytes: %llu", &v) == 1) {
+      s->read_bytes = v;
+      s->read_bytes_known = true;
     }
-    std::fclose(f);
   }
-  return s;
+  std::fclose(f);
 }
 
-namespace {
+// minflt and majflt of /proc/<pid>/stat (fields 10 and 12), after the
+// parenthesised command name, which may itself hold spaces and ')'.
+bool ReadStatFaults(int pid, IoSnapshot* s) {
+  const std::string path = "/proc/" + std::to_string(pid) + "/stat";
+  FILE* f = std::fopen(path.c_str(), "r");
+  if (!f) return false;
+  char buf[1024];
+  const size_t n = std::fread(buf, 1, sizeof(buf) - 1, f);
+  std::fclose(f);
+  buf[n] = '\0';
+  const char* close = std::strrchr(buf, ')');
+  if (!close) return false;
+  char state = 0;
+  int ppid = 0, pgrp = 0, session = 0, tty = 0, tpgid = 0;
+  unsigned flags = 0;
+  unsigned long long minflt = 0, cminflt = 0, majflt = 0;
+  if (std::sscanf(close + 1, " %c %d %d %d %d %d %u %llu %llu %llu", &state,
+                  &ppid, &pgrp, &session, &tty, &tpgid, &flags, &minflt,
+                  &cminflt, &majflt) != 10) {
+    return false;
+  }
+  s->minor_faults = minflt;
+  s->major_faults = majflt;
+  return true;
+}
 
 uint64_t StatmRss(const char* path) {
   unsigned long long size = 0, resident = 0;
@@ -46,11 +64,79 @@ uint64_t StatmRss(const char* path) {
 
 }  // namespace
 
+IoSnapshot TakeIoSnapshot() {
+  IoSnapshot s;
+  rusage ru{};
+  if (getrusage(RUSAGE_SELF, &ru) == 0) {
+    s.major_faults = static_cast<uint64_t>(ru.ru_majflt);
+    s.minor_faults = static_cast<uint64_t>(ru.ru_minflt);
+  }
+  ReadIo("/proc/self/io", &s);
+  return s;
+}
+
+std::map<int, IoSnapshot> TakeProcessSnapshots(const std::vector<int>& pids) {
+  std::map<int, IoSnapshot> out;
+  for (int pid : pids) {
+    IoSnapshot s;
+    if (!ReadStatFaults(pid, &s)) continue;
+    ReadIo("/proc/" + std::to_string(pid) + "/io", &s);
+    out[pid] = s;
+  }
+  return out;
+}
+
+IoSnapshot ProcessDelta(const std::map<int, IoSnapshot>& before,
+                        const std::map<int, IoSnapshot>& after) {
+  IoSnapshot d;
+  d.read_bytes_known = true;
+  for (const auto& [pid, b] : before) {
+    auto it = after.find(pid);
+    if (it == after.end()) {
+      d.read_bytes_known = false;
+      continue;
+    }
+    const IoSnapshot& a = it->second;
+    // A reused pid (another process) counts from 0: never a negative delta.
+    d.major_faults += a.major_faults >= b.major_faults
+                          ? a.major_faults - b.major_faults
+                          : a.major_faults;
+    d.minor_faults += a.minor_faults >= b.minor_faults
+                          ? a.minor_faults - b.minor_faults
+                          : a.minor_faults;
+    if (!a.read_bytes_known || !b.read_bytes_known) {
+      d.read_bytes_known = false;
+    } else {
+      d.read_bytes += a.read_bytes >= b.read_bytes ? a.read_bytes - b.read_bytes
+                                                   : a.read_bytes;
+    }
+  }
+  return d;
+}
+
 uint64_t RssBytes() { return StatmRss("/proc/self/statm"); }
 
-uint64_t RssBytesOf(int pid) {
-  const std::string path = "/proc/" + std::to_string(pid) + "/statm";
-  return StatmRss(path.c_str());
+uint64_t PssBytesOf(int pid) {
+  const std::string path = "/proc/" + std::to_string(pid) + "/smaps_rollup";
+  FILE* f = std::fopen(path.c_str(), "r");
+  if (!f) return 0;
+  char line[256];
+  uint64_t bytes = 0;
+  while (std::fgets(line, sizeof(line), f)) {
+    unsigned long long kb = 0;
+    if (std::sscanf(line, "Pss: %llu kB", &kb) == 1) {
+      bytes = kb * 1024;
+      break;
+    }
+  }
+  std::fclose(f);
+  return bytes;
+}
+
+uint64_t MemoryBytes(const std::vector<int>& servers) {
+  uint64_t total = RssBytes();
+  for (int pid : servers) total += PssBytesOf(pid);
+  return total;
 }
 
 }  // namespace flatbench::bench

@@ -1,7 +1,11 @@
 #pragma once
-// Process-wide I/O and memory counters, sampled before and after a pass.
+// Process-wide I/O and memory counters, sampled before and after a pass:
+// the benchmark's own process, and the server processes a client/server
+// backend (PostgreSQL) does its reads in.
 
 #include <cstdint>
+#include <map>
+#include <vector>
 
 namespace flatbench::bench {
 
@@ -14,10 +18,31 @@ struct IoSnapshot {
 
 // All threads of the process, including threads that already exited.
 IoSnapshot TakeIoSnapshot();
+
+// The same counters of other processes, by pid: faults from
+// /proc/<pid>/stat (minflt, majflt), read_bytes from /proc/<pid>/io. A
+// process that is gone or whose stat is unreadable has no entry; one whose
+// io is unreadable (another user's, without the right to trace it) has
+// read_bytes_known false.
+std::map<int, IoSnapshot> TakeProcessSnapshots(const std::vector<int>& pids);
+
+// What the processes present in both snapshots did in between, summed.
+// read_bytes_known: every one of them had a readable io at both ends, and
+// no process of `before` vanished (its counts would be lost).
+IoSnapshot ProcessDelta(const std::map<int, IoSnapshot>& before,
+                        const std::map<int, IoSnapshot>& after);
+
 // Resident set size from /proc/self/statm, in bytes (0 if unreadable).
 uint64_t RssBytes();
-// Resident set size of process `pid` from /proc/<pid>/statm (0 if it is
-// gone or unreadable).
-uint64_t RssBytesOf(int pid);
+
+// Proportional set size of process `pid` from /proc/<pid>/smaps_rollup, in
+// bytes: each page it maps divided by the number of processes mapping it,
+// so pages shared by several processes (PostgreSQL's shared buffers)
+// count once over all of them. 0 if it is gone or unreadable.
+uint64_t PssBytesOf(int pid);
+
+// RssBytes() plus the Pss of each of `servers`: the memory of a backend
+// together with its server processes.
+uint64_t MemoryBytes(const std::vector<int>& servers);
 
 }  // namespace flatbench::bench

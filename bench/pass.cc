@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <barrier>
 #include <cassert>
+#include <map>
 #include <mutex>
 #include <sstream>
 
@@ -39,6 +40,8 @@ struct Shared {
   std::vector<uint64_t> sampled, used, found, loop_start, loop_end;
   std::vector<Status> errors;
   IoSnapshot before, after;
+  std::vector<int> server_pids;
+  std::map<int, IoSnapshot> servers_before, servers_after;
   uint64_t rss_after = 0;
 };
 
@@ -56,8 +59,15 @@ void PassBody(Shared* sh, benchmark::State& st) {
   sh->sync.arrive_and_wait();
   bool any_failed = false;
   for (const auto& e : sh->errors) any_failed = any_failed || !e.ok();
-  // Counters bracket the timed loop, not the readers' creation.
-  if (t == 0) sh->before = TakeIoSnapshot();
+  // Counters bracket the timed loop, not the readers' creation; the
+  // process's own are taken innermost.
+  if (t == 0) {
+    if (sh->spec.server_processes) {
+      sh->server_pids = sh->spec.server_processes();
+    }
+    sh->servers_before = TakeProcessSnapshots(sh->server_pids);
+    sh->before = TakeIoSnapshot();
+  }
   sh->sync.arrive_and_wait();
   if (any_failed) st.SkipWithError("reader creation failed");
 
@@ -99,7 +109,8 @@ void PassBody(Shared* sh, benchmark::State& st) {
   sh->sync.arrive_and_wait();
   if (t == 0) {
     sh->after = TakeIoSnapshot();
-    sh->rss_after = RssBytes();
+    sh->servers_after = TakeProcessSnapshots(sh->server_pids);
+    sh->rss_after = MemoryBytes(sh->server_pids);
   }
   sh->sync.arrive_and_wait();
   reader.reset();  // On the thread that created it.
@@ -211,6 +222,8 @@ Result<PassResult> RunPass(const PassSpec& spec) {
   r.peak_inflight = PeakInFlight(shared.intervals, shared.sampled);
   r.before = shared.before;
   r.after = shared.after;
+  r.servers = ProcessDelta(shared.servers_before, shared.servers_after);
+  r.server_processes = shared.server_pids.size();
   r.rss_after_pass = shared.rss_after;
   return r;
 }

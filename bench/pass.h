@@ -48,6 +48,10 @@ struct PassSpec {
   uint64_t reads_per_thread = 0;  // REQUIRES: > 0.
   // Runs on worker thread `thread` before the timed loop.
   std::function<Result<std::unique_ptr<PassReader>>(int thread)> make_reader;
+  // Optional: the server processes the reads are served by (a
+  // client/server backend's, Backend::ServerProcesses), asked once the
+  // readers exist (so each reader's connection process is among them).
+  std::function<std::vector<int>()> server_processes;
 };
 
 struct PassResult {
@@ -60,6 +64,11 @@ struct PassResult {
   double mean_inflight = 0;  // Loop time summed over threads / wall.
   uint64_t peak_inflight = 0;  // Over the sampled reads: a lower bound.
   IoSnapshot before, after;    // Process-wide, around the timed loop only.
+  // The server processes' faults and read bytes over the same span, summed
+  // (zero and known when there are none).
+  IoSnapshot servers{0, 0, 0, true};
+  size_t server_processes = 0;
+  // RSS after the loop, plus the server processes' Pss (io_stats.h).
   uint64_t rss_after_pass = 0;
 };
 

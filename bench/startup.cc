@@ -47,8 +47,7 @@ nlohmann::json RunStartupProbe(const Opener& open, const std::string& backend,
   auto be = open(backend, options);
   const auto opened = std::chrono::steady_clock::now();
   if (!be.ok()) return ProbeError(be.status().WithContext(backend));
-  uint64_t rss = RssBytes();
-  for (int pid : be.value()->ServerProcesses()) rss += RssBytesOf(pid);
+  const uint64_t rss = MemoryBytes(be.value()->ServerProcesses());
   auto session = be.value()->NewSession();
   if (!session.ok()) return ProbeError(session.status().WithContext(backend));
   bool found = false;

@@ -195,6 +195,7 @@ Result<nlohmann::json> Worker::RunStep(const Step& step) {
   Backend* backend = s.opened.backend.get();
   const bool scan = step.cell.op == Op::kScan;
   std::vector<ScanTally> tallies(static_cast<size_t>(step.cell.threads));
+  spec.server_processes = [backend] { return backend->ServerProcesses(); };
   spec.make_reader = [&, backend,
                       table](int t) -> Result<std::unique_ptr<PassReader>> {
     FLATBENCH_ASSIGN_OR_RETURN(auto session, backend->NewSession());

@@ -49,7 +49,7 @@ Status Worker::State::TimedOpen(bool lazy) {
   x.backend = std::move(be).value();
   x.open_seconds = std::chrono::duration<double>(end - start).count();
   x.metadata_bytes = x.backend->ResidentMetadataBytes();
-  x.rss_after_open = RssBytes();
+  x.rss_after_open = MemoryBytes(x.backend->ServerProcesses());
   opened = std::move(x);
   return Status::Ok();
 }

@@ -45,7 +45,9 @@ Section MemorySection(const Verdict& v, const ResultSet& res) {
   s.blocks.push_back(Paragraph(
       "Per backend and mode, over every pass: median (min–max). Resident "
       "metadata is what each backend holds after open: the arena's index "
-      "and filter, RocksDB's table readers and block cache, 0 for LMDB."));
+      "and filter, RocksDB's table readers and block cache, 0 for LMDB. RSS "
+      "is the worker's, plus for a server backend its server processes' "
+      "Pss (shared memory counted once)."));
   Table t;
   t.header = {
       "backend",           "mode",      "RSS after open", "RSS after pass",

@@ -237,7 +237,7 @@ Section OpsSection(const Verdict& v, const ResultSet& res) {
         "for a server backend, starting its server). Cold probes start "
         "after the backend's files were evicted; warm ones while another "
         "process holds them resident. Open is the probe's own open time; "
-        "RSS is the probe's after its open plus any server processes'."));
+        "RSS is the probe's after its open plus any server processes' Pss."));
     s.blocks.push_back(TableBlock(StartupTable(v, startup_modes)));
     s.blocks.push_back(
         ChartBlock(StartupChart(v, startup_modes), "startup.svg"));

@@ -22,6 +22,7 @@ td.fail { color: #b00020; font-weight: bold; }
 .nogo { background: #b00020; }
 .inconclusive { background: #b36b00; }
 figure { margin: 1em 0; overflow-x: auto; }
+figure svg[viewBox] { max-width: 100%; height: auto; }
 )css";
 
 const char* OutcomeClass(Outcome o) {

@@ -19,7 +19,9 @@ RenderedReport RenderReport(const Verdict& verdict, const ResultSet& results) {
   for (const auto& section : doc.sections) {
     for (const auto& b : section.blocks) {
       if (b.kind == Block::Kind::kChart) {
-        out.charts[b.chart_file] = RenderSvg(b.chart, /*standalone=*/true);
+        out.charts[b.chart_file] = b.svg_standalone.empty()
+                                       ? RenderSvg(b.chart, /*standalone=*/true)
+                                       : b.svg_standalone;
       }
     }
   }

@@ -1,6 +1,13 @@
 #pragma once
 // Grouped bar charts as self-contained SVG text: no scripts, no external
 // fonts or links, every label escaped.
+//
+// Layout: a chart is drawn at least kChartWidth wide (the report page's
+// width), its legend under the title and wrapped to that width, so no
+// legend entry is ever cut off; group labels lie flat (on one or two lines)
+// when they fit their group and are turned 45 degrees, with room reserved
+// for them, when they do not. Text widths are estimated at kCharEm times
+// the font size per character, a bound on sans-serif fonts' average.
 
 #include <optional>
 #include <string>
@@ -38,9 +45,34 @@ struct BarChart {
   bool color_noise = false;
 };
 
+// Small multiples: panels of bars on one shared value axis with one legend,
+// in rows (e.g. tables) and columns (e.g. thread counts), so any two bars
+// of the figure compare at a glance.
+struct BarGrid {
+  std::string title;
+  std::string y_label;
+  std::vector<std::string> row_labels;     // One per row of panels.
+  std::vector<std::string> column_labels;  // One per column.
+  // Legend names; panels' series are in this order (series i of every
+  // panel is drawn in colour i).
+  std::vector<std::string> series_names;
+  // panels[row][column]: groups and series; the panels' titles, threshold
+  // and axis settings are unused (the grid's own apply). A panel without
+  // any value says "no data".
+  std::vector<std::vector<BarChart>> panels;
+  bool log_scale = false;
+  std::string marker_label;  // As BarChart::marker_label.
+};
+
+// The width charts are laid out to, in px (1280 px window, less margins).
+inline constexpr double kChartWidth = 1160;
+// Estimated text width per character, in ems.
+inline constexpr double kCharEm = 0.62;
+
 // Renders `chart` as an <svg> element (no XML prolog). `standalone` adds
 // the SVG namespace declaration a separate .svg file needs; HTML5 inline
 // SVG does without it, which keeps report.html free of any URL.
 std::string RenderSvg(const BarChart& chart, bool standalone);
+std::string RenderSvg(const BarGrid& grid, bool standalone);
 
 }  // namespace flatbench::report

@@ -5,12 +5,13 @@
 #include <cstdio>
 
 #include "report/format.h"
+#include "report/svg.h"
 
 namespace flatbench::report {
 namespace {
 
 constexpr double kLeft = 70, kTop = 40, kWidth = 560, kHeight = 260;
-constexpr double kLegend = 40, kBottom = 50;
+constexpr double kBottom = 50;
 // Intervals beyond this many decades from the data are clipped to the
 // plot, so one wild extrapolation does not flatten the rest.
 constexpr double kMaxDecadesAbove = 1.5;
@@ -22,6 +23,27 @@ std::string Num(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f", v);
   return buf;
+}
+
+double LegendTextWidth(const std::string& text) {
+  size_t chars = 0;
+  for (unsigned char ch : text) chars += (ch & 0xC0) != 0x80 ? 1 : 0;
+  return static_cast<double>(chars) * kCharEm * 11;
+}
+
+// Rows the series legend takes, wrapped within the plot's width.
+int LegendRows(const TrendChart& c) {
+  int rows = 1;
+  double lx = kLeft;
+  for (const auto& s : c.series) {
+    const double w = 14 + LegendTextWidth(s.name) + 16;
+    if (lx > kLeft && lx + w > kLeft + kWidth) {
+      lx = kLeft;
+      ++rows;
+    }
+    lx += w;
+  }
+  return rows;
 }
 
 class LogAxis {
@@ -62,10 +84,12 @@ std::string RenderTrendSvg(const TrendChart& c, bool standalone) {
   ymax *= 1.5;
   const LogAxis X(xmin, c.target_x, kLeft, kLeft + kWidth);
   const LogAxis Y(ymin, ymax, kTop + kHeight, kTop);
-  const double total_h = kTop + kHeight + kBottom + kLegend;
+  const double total_h =
+      kTop + kHeight + kBottom + 12 + 16.0 * (LegendRows(c) - 1) + 32 + 10;
   std::string o = "<svg ";
   if (standalone) o += "xmlns=\"http://www.w3.org/2000/svg\" ";
   o += "width=\"" + Num(kLeft + kWidth + 40) + "\" height=\"" + Num(total_h) +
+       "\" viewBox=\"0 0 " + Num(kLeft + kWidth + 40) + " " + Num(total_h) +
        "\" font-family=\"sans-serif\" font-size=\"11\">\n";
   o += "<text x=\"" + Num(kLeft) + "\" y=\"20\" font-size=\"13\">" +
        HtmlEscape(c.title) + "</text>\n";
@@ -139,19 +163,28 @@ std::string RenderTrendSvg(const TrendChart& c, bool standalone) {
          "\" r=\"4.5\" fill=\"white\" stroke=\"" + col +
          "\" stroke-width=\"2\"/>\n";
   }
-  // Legend.
+  // Legend: each entry as wide as its name (estimated as svg.h's charts
+  // do), wrapped within the chart; the key on two lines.
   double lx = kLeft;
-  const double ly = kTop + kHeight + kBottom + 12;
+  double ly = kTop + kHeight + kBottom + 12;
   for (size_t k = 0; k < c.series.size(); ++k) {
+    const double w = 14 + LegendTextWidth(c.series[k].name) + 16;
+    if (lx > kLeft && lx + w > kLeft + kWidth) {
+      lx = kLeft;
+      ly += 16;
+    }
     o += "<circle cx=\"" + Num(lx + 5) + "\" cy=\"" + Num(ly - 4) +
          "\" r=\"4\" fill=\"" + kPalette[k % std::size(kPalette)] + "\"/>\n";
-    o += "<text x=\"" + Num(lx + 14) + "\" y=\"" + Num(ly) + "\">" +
-         HtmlEscape(c.series[k].name) + "</text>\n";
-    lx += 110;
+    o += "<text x=\"" + Num(lx + 14) + "\" y=\"" + Num(ly) +
+         "\" class=\"legend\">" + HtmlEscape(c.series[k].name) + "</text>\n";
+    lx += w;
   }
   o += "<text x=\"" + Num(kLeft) + "\" y=\"" + Num(ly + 16) +
-       "\">filled: measured, with its 95% interval; line: the fit; hollow: "
-       "extrapolated, 95% interval (clipped to the plot)</text>\n";
+       "\" class=\"legend\">filled: measured, with its 95% interval; line: "
+       "the fit;</text>\n";
+  o += "<text x=\"" + Num(kLeft) + "\" y=\"" + Num(ly + 32) +
+       "\" class=\"legend\">hollow: extrapolated, 95% interval (clipped to "
+       "the plot)</text>\n";
   o += "</svg>\n";
   return o;
 }

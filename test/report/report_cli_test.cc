@@ -54,7 +54,7 @@ TEST_CASE("report writes md and html and exits with the verdict",
   CHECK(Read(tmp / "out/report.md").find("## Verdict: " + verdict + "\n") !=
         std::string::npos);
   CHECK(Exists(tmp / "out/report.html"));
-  CHECK(Exists(tmp / "out/hits_reads_per_s_8t.svg"));
+  CHECK(Exists(tmp / "out/reads_per_s.svg"));
 }
 
 TEST_CASE("report refuses to overwrite without --force", "[report][cli]") {
