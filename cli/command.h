@@ -26,6 +26,7 @@ Command AddBench(CLI::App& app);
 Command AddReport(CLI::App& app);
 Command AddGonogo(CLI::App& app);
 Command AddSweep(CLI::App& app);
+Command AddDevice(CLI::App& app);
 
 // Prints "flatbench: <message>" on stderr; returns the status's exit code.
 int Fail(const Status& status);

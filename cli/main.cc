@@ -32,7 +32,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", FLATBENCH_VERSION);
   const Command commands[] = {AddGen(app),    AddGet(app),    AddVerify(app),
                               AddInfo(app),   AddImport(app), AddBench(app),
-                              AddReport(app), AddGonogo(app), AddSweep(app)};
+                              AddReport(app), AddGonogo(app), AddSweep(app),
+                              AddDevice(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

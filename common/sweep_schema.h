@@ -72,6 +72,57 @@ inline constexpr Key kGeometryKeys[] = {
     kGeoPairs,      kGeoDataUnits,   kGeoDataBytes,   kGeoDataPageAligned,
     kGeoIndexBytes, kGeoFilterBytes, kGeoIndexLevels, kGeoFilterFpRate};
 
+// --- Optional run-wide key ---------------------------------------------------
+// The device profile of the sweep's directory (below), measured by
+// `flatbench device` before the first size; absent with --no-device.
+inline constexpr Key kDeviceProfile{"device_profile", Type::kObject};
+
+inline constexpr Key kOptionalTopKeys[] = {kDeviceProfile};
+
+// --- A device profile (`flatbench device --out P.json`, or kDeviceProfile) -
+// Random O_DIRECT reads of a scratch file in the measured directory at each
+// queue depth (reader threads, one read in flight each) and read size.
+inline constexpr int64_t kDeviceProfileVersion = 1;
+inline constexpr Key kProfileVersion{"flatbench_device_profile",
+                                     Type::kInteger};
+inline constexpr Key kProfileDir{"dir", Type::kText};
+inline constexpr Key kProfileFilesystem{"filesystem", Type::kText};
+inline constexpr Key kProfileFileBytes{"file_bytes", Type::kInteger};
+inline constexpr Key kProfileRounds{"rounds", Type::kInteger};
+inline constexpr Key kProfileSecondsPerCell{"seconds_per_cell", Type::kNumber};
+inline constexpr Key kProfileCpus{"cpus", Type::kInteger};
+inline constexpr Key kProfileLoadAverage{"load_average", Type::kNumber};
+inline constexpr Key kProfileMeasuredAt{"measured_at", Type::kText};
+inline constexpr Key kProfileCells{"cells", Type::kArray};
+
+inline constexpr Key kProfileKeys[] = {
+    kProfileVersion,   kProfileDir,         kProfileFilesystem,
+    kProfileFileBytes, kProfileRounds,      kProfileSecondsPerCell,
+    kProfileCpus,      kProfileLoadAverage, kProfileMeasuredAt,
+    kProfileCells};
+
+// One element of kProfileCells: one queue depth and read size, all rounds.
+inline constexpr Key kCellQueueDepth{"queue_depth", Type::kInteger};
+inline constexpr Key kCellReadBytes{"read_bytes", Type::kInteger};
+inline constexpr Key kCellReads{"reads", Type::kInteger};
+inline constexpr Key kCellReadsPerS{"reads_per_s", Type::kNumber};
+inline constexpr Key kCellReadsPerSLow{"reads_per_s_low", Type::kNumber};
+inline constexpr Key kCellReadsPerSHigh{"reads_per_s_high", Type::kNumber};
+inline constexpr Key kCellLatMean{"lat_mean_ns", Type::kNumber};
+inline constexpr Key kCellLatP50{"lat_p50_ns", Type::kNumber};
+inline constexpr Key kCellLatP99{"lat_p99_ns", Type::kNumber};
+inline constexpr Key kCellLatP999{"lat_p999_ns", Type::kNumber};
+
+inline constexpr Key kProfileCellKeys[] = {
+    kCellQueueDepth,   kCellReadBytes,     kCellReads,   kCellReadsPerS,
+    kCellReadsPerSLow, kCellReadsPerSHigh, kCellLatMean, kCellLatP50,
+    kCellLatP99,       kCellLatP999};
+
+// The queue depths and read sizes a profile measures: the gated thread
+// counts, and 4 KiB pages up to RocksDB's largest blocks.
+inline constexpr int kProfileQueueDepths[] = {1, 8, 32};
+inline constexpr int64_t kProfileReadBytes[] = {4096, 8192, 12288, 16384};
+
 // The file a sweep keeps in its directory: its state while it runs (what
 // is done, which datasets it created) and its result when finished.
 inline constexpr std::string_view kFileName = "sweep.json";

@@ -1,0 +1,347 @@
+#include "bench/device_profile.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "bench/environment.h"
+#include "common/files.h"
+#include "common/rng.h"
+#include "common/stop_signals.h"
+#include "common/sweep_schema.h"
+#include "datagen/estimate.h"
+
+namespace flatbench::bench {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+constexpr uint64_t kAlign = 4096;
+constexpr uint64_t kWriteChunk = 1 << 20;
+
+struct FreeDeleter {
+  void operator()(void* p) const { std::free(p); }
+};
+using AlignedBuf = std::unique_ptr<char, FreeDeleter>;
+
+AlignedBuf Aligned(size_t bytes) {
+  return AlignedBuf(static_cast<char*>(std::aligned_alloc(kAlign, bytes)));
+}
+
+// Removes the scratch file when it goes out of scope.
+class Scratch {
+ public:
+  explicit Scratch(std::string path) : path_(std::move(path)) {}
+  ~Scratch() {
+    if (fd_ >= 0) close(fd_);
+    unlink(path_.c_str());
+  }
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  int fd_ = -1;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+Status StoppedStatus() {
+  return Status::IOError("device profile stopped by " +
+                         DescribeSignal(StopSignal()) +
+                         "; the scratch file is removed");
+}
+
+Status WriteScratch(const std::string& path, uint64_t bytes, uint64_t seed,
+                    bool progress) {
+  const int fd =
+      open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    return Status::IOError(
+        path + ": cannot create the scratch file: " + std::strerror(errno) +
+        " (the directory must be writable)");
+  }
+  // Random bytes: storage that compresses or deduplicates would serve
+  // zeros from nowhere.
+  std::vector<uint64_t> buf(kWriteChunk / 8);
+  SplitMix64 rng(seed);
+  uint64_t written = 0;
+  const auto start = Clock::now();
+  auto last = start;
+  Status st;
+  while (written < bytes) {
+    if (StopSignal() != 0) {
+      st = StoppedStatus();
+      break;
+    }
+    for (auto& w : buf) w = rng.Next();
+    const size_t n =
+        static_cast<size_t>(std::min(kWriteChunk, bytes - written));
+    const ssize_t w = write(fd, buf.data(), n);
+    if (w != static_cast<ssize_t>(n)) {
+      st = Status::IOError(path + ": writing the scratch file: " +
+                           (w < 0 ? std::strerror(errno) : "short write") +
+                           (w < 0 && errno == ENOSPC ? " (disk full)" : ""));
+      break;
+    }
+    written += n;
+    const auto now = Clock::now();
+    if (progress && now - last > std::chrono::seconds(2)) {
+      last = now;
+      const double s = std::chrono::duration<double>(now - start).count();
+      std::fprintf(stderr,
+                   "device: writing scratch %5.1f%% (%s of %s), ETA %.0f s\n",
+                   100.0 * written / bytes, HumanBytes(written).c_str(),
+                   HumanBytes(bytes).c_str(),
+                   s / written * static_cast<double>(bytes - written));
+    }
+  }
+  if (st.ok() && fsync(fd) != 0) {
+    st = Status::IOError(
+        path + ": fsync of the scratch file: " + std::strerror(errno));
+  }
+  close(fd);
+  return st;
+}
+
+struct RoundResult {
+  uint64_t reads = 0;
+  double seconds = 0;
+  std::vector<uint32_t> latency_ns;  // Every read's.
+};
+
+// `depth` threads read `read_bytes` at random aligned offsets for `seconds`.
+Result<RoundResult> RunRound(int fd, uint64_t file_bytes, int depth,
+                             uint64_t read_bytes, double seconds,
+                             uint64_t seed) {
+  const uint64_t slots = (file_bytes - read_bytes) / kAlign + 1;
+  std::vector<std::vector<uint32_t>> lat(static_cast<size_t>(depth));
+  std::vector<int> err(static_cast<size_t>(depth), 0);
+  std::atomic<bool> go{false};
+  std::vector<std::thread> threads;
+  Clock::time_point start;
+  Clock::time_point deadline;
+  for (int t = 0; t < depth; ++t) {
+    threads.emplace_back([&, t] {
+      SplitMix64 rng(seed * 1'000'003 + static_cast<uint64_t>(t));
+      AlignedBuf buf = Aligned(read_bytes);
+      auto& mine = lat[static_cast<size_t>(t)];
+      mine.reserve(4096);
+      while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
+      for (;;) {
+        const auto t0 = Clock::now();
+        if (t0 >= deadline || StopSignal() != 0) break;
+        const off_t off = static_cast<off_t>(rng.Below(slots) * kAlign);
+        const ssize_t n = pread(fd, buf.get(), read_bytes, off);
+        if (n != static_cast<ssize_t>(read_bytes)) {
+          err[static_cast<size_t>(t)] = n < 0 ? errno : EIO;
+          break;
+        }
+        const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                            Clock::now() - t0)
+                            .count();
+        mine.push_back(static_cast<uint32_t>(
+            std::min<int64_t>(ns, std::numeric_limits<uint32_t>::max())));
+      }
+    });
+  }
+  start = Clock::now();
+  deadline = start + std::chrono::duration_cast<Clock::duration>(
+                         std::chrono::duration<double>(seconds));
+  go.store(true, std::memory_order_release);
+  for (auto& th : threads) th.join();
+  RoundResult r;
+  r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  for (size_t t = 0; t < lat.size(); ++t) {
+    if (err[t] != 0) {
+      return Status::IOError("O_DIRECT read of the scratch file: " +
+                             std::string(std::strerror(err[t])));
+    }
+    r.latency_ns.insert(r.latency_ns.end(), lat[t].begin(), lat[t].end());
+  }
+  r.reads = r.latency_ns.size();
+  if (StopSignal() != 0) return StoppedStatus();
+  return r;
+}
+
+double Percentile(const std::vector<uint32_t>& sorted, double q) {
+  if (sorted.empty()) return 0;
+  const size_t i = std::min(
+      sorted.size() - 1,
+      static_cast<size_t>(std::ceil(q * static_cast<double>(sorted.size()))) -
+          (q > 0 ? 1 : 0));
+  return sorted[i];
+}
+
+std::string UtcNow() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+double LoadAverage() {
+  auto text = ReadSmallFile("/proc/loadavg");
+  if (!text.ok()) return 0;
+  return std::strtod(text.value().c_str(), nullptr);
+}
+
+}  // namespace
+
+Result<json> MeasureDeviceProfile(const DeviceProfileOptions& o) {
+  std::error_code ec;
+  if (!fs::exists(o.dir, ec)) {
+    return Status::MissingInput(o.dir + ": no such directory");
+  }
+  if (!fs::is_directory(o.dir, ec)) {
+    return Status::Usage(o.dir + ": not a directory");
+  }
+  const uint64_t largest = static_cast<uint64_t>(
+      *std::max_element(std::begin(sweep::kProfileReadBytes),
+                        std::end(sweep::kProfileReadBytes)));
+  if (o.file_bytes < 4 * largest || o.file_bytes % kAlign != 0) {
+    return Status::Usage(
+        "device profile: the scratch file must be a multiple "
+        "of 4 KiB and at least " +
+        HumanBytes(4 * largest));
+  }
+  if (!(o.seconds > 0) || o.rounds < 1) {
+    return Status::Usage("device profile: seconds and rounds must be positive");
+  }
+  const uint64_t free_disk = datagen::FreeBytes(o.dir);
+  if (free_disk != 0 && free_disk < o.file_bytes + (64ULL << 20)) {
+    return Status::RefuseOverwrite(
+        o.dir +
+        ": too little free disk for the device profile's scratch "
+        "file: it needs " +
+        HumanBytes(o.file_bytes) + " (plus 64 MiB), " + HumanBytes(free_disk) +
+        " is free; use a smaller --file-mib");
+  }
+  const double load = LoadAverage();
+  const std::string measured_at = UtcNow();
+  Scratch scratch((fs::path(o.dir) / kScratchName).string());
+  FLATBENCH_RETURN_IF_ERROR(
+      WriteScratch(scratch.path(), o.file_bytes, o.seed, o.progress));
+  scratch.fd_ = open(scratch.path().c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC);
+  if (scratch.fd_ < 0) {
+    return Status::IOError(
+        scratch.path() +
+        ": cannot open with O_DIRECT: " + std::strerror(errno) +
+        (errno == EINVAL ? " (the filesystem does not support direct I/O, "
+                           "so it has no device to profile)"
+                         : ""));
+  }
+
+  struct Cell {
+    int depth;
+    uint64_t bytes;
+    std::vector<RoundResult> rounds;
+  };
+  std::vector<Cell> cells;
+  for (int d : sweep::kProfileQueueDepths) {
+    for (int64_t b : sweep::kProfileReadBytes) {
+      cells.push_back({d, static_cast<uint64_t>(b), {}});
+    }
+  }
+  const size_t slots = cells.size() * static_cast<size_t>(o.rounds);
+  const double each = o.seconds / static_cast<double>(slots);
+  const auto start = Clock::now();
+  auto last = start;
+  size_t done = 0;
+  for (int r = 0; r < o.rounds; ++r) {
+    // Rotated each round, so a drifting device does not always meet the
+    // same cell first.
+    for (size_t k = 0; k < cells.size(); ++k) {
+      Cell& c = cells[(k + static_cast<size_t>(r) * 5) % cells.size()];
+      FLATBENCH_ASSIGN_OR_RETURN(
+          RoundResult rr, RunRound(scratch.fd_, o.file_bytes, c.depth, c.bytes,
+                                   each, o.seed + done + 1));
+      c.rounds.push_back(std::move(rr));
+      ++done;
+      const auto now = Clock::now();
+      if (o.progress &&
+          (now - last > std::chrono::seconds(5) || done == slots)) {
+        last = now;
+        const double s = std::chrono::duration<double>(now - start).count();
+        std::fprintf(
+            stderr, "device: %zu/%zu cells measured, ETA %.0f s\n", done, slots,
+            s / static_cast<double>(done) * static_cast<double>(slots - done));
+      }
+    }
+  }
+
+  json out_cells = json::array();
+  for (Cell& c : cells) {
+    std::vector<uint32_t> all;
+    uint64_t reads = 0;
+    double seconds = 0, low = 0, high = 0;
+    bool first = true;
+    for (auto& rr : c.rounds) {
+      reads += rr.reads;
+      seconds += rr.seconds;
+      const double rate = static_cast<double>(rr.reads) / rr.seconds;
+      low = first ? rate : std::min(low, rate);
+      high = first ? rate : std::max(high, rate);
+      first = false;
+      all.insert(all.end(), rr.latency_ns.begin(), rr.latency_ns.end());
+    }
+    if (reads == 0) {
+      return Status::IOError(
+          "device profile: no read completed at queue depth " +
+          std::to_string(c.depth) + ", " + std::to_string(c.bytes) +
+          " bytes; give it more --seconds");
+    }
+    std::sort(all.begin(), all.end());
+    double sum = 0;
+    for (uint32_t v : all) sum += v;
+    out_cells.push_back(
+        {{sweep::kCellQueueDepth.name, c.depth},
+         {sweep::kCellReadBytes.name, c.bytes},
+         {sweep::kCellReads.name, reads},
+         {sweep::kCellReadsPerS.name, static_cast<double>(reads) / seconds},
+         {sweep::kCellReadsPerSLow.name, low},
+         {sweep::kCellReadsPerSHigh.name, high},
+         {sweep::kCellLatMean.name, sum / static_cast<double>(all.size())},
+         {sweep::kCellLatP50.name, Percentile(all, 0.5)},
+         {sweep::kCellLatP99.name, Percentile(all, 0.99)},
+         {sweep::kCellLatP999.name, Percentile(all, 0.999)}});
+  }
+  std::sort(out_cells.begin(), out_cells.end(),
+            [](const json& a, const json& b) {
+              return std::make_pair(a[sweep::kCellQueueDepth.name].get<int>(),
+                                    a[sweep::kCellReadBytes.name].get<int>()) <
+                     std::make_pair(b[sweep::kCellQueueDepth.name].get<int>(),
+                                    b[sweep::kCellReadBytes.name].get<int>());
+            });
+  json doc = json::object();
+  doc[sweep::kProfileVersion.name] = sweep::kDeviceProfileVersion;
+  doc[sweep::kProfileDir.name] = fs::absolute(o.dir, ec).string();
+  doc[sweep::kProfileFilesystem.name] = FilesystemOf(o.dir);
+  doc[sweep::kProfileFileBytes.name] = o.file_bytes;
+  doc[sweep::kProfileRounds.name] = o.rounds;
+  doc[sweep::kProfileSecondsPerCell.name] = each;
+  doc[sweep::kProfileCpus.name] = std::thread::hardware_concurrency();
+  doc[sweep::kProfileLoadAverage.name] = load;
+  doc[sweep::kProfileMeasuredAt.name] = measured_at;
+  doc[sweep::kProfileCells.name] = std::move(out_cells);
+  return doc;
+}
+
+}  // namespace flatbench::bench
