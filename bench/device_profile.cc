@@ -47,8 +47,13 @@ AlignedBuf Aligned(size_t bytes) {
 // Removes the scratch file when it goes out of scope.
 class Scratch {
  public:
-  explicit Scratch(std::string path) : path_(std::move(path)) {}
+  // A stop signal ends the process from the watcher thread, so the
+  // removal is also registered as a stop action.
+  explicit Scratch(std::string path)
+      : path_(std::move(path)),
+        stop_action_(AddStopAction([p = path_] { unlink(p.c_str()); })) {}
   ~Scratch() {
+    RemoveStopAction(stop_action_);
     if (fd_ >= 0) close(fd_);
     unlink(path_.c_str());
   }
@@ -59,6 +64,7 @@ class Scratch {
 
  private:
   std::string path_;
+  uint64_t stop_action_;
 };
 
 Status StoppedStatus() {

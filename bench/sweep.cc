@@ -212,6 +212,16 @@ Status RunSweep(const SweepPlan& plan, const SweepSteps& steps) {
   auto save = [&] { return WriteFileAtomic(path, doc.dump(1) + "\n"); };
   FLATBENCH_RETURN_IF_ERROR(save());
 
+  // The device profile first, while the directory holds no dataset being
+  // built or read: once per sweep, kept across resumes.
+  if (plan.device_profile && steps.profile &&
+      !doc.contains(sweep::kDeviceProfile.name)) {
+    if (plan.progress) std::fprintf(stderr, "== sweep: device profile\n");
+    auto profile = steps.profile();
+    if (!profile.ok()) return profile.status().WithContext("device profile");
+    doc[sweep::kDeviceProfile.name] = std::move(profile).value();
+    FLATBENCH_RETURN_IF_ERROR(save());
+  }
   const size_t n = plan.accounts.size();
   for (size_t i = 0; i < n; ++i) {
     const uint64_t accounts = plan.accounts[i];

@@ -38,6 +38,9 @@ struct SweepPlan {
   bool keep = false;      // Keep each dataset after measuring it.
   bool progress = true;   // Progress lines on stderr.
   double max_hours = 24;  // Refuse a plan estimated to take longer.
+  // Measure the directory's device profile (bench/device_profile.h) once,
+  // before the first size, and record it (sweep::kDeviceProfile).
+  bool device_profile = true;
 };
 
 struct SweepSteps {
@@ -53,6 +56,10 @@ struct SweepSteps {
   std::function<Result<std::unique_ptr<Backend>>(const std::string& dataset_dir,
                                                  const std::string& backend)>
       open;
+  // Measures the device profile of plan.dir (`flatbench device`); returns
+  // the profile document. Called only when plan.device_profile and the
+  // document holds none yet.
+  std::function<Result<nlohmann::json>()> profile;
   // Test hook: called after each size is built, before it is measured;
   // returning false stops the sweep there as if interrupted (kIOError).
   std::function<bool(uint64_t accounts)> after_generate;

@@ -11,6 +11,7 @@
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "cli/subprocess.h"
+#include "common/files.h"
 #include "common/stop_signals.h"
 #include "datagen/dataset.h"
 #include "datagen/registry.h"
@@ -28,6 +29,7 @@ struct SweepArgs {
   uint64_t reads = 20'000;
   int repetitions = 5;
   bool no_device = false;
+  double device_seconds = 60;
   bool keep = false;
   double max_hours = 24;
   bool quiet = false;
@@ -76,6 +78,7 @@ int RunSweepCommand(const SweepArgs& a) {
   plan.keep = a.keep;
   plan.progress = !a.quiet;
   plan.max_hours = a.max_hours;
+  plan.device_profile = !a.no_device;
   // The gate's mode only, every gated cell: the same schedule and gates
   // as `bench --modes cold`.
   plan.bench_args = {"--modes",       "cold",
@@ -115,6 +118,23 @@ int RunSweepCommand(const SweepArgs& a) {
     args.insert(args.end(), plan.bench_args.begin(), plan.bench_args.end());
     return spawn(args);
   };
+  steps.profile = [&]() -> Result<nlohmann::json> {
+    const std::string out = plan.dir + "/device-profile.json";
+    std::vector<std::string> args = {
+        "device", "--dir",   plan.dir,    "--out",
+        out,      "--force", "--seconds", std::to_string(a.device_seconds)};
+    if (a.quiet) args.push_back("--quiet");
+    if (int rc = spawn(args); rc != 0) {
+      return Status::FromCode(CodeForExitCode(rc).value_or(Code::kIOError),
+                              "flatbench device exited " + std::to_string(rc));
+    }
+    FLATBENCH_ASSIGN_OR_RETURN(auto text, ReadSmallFile(out));
+    nlohmann::json d = nlohmann::json::parse(text, nullptr, false);
+    if (d.is_discarded() || !d.is_object()) {
+      return Status::Corruption(out + ": not JSON");
+    }
+    return d;
+  };
   steps.open =
       [](const std::string& dir,
          const std::string& backend) -> Result<std::unique_ptr<Backend>> {
@@ -143,7 +163,9 @@ int RunSweepCommand(const SweepArgs& a) {
 }
 
 constexpr char kHelp[] =
-    "A scale sweep, the evidence for a full-scale prediction: for each size "
+    "A scale sweep, the evidence for a full-scale prediction: first the "
+    "device profile of DIR (flatbench device, --device-seconds), then for "
+    "each size "
     "in --accounts (ascending), builds the dataset (gen, custom scale, "
     "--slots-per-account slots each) in DIR/data-N, measures it with bench "
     "in the gate's mode (cold: every gated cell, the same schedule and "
@@ -191,7 +213,13 @@ Command AddSweep(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "drop_caches", "fadvise"}));
   sub->add_flag("--no-device", a->no_device,
-                "Skip the device cells (bench --no-device)");
+                "Skip the device profile and the device cells (bench "
+                "--no-device)");
+  sub->add_option("--device-seconds", a->device_seconds,
+                  "Measuring time of the device profile (flatbench device "
+                  "--seconds), run once before the first size")
+      ->capture_default_str()
+      ->check(CLI::Range(0.01, 86400.0));
   sub->add_flag("--keep", a->keep, "Keep each dataset after measuring it");
   sub->add_option("--max-hours", a->max_hours,
                   "Refuse a plan estimated to take longer")
