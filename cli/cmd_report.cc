@@ -12,9 +12,10 @@ namespace {
 
 // A sweep document (flatbench sweep) gets the prediction report, which is
 // never a verdict: exit 2 whatever it predicts.
-int RunPrediction(const report::ReportOptions& o) {
+int RunPrediction(const report::ReportOptions& o,
+                  const std::string& device_profile) {
   auto s = report::WritePredictionReport(
-      {o.inputs[0], o.out_dir, o.thresholds_path, o.force});
+      {o.inputs[0], o.out_dir, o.thresholds_path, o.force, device_profile});
   if (!s.ok()) return Fail(s.status());
   std::printf(
       "prediction (not a verdict): %d gated cells predicted to fail, %d to "
@@ -25,12 +26,18 @@ int RunPrediction(const report::ReportOptions& o) {
   return report::OutcomeExitCode(report::Outcome::kInconclusive);
 }
 
-int RunReport(const report::ReportOptions& o) {
+int RunReport(const report::ReportOptions& o,
+              const std::string& device_profile) {
   if (o.inputs.size() == 1) {
     auto text = ReadSmallFile(o.inputs[0]);
     if (text.ok() && report::LooksLikeSweep(text.value())) {
-      return RunPrediction(o);
+      return RunPrediction(o, device_profile);
     }
+  }
+  if (!device_profile.empty()) {
+    return Fail(Status::Usage(
+        "--device-profile applies to a sweep document (the prediction "
+        "report), not to bench results"));
   }
   Result<report::ReportSummary> s = report::WriteReport(o);
   if (!s.ok()) return Fail(s.status());
@@ -56,8 +63,10 @@ Command AddReport(CLI::App& app) {
       "73 if report.md exists (use --force). Given one sweep document "
       "(flatbench sweep's DIR/sweep.json), writes the prediction report "
       "instead: each gated ratio's trend over dataset size extrapolated to "
-      "full scale, and the geometric model's reads per hit and per miss; "
-      "predicted, not a verdict, so it exits 2.");
+      "full scale, the geometric model's reads per hit and per miss, and, "
+      "with the sweep's device profile or --device-profile, the structural "
+      "prediction of each backend's reads/s validated at every measured "
+      "size; predicted, not a verdict, so it exits 2.");
   sub->add_option("results", o->inputs,
                   "bench results JSON files (one per backend process), or one "
                   "sweep.json")
@@ -65,8 +74,12 @@ Command AddReport(CLI::App& app) {
   sub->add_option("--out", o->out_dir, "Report directory")->required();
   sub->add_option("--thresholds", o->thresholds_path,
                   "Thresholds JSON (default: the built-in thresholds.json)");
+  auto profile = std::make_shared<std::string>();
+  sub->add_option("--device-profile", *profile,
+                  "With a sweep: predict for this device profile (flatbench "
+                  "device --out) instead of the sweep's own");
   sub->add_flag("--force", o->force, "Overwrite an existing report");
-  return {sub, [o] { return RunReport(*o); }};
+  return {sub, [o, profile] { return RunReport(*o, *profile); }};
 }
 
 }  // namespace flatbench::cli

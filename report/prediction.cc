@@ -74,8 +74,23 @@ Result<PredictionSummary> WritePredictionReport(
   const fs::path dir(options.out_dir);
   const fs::path md = dir / "report.md";
   const fs::path html = dir / "report.html";
+  if (!options.device_profile_path.empty()) {
+    FLATBENCH_ASSIGN_OR_RETURN(auto ptext,
+                               ReadSmallFile(options.device_profile_path));
+    nlohmann::json pdoc = nlohmann::json::parse(ptext, nullptr, false);
+    if (pdoc.is_discarded()) {
+      return Status::Corruption(
+          "device profile " + options.device_profile_path + ": not valid JSON");
+    }
+    FLATBENCH_ASSIGN_OR_RETURN(
+        sweep.device_profile,
+        ParseDeviceProfile(pdoc,
+                           "device profile " + options.device_profile_path));
+  }
   FLATBENCH_RETURN_IF_ERROR(PrepareOutputDir(options.out_dir, options.force));
-  Document doc = BuildPredictionDocument(sweep, thresholds);
+  Document doc = BuildPredictionDocument(
+      sweep, thresholds,
+      sweep.device_profile.has_value() ? &*sweep.device_profile : nullptr);
   for (const auto& section : doc.sections) {
     for (const auto& b : section.blocks) {
       if (b.kind != Block::Kind::kChart) continue;

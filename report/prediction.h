@@ -37,15 +37,20 @@ std::vector<PredictedCheck> PredictChecks(const SweepInput& sweep,
                                           const Thresholds& thresholds,
                                           double target_pairs);
 
-// Lays out the whole prediction report.
+// Lays out the whole prediction report; with a device profile, the
+// structural prediction and its validation too (structural.h).
 Document BuildPredictionDocument(const SweepInput& sweep,
-                                 const Thresholds& thresholds);
+                                 const Thresholds& thresholds,
+                                 const DeviceProfile* profile = nullptr);
 
 struct PredictionOptions {
   std::string input;            // SWEEP.json.
   std::string out_dir;          // Created if absent.
   std::string thresholds_path;  // Empty: the built-in thresholds.json.
   bool force = false;
+  // A device profile (flatbench device --out) to predict for instead of the
+  // sweep's own; empty: the sweep's, if it has one.
+  std::string device_profile_path;
 };
 
 struct PredictionSummary {
@@ -53,9 +58,9 @@ struct PredictionSummary {
   int predicted_fail = 0, predicted_pass = 0, undecided = 0;
 };
 
-// Errors: kMissingInput, kCorruption (a malformed sweep, or one with fewer
-// than two measured sizes), kRefuseOverwrite (report.md exists, !force),
-// kIOError.
+// Errors: kMissingInput, kCorruption (a malformed sweep or device profile,
+// or a sweep with fewer than two measured sizes), kRefuseOverwrite (report.md
+// exists, !force), kIOError.
 Result<PredictionSummary> WritePredictionReport(
     const PredictionOptions& options);
 

@@ -135,7 +135,8 @@ Section Headline(const SweepInput& sweep, const datagen::Spec& full,
 }  // namespace
 
 Document BuildPredictionDocument(const SweepInput& sweep,
-                                 const Thresholds& thresholds) {
+                                 const Thresholds& thresholds,
+                                 const DeviceProfile* profile) {
   Document doc;
   doc.title = "flatbench prediction: full scale from a scale sweep";
   doc.outcome = Outcome::kInconclusive;
@@ -147,7 +148,20 @@ Document BuildPredictionDocument(const SweepInput& sweep,
   std::map<std::string, BackendGeometry> full_geometry;
   Section model = ModelSection(sweep, f, &full_geometry);
   doc.sections.push_back(Headline(sweep, f, checks, full_geometry));
+  if (profile != nullptr) {
+    doc.sections.push_back(
+        StructuralSection(sweep, *profile, thresholds, full_geometry, checks));
+  } else {
+    doc.sections.push_back(Section{
+        "Structural prediction",
+        {Paragraph("This sweep holds no device profile (it ran with "
+                   "--no-device): give one with `flatbench report SWEEP.json "
+                   "--device-profile P.json` (P.json from `flatbench device "
+                   "--dir D --out P.json` on the storage to predict for).")}});
+  }
   doc.sections.push_back(TrendSection(sweep, f, checks));
+  doc.sections.push_back(HoldoutSection(sweep, checks));
+  doc.sections.push_back(EfficiencySection(sweep, thresholds, target));
   doc.sections.push_back(std::move(model));
 
   Section sizes{"Sizes measured, and the validity gates each failed", {}};

@@ -24,4 +24,20 @@ Section TrendSection(const SweepInput& sweep, const datagen::Spec& full,
 Section ModelSection(const SweepInput& sweep, const datagen::Spec& full,
                      std::map<std::string, BackendGeometry>* full_geometry);
 
+// The structural prediction (structural.h) at full scale beside the trend,
+// and its validation at every measured size. `full` is each modelled
+// backend's geometry at full scale (ModelSection).
+Section StructuralSection(const SweepInput& sweep, const DeviceProfile& profile,
+                          const Thresholds& thresholds,
+                          const std::map<std::string, BackendGeometry>& full,
+                          const std::vector<PredictedCheck>& checks);
+
+// Each check's trend fitted without the largest size, against it.
+Section HoldoutSection(const SweepInput& sweep,
+                       const std::vector<PredictedCheck>& checks);
+
+// The hit checks' ratio of I/O efficiency per size, and its trend.
+Section EfficiencySection(const SweepInput& sweep, const Thresholds& th,
+                          double target_pairs);
+
 }  // namespace flatbench::report

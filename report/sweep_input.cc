@@ -97,6 +97,13 @@ Result<SweepInput> ParseSweep(std::string_view text, const std::string& file) {
     }
     in.planned_accounts.push_back(a.get<uint64_t>());
   }
+  if (d.contains(std::string(sweep::kDeviceProfile.name))) {
+    FLATBENCH_ASSIGN_OR_RETURN(
+        in.device_profile,
+        ParseDeviceProfile(
+            d[sweep::kDeviceProfile.name],
+            where + ": " + std::string(sweep::kDeviceProfile.name)));
+  }
   int i = 0;
   for (const auto& s : d[sweep::kSizes.name]) {
     const std::string at = where + ": sizes[" + std::to_string(i++) + "]";

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "common/status.h"
 #include "report/model.h"
 #include "report/results.h"
+#include "report/structural.h"
 
 namespace flatbench::report {
 
@@ -32,6 +34,8 @@ struct SweepInput {
   std::vector<uint64_t> planned_accounts;
   bool finished = false;
   std::vector<SweepSize> sizes;  // Ascending accounts.
+  // The sweep directory's device profile, when the sweep measured one.
+  std::optional<DeviceProfile> device_profile;
 };
 
 // Whether `text` is a sweep document (a JSON object with the version key),
@@ -40,7 +44,8 @@ bool LooksLikeSweep(std::string_view text);
 
 // Parses a sweep document; `file` names it in errors. kCorruption for
 // malformed JSON, another version, a missing or mistyped key (named), sizes
-// out of order, or results the results contract refuses.
+// out of order, results the results contract refuses, or a malformed
+// device profile.
 Result<SweepInput> ParseSweep(std::string_view text, const std::string& file);
 
 }  // namespace flatbench::report
