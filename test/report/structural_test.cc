@@ -1,0 +1,286 @@
+// The structural prediction (report/structural.h) on a crafted device
+// profile and crafted passes, every expected figure computed by hand.
+#include "report/structural.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "common/results_schema.h"
+#include "common/sweep_schema.h"
+#include "report/markdown.h"
+#include "report/prediction.h"
+
+namespace flatbench::report {
+namespace {
+
+using nlohmann::json;
+namespace r = results;
+
+// Mean latency depth x 10 us + (bytes / 4 KiB) x 5 us; the rounds ran at
+// half and twice the cell's rate.
+json Profile() {
+  json cells = json::array();
+  for (int d : sweep::kProfileQueueDepths) {
+    for (int64_t b : sweep::kProfileReadBytes) {
+      const double lat_ns = d * 10'000.0 + static_cast<double>(b) / 4096 * 5000;
+      const double rate = d / (lat_ns * 1e-9);
+      cells.push_back({{"queue_depth", d},
+                       {"read_bytes", b},
+                       {"reads", 1000},
+                       {"reads_per_s", rate},
+                       {"reads_per_s_low", rate / 2},
+                       {"reads_per_s_high", rate * 2},
+                       {"lat_mean_ns", lat_ns},
+                       {"lat_p50_ns", lat_ns},
+                       {"lat_p99_ns", lat_ns * 3},
+                       {"lat_p999_ns", lat_ns * 5}});
+    }
+  }
+  return {{"flatbench_device_profile", 1},
+          {"dir", "/data"},
+          {"filesystem", "ext4"},
+          {"file_bytes", 1 << 30},
+          {"rounds", 3},
+          {"seconds_per_cell", 1.5},
+          {"cpus", 2},
+          {"load_average", 0.5},
+          {"measured_at", "2026-01-01T00:00:00Z"},
+          {"cells", cells}};
+}
+
+DeviceProfile Parsed() {
+  auto p = ParseDeviceProfile(Profile(), "p.json");
+  REQUIRE(p.ok());
+  return p.value();
+}
+
+Pass MakePass(const std::string& backend, const std::string& table,
+              const std::string& kind, int threads, int rep, double rate,
+              double bytes, double device_rate) {
+  Pass p;
+  p.cell = {backend, table, kind, "cold", threads};
+  p.rep = rep;
+  p.counters[r::kReadsPerS.name] = rate;
+  p.counters[r::kBytesReadPerRead.name] = bytes;
+  if (device_rate > 0) p.counters[r::kDeviceReadsPerS.name] = device_rate;
+  return p;
+}
+
+TEST_CASE("the device profile interpolates in size and in log2(depth)",
+          "[report][structural]") {
+  const DeviceProfile p = Parsed();
+  using B = DeviceProfile::Bound;
+  CHECK(p.LatencySeconds(1, 4096, B::kMid) == Approx(15e-6));
+  CHECK(p.LatencySeconds(32, 16384, B::kMid) == Approx(340e-6));
+  // Halfway between 4 and 8 KiB at depth 8: (85 + 90) / 2 us.
+  CHECK(p.LatencySeconds(8, 6144, B::kMid) == Approx(87.5e-6));
+  // Depth 4 is two thirds of the way from depth 1 to 8 in log2:
+  // 15 + (85 - 15) x 2/3 us.
+  CHECK(p.LatencySeconds(4, 4096, B::kMid) == Approx(15e-6 + 70e-6 * 2 / 3));
+  // Beyond the measured range: clamped.
+  CHECK(p.LatencySeconds(64, 65536, B::kMid) == Approx(340e-6));
+  // The slowest round ran at half the rate: twice the latency.
+  CHECK(p.LatencySeconds(1, 4096, B::kSlow) == Approx(30e-6));
+  CHECK(p.LatencySeconds(1, 4096, B::kFast) == Approx(7.5e-6));
+  CHECK(p.ReadsPerS(8, 4096) == Approx(8 / 85e-6));
+}
+
+TEST_CASE("a malformed device profile is refused naming the field",
+          "[report][structural]") {
+  auto refused = [](const json& d, const std::string& word) {
+    auto r = ParseDeviceProfile(d, "p.json");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.status().code() == Code::kCorruption);
+    CHECK(r.status().message().find("p.json") != std::string::npos);
+    CHECK(r.status().message().find(word) != std::string::npos);
+  };
+  json d = Profile();
+  d.erase("cpus");
+  refused(d, "cpus");
+  d = Profile();
+  d["flatbench_device_profile"] = 7;
+  refused(d, "format 7");
+  d = Profile();
+  d["cells"].erase(d["cells"].begin() + 5);  // Depth 8, 8 KiB.
+  refused(d, "queue depth 8 and 8192 bytes");
+  d = Profile();
+  d["cells"][0]["lat_mean_ns"] = "fast";
+  refused(d, "cells[0]: \"lat_mean_ns\"");
+  d = Profile();
+  d["cells"][0]["reads_per_s_low"] = 1e12;
+  refused(d, "reads_per_s_low");
+}
+
+TEST_CASE("CPU per read is what the device did not take, per pass",
+          "[report][structural]") {
+  const DeviceProfile profile = Parsed();
+  ResultSet rs;
+  // 100 us per read, one 4 KiB page at its own files' 50 us: c = 50 us.
+  rs.passes.push_back(
+      MakePass("arena", "account", "hit", 1, 0, 10000, 4096, 20000));
+  // 80 us per read: c = 30 us.
+  rs.passes.push_back(
+      MakePass("arena", "account", "hit", 1, 1, 12500, 4096, 20000));
+  // Passes of other cells and thread counts do not count.
+  rs.passes.push_back(MakePass("arena", "account", "hit", 8, 0, 1, 4096, 1));
+  rs.passes.push_back(MakePass("lmdb", "account", "hit", 1, 0, 1, 4096, 1));
+  CpuCost c = CalibrateCpu(rs, "arena", "account", "hit", 1, profile);
+  CHECK(c.passes == 2);
+  CHECK(c.mid == Approx(40e-6));
+  CHECK(c.low == Approx(30e-6));
+  CHECK(c.high == Approx(50e-6));
+
+  // A miss has no device counter: the same repetition's device cell
+  // (25,000 reads/s, 40 us) prices its half page: 20 us - 0.5 x 40 us = 0.
+  // Another with a quarter page: 20 - 10 = 10 us.
+  rs.passes.push_back(
+      MakePass("arena", "account", "device", 1, 0, 25000, 4096, 0));
+  rs.passes.push_back(
+      MakePass("arena", "account", "device", 1, 1, 25000, 4096, 0));
+  rs.passes.push_back(
+      MakePass("arena", "account", "miss-absent", 1, 0, 50000, 2048, 0));
+  rs.passes.push_back(
+      MakePass("arena", "account", "miss-absent", 1, 1, 50000, 1024, 0));
+  c = CalibrateCpu(rs, "arena", "account", "miss-absent", 1, profile);
+  CHECK(c.passes == 2);
+  CHECK(c.low == Approx(0).margin(1e-12));
+  CHECK(c.high == Approx(10e-6));
+
+  // A unit of 2.5 pages is one read of 10 KiB: at 1 thread the profile
+  // prices it (10 + 12.5) / (10 + 5) times a 4 KiB read, so a pass of 2.5
+  // pages per read on a 30 us own-file device: 200 - 30 x 1.5 = 155 us.
+  ResultSet rocks;
+  rocks.passes.push_back(
+      MakePass("rocksdb", "storage", "hit", 1, 0, 5000, 2.5 * 4096, 1 / 30e-6));
+  c = CalibrateCpu(rocks, "rocksdb", "storage", "hit", 2.5, profile);
+  CHECK(c.mid == Approx(155e-6));
+  CHECK(CalibrateCpu(rocks, "rocksdb", "storage", "miss-absent", 2.5, profile)
+            .passes == 0);
+}
+
+TEST_CASE("reads/s from threads, CPU per read and the device's latency",
+          "[report][structural]") {
+  const DeviceProfile profile = Parsed();
+  const IoShape one_page{1, 1};
+  const CpuCost cpu{50e-6, 40e-6, 60e-6, 3};
+  // 1 thread: 1 / (50 + 15) us.
+  RatePrediction p = PredictRate(one_page, cpu, 1, profile);
+  CHECK(p.rate == Approx(1 / 65e-6));
+  CHECK_FALSE(p.cpu_bound);
+  // The interval: slowest c and device together, fastest together.
+  CHECK(p.interval.low == Approx(1 / (60e-6 + 30e-6)));
+  CHECK(p.interval.high == Approx(1 / (40e-6 + 7.5e-6)));
+  // 8 threads would give 8 / (50 + 85) us = 59,259/s, but 2 cpus at 50 us
+  // per read give 40,000.
+  p = PredictRate(one_page, cpu, 8, profile);
+  CHECK(p.rate == Approx(40000));
+  CHECK(p.cpu_bound);
+  // RocksDB-like: 2.5 pages per read in one 10 KiB read, 1 thread:
+  // 1 / (50 + 10 + 12.5) us.
+  const IoShape block{2.5, 2.5};
+  CHECK(block.Ops() == Approx(1));
+  CHECK(block.ReadBytes() == Approx(10240));
+  CHECK(PredictRate(block, cpu, 1, profile).rate == Approx(1 / 72.5e-6));
+  // A filtered miss reading 1% of a page: 1 / (50 + 0.15) us.
+  CHECK(PredictRate(IoShape{0.01, 1}, cpu, 1, profile).rate ==
+        Approx(1 / 50.15e-6));
+  // On the own files' device: a 4 KiB read at 1 thread in 100 us, so
+  // 1 / (50 + 100) us, and its interval holds c's spread only.
+  p = PredictRate(one_page, cpu, 1, profile, 100e-6);
+  CHECK(p.rate == Approx(1 / 150e-6));
+  CHECK(p.interval.low == Approx(1 / 160e-6));
+  CHECK(p.interval.high == Approx(1 / 140e-6));
+}
+
+TEST_CASE("read-path variants use their backend's geometry",
+          "[report][structural]") {
+  CHECK(GeometryBackend("arena+cache") == "arena");
+  CHECK(GeometryBackend("rocksdb") == "rocksdb");
+}
+
+// A sweep of two sizes whose every figure is known: page-aligned 4 KiB
+// units, metadata that fits, independent reads (no reads_per_pass), so one
+// page per hit; c = 50 us for both backends at both sizes.
+SweepInput CraftedSweep() {
+  SweepInput in;
+  in.file = "sweep.json";
+  in.slots_per_account = 4;
+  for (uint64_t accounts : {1000000ULL, 10000000ULL}) {
+    SweepSize s;
+    s.accounts = accounts;
+    s.pairs = accounts * 5;
+    s.spec = "crafted";
+    for (const std::string b : {"arena", "rocksdb"}) {
+      BackendGeometry g;
+      for (auto t : {flatbench::Table::kAccount, flatbench::Table::kStorage}) {
+        ReadGeometry& rg = g.tables[static_cast<int>(t)];
+        rg.pairs = t == flatbench::Table::kAccount ? accounts : accounts * 4;
+        rg.data_units = rg.pairs / 40;
+        rg.data_bytes = rg.data_units * 4096;
+        rg.data_page_aligned = true;
+        rg.index_bytes = rg.data_units * 8;
+        rg.filter_bytes = rg.pairs;
+        rg.index_levels = 1;
+        rg.filter_fp_rate = 0.01;
+      }
+      s.geometry[b] = g;
+      for (const std::string table : {"account", "storage"}) {
+        for (int rep = 0; rep < 2; ++rep) {
+          // arena: 100 us per read at 1 thread on a 50 us own-file
+          // device; rocksdb: 200 us on a 150 us one.
+          const bool arena = b == "arena";
+          s.results.passes.push_back(MakePass(b, table, "hit", 1, rep,
+                                              arena ? 10000 : 5000, 4096,
+                                              arena ? 20000 : 1 / 150e-6));
+          s.results.passes.push_back(MakePass(b, table, "hit", 8, rep,
+                                              arena ? 30000 : 25000, 4096,
+                                              arena ? 80000 : 40000));
+        }
+      }
+    }
+    in.sizes.push_back(std::move(s));
+  }
+  return in;
+}
+
+TEST_CASE("the report predicts every size and full scale from structure",
+          "[report][structural]") {
+  const SweepInput sweep = CraftedSweep();
+  const DeviceProfile profile = Parsed();
+  Thresholds th;
+  th.candidate = "arena";
+  th.threads = {1, 8};
+  th.cells = {{"account", {"hit"}}, {"storage", {"hit"}}};
+  RatioThreshold check;
+  check.name = "arena/rocksdb cold hit reads/s";
+  check.metric = Metric::kHitReadsPerS;
+  check.baseline = "rocksdb";
+  check.bound = 1.8;
+  th.checks = {check};
+  const std::string md =
+      RenderMarkdown(BuildPredictionDocument(sweep, th, &profile));
+  // arena at 1 thread: c = 50 us, 1 / 65 us = 15,385/s against 10,000
+  // measured; rocksdb: c = 50 us too, the same 15,385/s against 5,000.
+  CHECK(md.find("| 1,000,000 | arena | account hit, 1 thread | 15,385 [") !=
+        std::string::npos);
+  CHECK(md.find("| 10,000 | **+53.8%** |") != std::string::npos);
+  CHECK(md.find("| 1,000,000 | rocksdb | account hit, 1 thread | 15,385 [") !=
+        std::string::npos);
+  // 8 threads: 2 cpus / 50 us = 40,000/s; arena on its own files' device
+  // (8 / 80,000 = 100 us): 8 / 150 us = 53,333 is above the cpus' bound.
+  CHECK(md.find("| 1,000,000 | arena | account hit, 8 threads | 40,000 [") !=
+        std::string::npos);
+  // The predicted ratio is 1 at both sizes, measured 2 at 1 thread.
+  CHECK(md.find("| 1,000,000 | arena/rocksdb cold hit reads/s | arena | "
+                "account hit, 1 thread | 1.000 [") != std::string::npos);
+  CHECK(md.find("| 2.000 | **-50%** |") != std::string::npos);
+  // The holdout needs three sizes.
+  CHECK(md.find("A holdout needs three measured sizes") != std::string::npos);
+  // Without a profile the report says how to give one.
+  const std::string none = RenderMarkdown(BuildPredictionDocument(sweep, th));
+  CHECK(none.find("--device-profile") != std::string::npos);
+  CHECK(none.find("15,385") == std::string::npos);
+}
+
+}  // namespace
+}  // namespace flatbench::report
