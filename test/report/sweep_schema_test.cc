@@ -31,7 +31,7 @@ TEST_CASE("SWEEP_FORMAT.md lists exactly the contract's keys and types",
   REQUIRE(in);
   std::map<std::string, Rows> doc;
   std::string section, line;
-  const std::regex row(R"(^\| `([a-z_]+)` \| ([a-z]+) \|)");
+  const std::regex row(R"(^\| `([a-z0-9_]+)` \| ([a-z]+) \|)");
   while (std::getline(in, line)) {
     if (line.rfind("## ", 0) == 0) section = line.substr(3);
     std::smatch m;
@@ -41,6 +41,9 @@ TEST_CASE("SWEEP_FORMAT.md lists exactly the contract's keys and types",
   CHECK(doc["Run-wide keys"] == FromHeader(kTopKeys));
   CHECK(doc["Size keys"] == FromHeader(kSizeKeys));
   CHECK(doc["Geometry keys"] == FromHeader(kGeometryKeys));
+  CHECK(doc["Optional run-wide keys"] == FromHeader(kOptionalTopKeys));
+  CHECK(doc["Device profile keys"] == FromHeader(kProfileKeys));
+  CHECK(doc["Device profile cell keys"] == FromHeader(kProfileCellKeys));
 }
 
 nlohmann::json MinimalSweep() {
@@ -81,6 +84,12 @@ TEST_CASE("a malformed sweep document is refused naming the key",
   d["sizes"].push_back({{"accounts", 1000}});
   refused(d, "pairs");
   CHECK_FALSE(report::ParseSweep("{not json", "s.json").ok());
+  // The device profile is optional, and checked when present.
+  d = MinimalSweep();
+  d["device_profile"] = {{"flatbench_device_profile", 1}};
+  refused(d, "device_profile: missing \"dir\"");
+  d["device_profile"] = "fast";
+  refused(d, "device_profile: not an object");
 }
 
 }  // namespace
