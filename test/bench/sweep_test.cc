@@ -1,6 +1,8 @@
 // flatbench sweep end to end at two tiny sizes, with an interruption and a
 // resume; the read geometry each backend reports for the tiny dataset, and
 // the model's figures on it.
+#include "bench/sweep.h"
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -104,6 +106,80 @@ TEST_CASE(
   CHECK(ss.str().find("predicted, not a verdict") != std::string::npos);
   CHECK(ss.str().find("arena/rocksdb cold hit reads/s") != std::string::npos);
   CHECK(fs::exists(tmp / "report/report.html"));
+  // Without a profile the report says how to give one; with one (a short
+  // profile of the temporary directory) it predicts every size.
+  CHECK(ss.str().find("--device-profile P.json") != std::string::npos);
+  auto prof = RunFlatbench("device --quiet --dir " + tmp.path() +
+                           " --file-mib 1 --seconds 0.3 --rounds 1 --out " +
+                           (tmp / "p.json"));
+  if (prof.exit_code == 74) return;  // No direct I/O here (tmpfs).
+  REQUIRE(prof.exit_code == 0);
+  rep =
+      RunFlatbench("report " + dir + "/sweep.json --out " + (tmp / "report2") +
+                   " --device-profile " + (tmp / "p.json"));
+  CAPTURE(rep.err);
+  CHECK(rep.exit_code == 2);
+  std::ifstream md2(tmp / "report2/report.md");
+  std::stringstream ss2;
+  ss2 << md2.rdbuf();
+  const std::string text = ss2.str();
+  CHECK(text.find("Structural prediction: geometry, CPU and the device") !=
+        std::string::npos);
+  CHECK(text.find("| 2,000 | arena | account hit, 1 thread |") !=
+        std::string::npos);
+  // A profile that is not one is refused naming the file.
+  std::ofstream(tmp / "bad.json") << R"({"flatbench_device_profile": 1})";
+  rep =
+      RunFlatbench("report " + dir + "/sweep.json --out " + (tmp / "report3") +
+                   " --device-profile " + (tmp / "bad.json"));
+  CHECK(rep.exit_code == 65);
+  CHECK(rep.err.find("bad.json") != std::string::npos);
+}
+
+TEST_CASE("the sweep measures its device profile once, before any size",
+          "[bench][sweep]") {
+  TempDir tmp;
+  bench::SweepPlan plan;
+  plan.dir = tmp / "sweep";
+  plan.accounts = {1000, 2000};
+  plan.backends = {"arena"};
+  plan.progress = false;
+  int profiles = 0, generated = 0;
+  bench::SweepSteps steps;
+  steps.profile = [&]() -> Result<json> {
+    ++profiles;
+    CHECK(generated == 0);  // Before the first size is built.
+    return json{{"marker", profiles}};
+  };
+  steps.generate = [&](const datagen::Spec&, const std::string&) {
+    ++generated;
+    return 0;
+  };
+  steps.after_generate = [](uint64_t) { return false; };  // Stop there.
+  CHECK_FALSE(bench::RunSweep(plan, steps).ok());
+  CHECK(profiles == 1);
+  json state = ReadJson(plan.dir + "/sweep.json");
+  CHECK(state["device_profile"] == json{{"marker", 1}});
+  // A resume keeps the profile it has.
+  CHECK_FALSE(bench::RunSweep(plan, steps).ok());
+  CHECK(profiles == 1);
+  CHECK(generated == 2);
+  // Without a profile (--no-device), none is measured.
+  plan.dir = tmp / "other";
+  plan.device_profile = false;
+  CHECK_FALSE(bench::RunSweep(plan, steps).ok());
+  CHECK(profiles == 1);
+  CHECK_FALSE(ReadJson(plan.dir + "/sweep.json").contains("device_profile"));
+  // A profile that fails stops the sweep before any size, naming it.
+  plan.dir = tmp / "failing";
+  plan.device_profile = true;
+  steps.profile = []() -> Result<json> {
+    return Status::IOError("no direct I/O");
+  };
+  Status st = bench::RunSweep(plan, steps);
+  CHECK(st.code() == Code::kIOError);
+  CHECK(st.message().find("device profile") != std::string::npos);
+  CHECK(generated == 3);
 }
 
 TEST_CASE("a sweep that cannot fit is refused up front with the figures",
