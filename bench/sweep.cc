@@ -50,7 +50,10 @@ json NewDocument(const SweepPlan& plan) {
   d[sweep::kSlotsPerAccount.name] = plan.slots_per_account;
   d[sweep::kSeed.name] = plan.seed;
   d[sweep::kPlannedAccounts.name] = plan.accounts;
-  d[sweep::kBackends.name] = Join(plan.backends);
+  std::vector<std::string> measured = plan.backends;
+  measured.insert(measured.end(), plan.read_variants.begin(),
+                  plan.read_variants.end());
+  d[sweep::kBackends.name] = Join(measured);
   d[sweep::kBenchArgs.name] = plan.bench_args;
   d[sweep::kCreatedDatasets.name] = json::array();
   d[sweep::kFinished.name] = false;

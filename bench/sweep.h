@@ -32,6 +32,9 @@ struct SweepPlan {
   uint32_t slots_per_account = 4;
   uint64_t seed = datagen::kDefaultSeed;
   std::vector<std::string> backends;
+  // Read paths measured besides `backends` on their files ("arena+cache"),
+  // built by no step of their own; their geometry is their backend's.
+  std::vector<std::string> read_variants;
   // Flags given to every size's bench run (modes, kinds, threads, reads,
   // repetitions, eviction), recorded so a resumed sweep measures alike.
   std::vector<std::string> bench_args;

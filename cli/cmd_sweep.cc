@@ -68,13 +68,27 @@ int RunSweepCommand(const SweepArgs& a) {
   if (Status st = ParseAccounts(a.accounts, &plan.accounts); !st.ok()) {
     return Fail(st);
   }
-  const std::vector<std::string> backends =
+  const std::vector<std::string> asked =
       a.backends.empty() ? datagen::AvailableBackends() : a.backends;
+  // Read variants ("arena+cache") read their backend's files: it is built
+  // (and its geometry recorded) even when only the variant was asked for.
+  std::vector<std::string> backends, variants;
+  for (const auto& b : asked) {
+    const std::string base = b.substr(0, b.find('+'));
+    if (std::find(backends.begin(), backends.end(), base) == backends.end()) {
+      backends.push_back(base);
+    }
+    if (base != b) variants.push_back(b);
+  }
+  std::vector<std::string> measured = backends;
+  measured.insert(measured.end(), variants.begin(), variants.end());
   const std::string names = JoinCsv(backends);
+  const std::string bench_names = JoinCsv(measured);
   const std::string threads = JoinCsv(a.threads);
   plan.dir = a.dir;
   plan.slots_per_account = a.slots;
   plan.backends = backends;
+  plan.read_variants = variants;
   plan.keep = a.keep;
   plan.progress = !a.quiet;
   plan.max_hours = a.max_hours;
@@ -87,13 +101,18 @@ int RunSweepCommand(const SweepArgs& a) {
                      "--repetitions", std::to_string(a.repetitions),
                      "--evict",       a.evict};
   if (a.no_device) plan.bench_args.push_back("--no-device");
+  // A read variant is a reference row until thresholds name it; the sweep
+  // measures its every gated cell all the same, to predict it.
+  if (!variants.empty()) plan.bench_args.push_back("--full-reference");
 
   // Cold passes per size: backends x 5 read cells x threads x repetitions,
   // plus a device cell before each hit pass.
   const uint64_t thread_counts = a.threads.size();
-  const uint64_t passes = plan.backends.size() * (a.no_device ? 5 : 7) *
+  const uint64_t passes = measured.size() * (a.no_device ? 5 : 7) *
                           thread_counts * static_cast<uint64_t>(a.repetitions);
   bench::SweepNeeds needs = bench::EstimateSweep(plan, a.reads, passes);
+  // The device profile: its reads, and writing its scratch file.
+  if (plan.device_profile) needs.bench_seconds += a.device_seconds + 10;
   if (Status st = bench::CheckSweepFits(plan, needs); !st.ok()) {
     return Fail(st);
   }
@@ -112,8 +131,8 @@ int RunSweepCommand(const SweepArgs& a) {
                   "--backends", names});
   };
   steps.bench = [&](const std::string& dir, const std::string& out) {
-    std::vector<std::string> args = {"bench", "--dir", dir, "--backends",
-                                     names,   "--out", out, "--force"};
+    std::vector<std::string> args = {"bench",     "--dir", dir, "--backends",
+                                     bench_names, "--out", out, "--force"};
     if (a.quiet) args.push_back("--quiet");
     args.insert(args.end(), plan.bench_args.begin(), plan.bench_args.end());
     return spawn(args);
@@ -196,8 +215,10 @@ Command AddSweep(CLI::App& app) {
                   "Sweep directory: sweep.json, the datasets, bench files")
       ->required();
   AddListOption(sub, "--backends", &a->backends,
-                "Comma-separated backends (default: all in this build)")
-      ->check(CLI::IsMember(datagen::AvailableBackends()));
+                "Comma-separated backends (default: all in this build), and "
+                "read paths of the arena (arena+cache, arena+pread, "
+                "arena+direct) measured on its files")
+      ->check(CLI::IsMember(BackendNames()));
   AddListOption(sub, "--threads", &a->threads,
                 "Thread counts, 1 to 1024 (bench --threads)")
       ->check(CLI::Range(1, 1024));
