@@ -124,7 +124,9 @@ Section Headline(const SweepInput& sweep, const datagen::Spec& full,
       "The storage is this host's: storage-bound ratios depend on the "
       "device's latency and parallelism, and a full-scale host's device "
       "differs. Each size's own validity gates (below) say where this host "
-      "falls short.");
+      "falls short. The structural prediction (below) prices each "
+      "backend's reads on a device profile; `flatbench report SWEEP.json "
+      "--device-profile P.json` prices them on another host's.");
   Block b;
   b.kind = Block::Kind::kList;
   b.items = std::move(assumptions);
