@@ -101,9 +101,6 @@ int RunSweepCommand(const SweepArgs& a) {
                      "--repetitions", std::to_string(a.repetitions),
                      "--evict",       a.evict};
   if (a.no_device) plan.bench_args.push_back("--no-device");
-  // A read variant is a reference row until thresholds name it; the sweep
-  // measures its every gated cell all the same, to predict it.
-  if (!variants.empty()) plan.bench_args.push_back("--full-reference");
 
   // Cold passes per size: backends x 5 read cells x threads x repetitions,
   // plus a device cell before each hit pass.
