@@ -6,7 +6,7 @@
 //
 // Workers are reached through a WorkerChannel: the bench command gives each
 // backend its own child process (each backend's RSS and heap stay apart);
-// tests use an in-process channel.
+// tests use an in-process one (test/bench/local_channel.h).
 
 #include <functional>
 #include <map>
@@ -26,19 +26,6 @@ class WorkerChannel {
   // Sends one request and returns the worker's response object, or the
   // transport's error (the worker died).
   virtual Result<nlohmann::json> Call(const nlohmann::json& request) = 0;
-};
-
-// A channel to a Worker in this process.
-class LocalChannel : public WorkerChannel {
- public:
-  explicit LocalChannel(std::unique_ptr<Worker> worker)
-      : worker_(std::move(worker)) {}
-  Result<nlohmann::json> Call(const nlohmann::json& request) override {
-    return worker_->Handle(request);
-  }
-
- private:
-  std::unique_ptr<Worker> worker_;
 };
 
 struct RunOptions {

@@ -7,6 +7,7 @@
 
 #include "bench/run.h"
 #include "common/results_ops.h"
+#include "test/bench/local_channel.h"
 #include "test/bench/tiny_dataset.h"
 
 namespace flatbench::bench {

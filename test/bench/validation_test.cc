@@ -4,6 +4,7 @@
 
 #include "bench/run.h"
 #include "common/results_schema.h"
+#include "test/bench/local_channel.h"
 #include "test/bench/tiny_dataset.h"
 
 namespace flatbench::bench {
