@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "report/format.h"
 
@@ -37,6 +38,7 @@ RatioCheck MakeCheck(const Verdict& v, const RatioThreshold& th,
                                  : c.ratio <= th.bound * (1 + kTolerance);
   c.interval = BootstrapRatioOfMedians(x, y);
   c.within_noise = c.interval.Contains(th.bound);
+  c.ceiling = ComputeCeiling(v.cells, th, c.candidate, c.baseline);
   return c;
 }
 
@@ -59,10 +61,10 @@ std::vector<RatioCheck> ComputeChecks(const Verdict& v) {
   return out;
 }
 
+std::string Where(const RatioCheck& c);
+
 std::string CheckSummary(const RatioCheck& c) {
-  std::string where = c.candidate.table + " " + c.candidate.kind + " at " +
-                      std::to_string(c.candidate.threads) +
-                      (c.candidate.threads == 1 ? " thread" : " threads");
+  const std::string where = Where(c);
   if (!c.available) return c.threshold.name + ": no figure for " + where;
   return c.threshold.name + " " + Ratio(c.ratio) + " [" +
          Ratio(c.interval.low) + ", " + Ratio(c.interval.high) + "] (" +
@@ -79,6 +81,43 @@ std::string ListChecks(const std::vector<const RatioCheck*>& checks) {
     list += "; and " + std::to_string(checks.size() - 4) + " more";
   }
   return list;
+}
+
+std::string Where(const RatioCheck& c) {
+  return c.candidate.table + " " + c.candidate.kind + " at " +
+         std::to_string(c.candidate.threads) +
+         (c.candidate.threads == 1 ? " thread" : " threads");
+}
+
+std::string BeyondSummary(const RatioCheck& c) {
+  return c.threshold.name + " for " + Where(c) + " needs " +
+         (c.threshold.HigherIsBetter() ? "≥ " : "≤ ") +
+         Ratio(c.threshold.bound) + ", " + CeilingSummary(c.ceiling);
+}
+
+// The sentence on checks no one-page format could pass here, or "".
+std::string BeyondSentence(const Verdict& v) {
+  std::vector<const RatioCheck*> beyond = v.BeyondCeiling();
+  if (beyond.empty()) return "";
+  std::string list;
+  for (size_t i = 0; i < beyond.size() && i < 4; ++i) {
+    list += (i ? "; " : "") + BeyondSummary(*beyond[i]);
+  }
+  if (beyond.size() > 4) {
+    list += "; and " + std::to_string(beyond.size() - 4) + " more";
+  }
+  // Appended piece by piece: g++ 12 misreads " " + temporary as an
+  // overlapping copy (-Wrestrict).
+  std::string out(" ");
+  out.append(std::to_string(beyond.size()))
+      .append(" of ")
+      .append(std::to_string(v.checks.size()));
+  return out +
+         " checks are beyond this device's limit for any one-page format: "
+         "their bound lies above the ratio an arena making exactly one 4 KiB "
+         "storage read per hit would reach on these files' device rates "
+         "(the ceiling, with its 95% interval; RESEARCH.md §7): " +
+         list + ".";
 }
 
 std::string Reason(const Verdict& v) {
@@ -104,12 +143,22 @@ std::string Reason(const Verdict& v) {
              " clear of its bound. The closest to its "
              "bound: " +
              (worst ? CheckSummary(*worst) : "none") + ".";
-    case Outcome::kNoGo:
-      return "The run is valid (" + where +
-             ", every validity gate passed), but " +
-             std::to_string(failed.size()) + " of " + n +
-             " ratio checks fail, each with " + interval_words +
-             " clear of its bound: " + ListChecks(failed) + ".";
+    case Outcome::kNoGo: {
+      std::vector<const RatioCheck*> clear = v.ClearlyFailedChecks();
+      std::string text = "The run is valid (" + where +
+                         ", every validity gate passed), but " +
+                         std::to_string(clear.size()) + " of " + n +
+                         " ratio checks fail, each with " + interval_words +
+                         " clear of its bound: " + ListChecks(clear) + ".";
+      if (!noisy.empty()) {
+        text.append(" A clear failure decides the verdict; ")
+            .append(std::to_string(noisy.size()))
+            .append(" other checks are within noise: ")
+            .append(ListChecks(noisy))
+            .append(".");
+      }
+      return text;
+    }
     case Outcome::kInconclusive:
       break;
   }
@@ -149,6 +198,69 @@ std::string Reason(const Verdict& v) {
   return why + " Provisionally, on these numbers, " + provisional +
          "; this is not a verdict until a valid run at " +
          v.thresholds.gate_scale + " scale with clear intervals confirms it.";
+}
+
+// Applies the thresholds to one candidate.
+Verdict JudgeCandidate(const ResultSet& results, const Thresholds& thresholds) {
+  Verdict v;
+  v.thresholds = thresholds;
+  v.cells = SummarizeCells(results.passes);
+  v.gates = ComputeGates(results, v.thresholds, v.cells);
+  v.checks = ComputeChecks(v);
+  v.provisional = v.FailedChecks() == 0 ? Outcome::kGo : Outcome::kNoGo;
+  if (!v.Valid()) {
+    v.outcome = Outcome::kInconclusive;
+  } else if (!v.ClearlyFailedChecks().empty()) {
+    v.outcome = Outcome::kNoGo;
+  } else if (v.FailedChecks() == 0 && v.NoisyChecks().empty()) {
+    v.outcome = Outcome::kGo;
+  } else {
+    v.outcome = Outcome::kInconclusive;
+  }
+  v.reason = Reason(v) + BeyondSentence(v);
+  return v;
+}
+
+// The thresholds with `variant` as the candidate: each check's name says
+// which read path it judges.
+Thresholds ForVariant(const Thresholds& t, const std::string& variant) {
+  Thresholds out = t;
+  const std::string prefix = t.candidate + "/";
+  for (auto& check : out.checks) {
+    if (check.name.rfind(prefix, 0) == 0) {
+      check.name = variant + "/" + check.name.substr(prefix.size());
+    } else {
+      check.name = variant + ": " + check.name;
+    }
+  }
+  out.candidate = variant;
+  return out;
+}
+
+std::string ShortOutcome(const Verdict& v) {
+  const std::string n = std::to_string(v.checks.size());
+  switch (v.outcome) {
+    case Outcome::kGo:
+      return "all " + n + " checks pass clear of their bounds";
+    case Outcome::kNoGo:
+      return std::to_string(v.ClearlyFailedChecks().size()) + " of " + n +
+             " checks fail clear of their bounds";
+    case Outcome::kInconclusive:
+      break;
+  }
+  if (!v.Valid()) {
+    std::string gates;
+    for (const Gate* g : v.FailedGates()) {
+      gates += (gates.empty() ? "" : ", ") + g->name;
+    }
+    const int failed = v.FailedChecks();
+    return "not valid evidence (failed gates: " + gates + "); provisionally " +
+           (failed == 0
+                ? "all " + n + " checks would pass"
+                : std::to_string(failed) + " of " + n + " checks would fail");
+  }
+  return std::to_string(v.NoisyChecks().size()) + " of " + n +
+         " checks within noise, none failing clearly";
 }
 
 }  // namespace
@@ -199,6 +311,51 @@ int Verdict::FailedChecks() const {
   return n;
 }
 
+std::vector<const RatioCheck*> Verdict::ClearlyFailedChecks() const {
+  std::vector<const RatioCheck*> out;
+  for (const auto& c : checks) {
+    if (c.ClearlyFailed()) out.push_back(&c);
+  }
+  return out;
+}
+
+std::vector<const RatioCheck*> Verdict::BeyondCeiling() const {
+  std::vector<const RatioCheck*> out;
+  for (const auto& c : checks) {
+    if (c.ceiling.beyond) out.push_back(&c);
+  }
+  return out;
+}
+
+bool IsReadPathOf(const std::string& backend, const std::string& candidate) {
+  return backend.size() > candidate.size() + 1 &&
+         backend.compare(0, candidate.size(), candidate) == 0 &&
+         backend[candidate.size()] == '+';
+}
+
+std::string CandidateLabel(const std::string& candidate) {
+  return candidate == "arena" ? "arena (mmap)" : candidate;
+}
+
+std::vector<std::string> VerdictLines(const Verdict& v) {
+  std::vector<std::string> out;
+  auto line = [](const Verdict& x) {
+    std::string text = CandidateLabel(x.thresholds.candidate) + ": " +
+                       OutcomeName(x.outcome) + ", " + ShortOutcome(x);
+    const size_t beyond = x.BeyondCeiling().size();
+    if (beyond > 0) {
+      text.append("; ")
+          .append(std::to_string(beyond))
+          .append(beyond == 1 ? " check is" : " checks are")
+          .append(" beyond this device's limit for any one-page format");
+    }
+    return text;
+  };
+  out.push_back(line(v));
+  for (const auto& variant : v.variants) out.push_back(line(variant));
+  return out;
+}
+
 std::vector<const RatioCheck*> Verdict::NoisyChecks() const {
   std::vector<const RatioCheck*> out;
   for (const auto& c : checks) {
@@ -208,15 +365,16 @@ std::vector<const RatioCheck*> Verdict::NoisyChecks() const {
 }
 
 Verdict ComputeVerdict(const ResultSet& results, const Thresholds& thresholds) {
-  Verdict v;
-  v.thresholds = thresholds;
-  v.cells = SummarizeCells(results.passes);
-  v.gates = ComputeGates(results, v.thresholds, v.cells);
-  v.checks = ComputeChecks(v);
-  v.provisional = v.FailedChecks() == 0 ? Outcome::kGo : Outcome::kNoGo;
-  v.outcome = v.Valid() && v.NoisyChecks().empty() ? v.provisional
-                                                   : Outcome::kInconclusive;
-  v.reason = Reason(v);
+  Verdict v = JudgeCandidate(results, thresholds);
+  std::set<std::string> variants;
+  for (const auto& p : results.passes) {
+    if (IsReadPathOf(p.cell.backend, thresholds.candidate)) {
+      variants.insert(p.cell.backend);
+    }
+  }
+  for (const auto& name : variants) {
+    v.variants.push_back(JudgeCandidate(results, ForVariant(thresholds, name)));
+  }
   return v;
 }
 
