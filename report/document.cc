@@ -40,12 +40,14 @@ Section VerdictSection(const Verdict& v) {
       v.thresholds.digest + "; applied to " + v.thresholds.gate_mode +
       " mode at " + v.thresholds.gate_scale +
       " scale, medians over the repetitions of each cell. A check is within "
-      "noise, and the verdict INCONCLUSIVE, when the " +
+      "noise when the " +
       Percent(kConfidence) +
       " percentile bootstrap interval of its ratio of medians (" +
       std::to_string(kResamples) +
       " resamples of each backend's repetitions, fixed seed) contains its "
-      "bound."));
+      "bound; on a valid run one check failing with its interval clear of "
+      "its bound makes the verdict NO-GO, otherwise a check within noise "
+      "makes it INCONCLUSIVE."));
   return s;
 }
 

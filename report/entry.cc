@@ -75,9 +75,9 @@ std::string StorageBoundInconsistency(const Pass& p) {
       std::isfinite(faults) && faults >= r::kStorageBoundFaultsPerRead;
   const bool want = by_bytes || by_faults;
   if ((flag == 1) == want) return "";
-  const std::string figures =
-      Name(r::kBytesReadPerRead) + " " + Sig(bytes, 4) + " and " +
-      Name(r::kMajorFaultsPerRead) + " " + Sig(faults, 4);
+  const std::string figures = Name(r::kBytesReadPerRead) + " " + Sig(bytes, 4) +
+                              " and " + Name(r::kMajorFaultsPerRead) + " " +
+                              Sig(faults, 4);
   if (!want) {
     return Name(r::kStorageBound) + " is 1 but " + figures +
            " are below the rule's " + Sig(r::kStorageBoundBytesPerRead, 3) +
@@ -85,12 +85,11 @@ std::string StorageBoundInconsistency(const Pass& p) {
            " faults per read";
   }
   return Name(r::kStorageBound) + " is 0 but " +
-         (by_bytes ? Name(r::kBytesReadPerRead) + " " + Sig(bytes, 4) +
-                         " is at least " +
-                         Sig(r::kStorageBoundBytesPerRead, 3)
-                   : Name(r::kMajorFaultsPerRead) + " " + Sig(faults, 4) +
-                         " is at least " +
-                         Sig(r::kStorageBoundFaultsPerRead, 3)) +
+         (by_bytes
+              ? Name(r::kBytesReadPerRead) + " " + Sig(bytes, 4) +
+                    " is at least " + Sig(r::kStorageBoundBytesPerRead, 3)
+              : Name(r::kMajorFaultsPerRead) + " " + Sig(faults, 4) +
+                    " is at least " + Sig(r::kStorageBoundFaultsPerRead, 3)) +
          " per read (the rule makes such a pass storage-bound)";
 }
 

@@ -253,11 +253,22 @@ std::string ShortOutcome(const Verdict& v) {
     for (const Gate* g : v.FailedGates()) {
       gates += (gates.empty() ? "" : ", ") + g->name;
     }
-    const int failed = v.FailedChecks();
+    int failed = 0, missing = 0;
+    for (const auto& c : v.checks) {
+      missing += c.available ? 0 : 1;
+      failed += c.available && !c.passed ? 1 : 0;
+    }
+    std::string provisional =
+        failed == 0 && missing == 0
+            ? "all " + n + " checks would pass"
+            : std::to_string(failed) + " of " + n + " checks would fail";
+    if (missing > 0) {
+      provisional.append(", ")
+          .append(std::to_string(missing))
+          .append(" have no figure");
+    }
     return "not valid evidence (failed gates: " + gates + "); provisionally " +
-           (failed == 0
-                ? "all " + n + " checks would pass"
-                : std::to_string(failed) + " of " + n + " checks would fail");
+           provisional;
   }
   return std::to_string(v.NoisyChecks().size()) + " of " + n +
          " checks within noise, none failing clearly";

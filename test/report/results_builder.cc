@@ -227,9 +227,9 @@ json ResultsBuilder::Build() const {
                             : kind == "device" ? device_reads_per_s.at(b)
                             : kind == "scan"   ? hit_reads_per_s.at(b) / 10
                                                : miss_reads_per_s.at(b);
-              benches.push_back(Pass({b, table, kind, mode, t, rep,
-                                      base * t * j, device, order++,
-                                      static_cast<double>(disk_bytes)}));
+              benches.push_back(
+                  Pass({b, table, kind, mode, t, rep, base * t * j, device,
+                        order++, static_cast<double>(disk_bytes)}));
             }
           }
         }
