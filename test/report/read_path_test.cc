@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "report/document.h"
+#include "report/html.h"
 #include "report/markdown.h"
 #include "test/report/judge.h"
 #include "test/report/results_builder.h"
@@ -169,6 +170,10 @@ TEST_CASE("the report gives each read path a line and a ratio table",
   // Judged read paths are not reference rows.
   CHECK(md.find("arena+cache (reference)") == std::string::npos);
   CHECK(md.find("| arena+cache |") != std::string::npos);
+  // The HTML gives the same lines as list items.
+  std::string html = RenderHtml(BuildDocument(v, testing::Parse(b.Build())));
+  CHECK(html.find("<li>arena (mmap)&#58; NO-GO") != std::string::npos);
+  CHECK(html.find("<li>arena+cache&#58; GO") != std::string::npos);
 }
 
 TEST_CASE("the one-page ceiling of a hit check, by hand", "[report][ceiling]") {
