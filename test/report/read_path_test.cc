@@ -263,6 +263,27 @@ TEST_CASE("the one-page ceiling of a hit check, by hand", "[report][ceiling]") {
   }
 }
 
+TEST_CASE("a check that passes is never beyond its ceiling",
+          "[report][ceiling]") {
+  ResultsBuilder b;
+  b.jitter = 0;
+  // The arena at 2 x RocksDB on files whose device rate allows only
+  // 25,000 / 20,000 = 1.25 x: its reads made fewer than one storage read
+  // per hit (no bytes, no faults), outside the one-page premise.
+  b.hit_reads_per_s = {{"arena", 40000}, {"rocksdb", 20000}, {"lmdb", 20000}};
+  auto doc = b.Build();
+  testing::SetCounter(doc, "arena/account/hit/cold/", "bytes_read_per_read", 0);
+  testing::SetCounter(doc, "arena/account/hit/cold/", "major_faults_per_read",
+                      0.05);
+  testing::SetCounter(doc, "arena/account/hit/cold/", "storage_bound", 0);
+  Verdict v = Judge(doc);
+  const RatioCheck& c = CheckAt(v, "rocksdb", "account", 1);
+  CHECK(c.passed);
+  REQUIRE(c.ceiling.available);
+  CHECK(c.ceiling.interval.high < 1.8);
+  CHECK_FALSE(c.ceiling.beyond);
+}
+
 TEST_CASE("the ceiling's interval decides beyond, not its median",
           "[report][ceiling]") {
   ResultsBuilder b;
