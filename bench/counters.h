@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "bench/pass.h"
+#include "common/results_schema.h"
 
 namespace flatbench::bench {
 
@@ -52,10 +53,9 @@ void AddCounters(const PassResult& pass, const CellFacts& facts,
 void AddDeviceCounters(const PassResult& pass, const DeviceFacts& facts,
                        nlohmann::json* entry);
 
-// A pass waited on storage: at least this many bytes or major faults per
-// read (a cold hit reads one 4 KiB block; a cached read none).
-inline constexpr double kStorageBoundBytesPerRead = 512;
-inline constexpr double kStorageBoundFaultsPerRead = 0.1;
+// A pass waited on storage: the results contract's rule.
+using results::kStorageBoundBytesPerRead;
+using results::kStorageBoundFaultsPerRead;
 
 // One progress line for stderr summarising an entry.
 std::string SummaryLine(const nlohmann::json& entry);

@@ -42,6 +42,7 @@ int RunReport(const report::ReportOptions& o,
   Result<report::ReportSummary> s = report::WriteReport(o);
   if (!s.ok()) return Fail(s.status());
   std::printf("verdict: %s\n", report::OutcomeName(s->outcome));
+  for (const auto& line : s->lines) std::printf("  %s\n", line.c_str());
   std::printf("thresholds: %s (XXH3-64 %s)\n", s->thresholds_source.c_str(),
               s->thresholds_digest.c_str());
   std::printf("report: %s\n", s->markdown_path.c_str());
@@ -56,10 +57,15 @@ Command AddReport(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "report",
       "Turn bench results JSON into the verdict report: DIR/report.md and a "
-      "self-contained DIR/report.html. Exit 0 GO, 1 NO-GO, 2 INCONCLUSIVE "
-      "(a validity gate failed or a check is within noise), 65 results it "
-      "cannot trust (malformed, another results format, impossible values, "
-      "or files from another host, disk, build or run), 66 missing input, "
+      "self-contained DIR/report.html. Every read path of the candidate in "
+      "the results (arena, arena+pread, arena+cache, ...) gets a verdict "
+      "line; the candidate's own (arena: the mmap reader) sets the exit "
+      "code: 0 GO, 1 NO-GO (a valid run with a check failing clear of its "
+      "bound), 2 INCONCLUSIVE (a validity gate failed, or no check fails "
+      "clearly and one is within noise), 65 results it cannot trust "
+      "(malformed, another results format, impossible values, fields that "
+      "contradict each other, or files from another host, disk, build or "
+      "run), 66 missing input, "
       "73 if report.md exists (use --force). Given one sweep document "
       "(flatbench sweep's DIR/sweep.json), writes the prediction report "
       "instead: each gated ratio's trend over dataset size extrapolated to "

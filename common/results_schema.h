@@ -173,6 +173,12 @@ inline constexpr Counter kPeakInflight{"peak_inflight", Type::kCount,
 // major_faults_per_read >= 0.1); device cells: 1.
 inline constexpr Counter kStorageBound{"storage_bound", Type::kFlag,
                                        kOnRead | kOnDevice};
+// The rule for kStorageBound on read and scan cells: a pass waited on
+// storage when it read at least this many bytes or took at least this many
+// major faults per read (a cold hit reads one 4 KiB block; a cached read
+// none). An absent bytes_read_per_read counts as 0.
+inline constexpr double kStorageBoundBytesPerRead = 512;
+inline constexpr double kStorageBoundFaultsPerRead = 0.1;
 inline constexpr Counter kDistinctKeys{"distinct_keys", Type::kCount, kOnRead};
 inline constexpr Counter kRssAfterOpenBytes{"rss_after_open_bytes",
                                             Type::kCount, kOnRead | kOnStartup};

@@ -14,19 +14,40 @@ using Style = TableCell::Style;
 
 Section VerdictSection(const Verdict& v) {
   Section s{"Verdict", {}};
-  s.blocks.push_back(
-      Paragraph(std::string(OutcomeName(v.outcome)) + ". " + v.reason));
+  Block lines;
+  lines.kind = Block::Kind::kList;
+  lines.items = VerdictLines(v);
+  s.blocks.push_back(std::move(lines));
+  if (!v.variants.empty()) {
+    s.blocks.push_back(Paragraph(
+        "Every read path of " + v.thresholds.candidate +
+        " in the results is judged by the same thresholds, one line each. " +
+        CandidateLabel(v.thresholds.candidate) +
+        ", the seed's design, comes first and alone sets the verdict and the "
+        "exit code; the other read paths read the same files another way "
+        "and say whether a failure belongs to the format or to its read "
+        "path."));
+  }
+  s.blocks.push_back(Paragraph(CandidateLabel(v.thresholds.candidate) + ": " +
+                               OutcomeName(v.outcome) + ". " + v.reason));
+  for (const auto& variant : v.variants) {
+    s.blocks.push_back(Paragraph(variant.thresholds.candidate + ": " +
+                                 OutcomeName(variant.outcome) + ". " +
+                                 variant.reason));
+  }
   s.blocks.push_back(Paragraph(
       "Thresholds: " + v.thresholds.source + ", XXH3-64 " +
       v.thresholds.digest + "; applied to " + v.thresholds.gate_mode +
       " mode at " + v.thresholds.gate_scale +
       " scale, medians over the repetitions of each cell. A check is within "
-      "noise, and the verdict INCONCLUSIVE, when the " +
+      "noise when the " +
       Percent(kConfidence) +
       " percentile bootstrap interval of its ratio of medians (" +
       std::to_string(kResamples) +
       " resamples of each backend's repetitions, fixed seed) contains its "
-      "bound."));
+      "bound; on a valid run one check failing with its interval clear of "
+      "its bound makes the verdict NO-GO, otherwise a check within noise "
+      "makes it INCONCLUSIVE."));
   return s;
 }
 
@@ -63,6 +84,21 @@ Section CellSection(const Verdict& v, const ResultSet& res) {
       " bootstrap interval of the ratio; the margin is the ratio's distance "
       "from the bound in the passing direction."));
   s.blocks.push_back(TableBlock(RatioTable(v)));
+  s.blocks.push_back(Paragraph(
+      "The one-page ceiling is the ratio an arena making exactly one 4 KiB "
+      "storage read per hit would reach here: at T threads, T / (T / D + c) "
+      "reads/s, D the candidate's own-file device rate at T threads and c "
+      "its CPU time per read (its time per read less its storage waits), "
+      "over the baseline's measured reads/s, with the " +
+      Percent(kConfidence) +
+      " bootstrap interval. A check whose bound lies above that interval is "
+      "beyond this device's limit for any one-page format (RESEARCH.md §7)."));
+  for (const auto& variant : v.variants) {
+    s.blocks.push_back(Paragraph("Read path " + variant.thresholds.candidate +
+                                 ", judged by the same thresholds (" +
+                                 OutcomeName(variant.outcome) + "):"));
+    s.blocks.push_back(TableBlock(RatioTable(variant)));
+  }
   s.blocks.push_back(Paragraph(
       "Each backend's figures per cell: medians over the repetitions, the "
       "min–max spread of reads/s, p99 latency, major faults and bytes read "

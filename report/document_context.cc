@@ -268,6 +268,12 @@ Section ThresholdSection(const Verdict& v) {
 
 std::vector<std::string> BackendOrder(const Verdict& v) {
   std::vector<std::string> out = v.thresholds.Backends();
+  // The candidate's other read paths right after it.
+  std::vector<std::string> paths;
+  for (const auto& variant : v.variants) {
+    paths.push_back(variant.thresholds.candidate);
+  }
+  out.insert(out.begin() + 1, paths.begin(), paths.end());
   std::set<std::string> rest;
   for (const auto& [key, st] : v.cells) rest.insert(key.backend);
   for (const auto& b : out) rest.erase(b);
@@ -276,7 +282,9 @@ std::vector<std::string> BackendOrder(const Verdict& v) {
 }
 
 std::string BackendLabel(const Verdict& v, const std::string& backend) {
-  return InVerdict(v.thresholds, backend) ? backend : backend + " (reference)";
+  const bool judged = InVerdict(v.thresholds, backend) ||
+                      IsReadPathOf(backend, v.thresholds.candidate);
+  return judged ? backend : backend + " (reference)";
 }
 
 void AddContextSections(const Verdict& v, const ResultSet& res, Document* doc) {

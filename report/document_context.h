@@ -9,10 +9,12 @@
 
 namespace flatbench::report {
 
-// The candidate, then the baselines, then any other backend in the results.
+// The candidate, its other read paths, then the baselines, then any other
+// backend in the results.
 std::vector<std::string> BackendOrder(const Verdict& verdict);
-// The backend's name as tables and charts show it: a backend no threshold
-// names is marked "(reference)"; it is shown, never gated.
+// The backend's name as tables and charts show it: a backend that is
+// neither judged (the candidate or one of its read paths) nor named by a
+// threshold is marked "(reference)"; it is shown, never gated.
 std::string BackendLabel(const Verdict& verdict, const std::string& backend);
 
 // Appends the context sections to `doc`.

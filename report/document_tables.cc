@@ -75,10 +75,18 @@ Block ChartBlock(BarChart chart, std::string file) {
 
 Table RatioTable(const Verdict& v) {
   Table t;
-  t.header = {
-      "table",    "kind",  "threads",      "check", v.thresholds.candidate,
-      "baseline", "ratio", "95% interval", "bound", "margin",
-      "result"};
+  t.header = {"table",
+              "kind",
+              "threads",
+              "check",
+              v.thresholds.candidate,
+              "baseline",
+              "ratio",
+              "95% interval",
+              "bound",
+              "margin",
+              "one-page ceiling [95%]",
+              "result"};
   // Cell by cell (table, kind, threads), each cell's checks together.
   std::vector<const RatioCheck*> order;
   for (const auto& c : v.checks) order.push_back(&c);
@@ -111,6 +119,20 @@ Table RatioTable(const Verdict& v) {
           .append(Ratio(c.interval.high))
           .append("]");
     }
+    std::string ceiling = "–";
+    if (c.ceiling.available) {
+      ceiling = Ratio(c.ceiling.ratio);
+      ceiling.append(" [")
+          .append(Ratio(c.ceiling.interval.low))
+          .append(", ")
+          .append(Ratio(c.ceiling.interval.high))
+          .append("]");
+    } else if (!c.threshold.HigherIsBetter()) {
+      ceiling = "none (a miss can be answered from memory)";
+    }
+    if (c.ceiling.beyond) {
+      result += "; beyond this device's limit for any one-page format";
+    }
     std::string margin = c.available && c.Margin() > 0 ? "+" : "";
     margin.append(c.available ? Percent(c.Margin()) : "–");
     t.rows.push_back(
@@ -124,6 +146,7 @@ Table RatioTable(const Verdict& v) {
          {interval},
          {bound},
          {margin},
+         {ceiling},
          {result, style}});
   }
   return t;

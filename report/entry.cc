@@ -54,6 +54,45 @@ std::string StartupInconsistency(const Pass& p) {
   return "";
 }
 
+// storage_bound follows from the figures it summarises (RESULTS_FORMAT.md):
+// device passes are storage-bound by construction, read and scan passes
+// when they read kStorageBoundBytesPerRead bytes or took
+// kStorageBoundFaultsPerRead major faults per read.
+std::string StorageBoundInconsistency(const Pass& p) {
+  const double flag = p.Get(r::kStorageBound);
+  if (!std::isfinite(flag)) return "";
+  if (p.cell.kind == r::kKindDevice) {
+    return flag == 1 ? ""
+                     : Name(r::kStorageBound) +
+                           " is 0 on a device pass (O_DIRECT reads always "
+                           "wait on storage)";
+  }
+  const double bytes = p.Get(r::kBytesReadPerRead);
+  const double faults = p.Get(r::kMajorFaultsPerRead);
+  const bool by_bytes =
+      std::isfinite(bytes) && bytes >= r::kStorageBoundBytesPerRead;
+  const bool by_faults =
+      std::isfinite(faults) && faults >= r::kStorageBoundFaultsPerRead;
+  const bool want = by_bytes || by_faults;
+  if ((flag == 1) == want) return "";
+  const std::string figures = Name(r::kBytesReadPerRead) + " " + Sig(bytes, 4) +
+                              " and " + Name(r::kMajorFaultsPerRead) + " " +
+                              Sig(faults, 4);
+  if (!want) {
+    return Name(r::kStorageBound) + " is 1 but " + figures +
+           " are below the rule's " + Sig(r::kStorageBoundBytesPerRead, 3) +
+           " bytes and " + Sig(r::kStorageBoundFaultsPerRead, 3) +
+           " faults per read";
+  }
+  return Name(r::kStorageBound) + " is 0 but " +
+         (by_bytes
+              ? Name(r::kBytesReadPerRead) + " " + Sig(bytes, 4) +
+                    " is at least " + Sig(r::kStorageBoundBytesPerRead, 3)
+              : Name(r::kMajorFaultsPerRead) + " " + Sig(faults, 4) +
+                    " is at least " + Sig(r::kStorageBoundFaultsPerRead, 3)) +
+         " per read (the rule makes such a pass storage-bound)";
+}
+
 // A scan returns at most scan_length pairs; entries/s is scans/s times
 // the pairs per scan; a full page counts as found.
 std::string ScanInconsistency(const Pass& p, const json& entry) {
@@ -124,6 +163,8 @@ std::string Inconsistency(const Pass& p, const json& entry) {
            " is not reads_per_s / " + std::string(r::kDeviceReadsPerS.name) +
            " (" + Sig(rate, 6) + " / " + Sig(device, 6) + ")";
   }
+  const std::string bound = StorageBoundInconsistency(p);
+  if (!bound.empty()) return bound;
   if (p.cell.kind == r::kKindDevice) return "";
   if (p.cell.kind == r::kKindStartup) return StartupInconsistency(p);
   if (p.cell.kind == r::kKindScan) return ScanInconsistency(p, entry);

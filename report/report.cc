@@ -72,6 +72,7 @@ Result<ReportSummary> WriteReport(const ReportOptions& options) {
   ReportSummary s;
   s.outcome = verdict.outcome;
   s.reason = verdict.reason;
+  s.lines = VerdictLines(verdict);
   s.thresholds_source = verdict.thresholds.source;
   s.thresholds_digest = verdict.thresholds.digest;
   s.markdown_path = md.string();

@@ -32,6 +32,8 @@ RenderedReport RenderReport(const Verdict& verdict, const ResultSet& results);
 struct ReportSummary {
   Outcome outcome = Outcome::kInconclusive;
   std::string reason;
+  // One line per judged read path, the candidate first (VerdictLines).
+  std::vector<std::string> lines;
   std::string thresholds_source;
   std::string thresholds_digest;
   std::string markdown_path;

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "common/files.h"
+#include "report/consistency.h"
 #include "report/entry.h"
 
 namespace flatbench::report {
@@ -174,6 +175,7 @@ Result<ResultSet> ParseResults(std::string_view text, const std::string& file) {
     rs.passes.push_back(std::move(pass));
   }
   FLATBENCH_RETURN_IF_ERROR(CheckBackendContext(*ctx, with_entries, file, &rs));
+  FLATBENCH_RETURN_IF_ERROR(CheckConsistency(rs, file));
   return rs;
 }
 

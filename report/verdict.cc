@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
-#include "report/format.h"
+#include "report/verdict_text.h"
 
 namespace flatbench::report {
 namespace {
@@ -37,6 +38,10 @@ RatioCheck MakeCheck(const Verdict& v, const RatioThreshold& th,
                                  : c.ratio <= th.bound * (1 + kTolerance);
   c.interval = BootstrapRatioOfMedians(x, y);
   c.within_noise = c.interval.Contains(th.bound);
+  c.ceiling = ComputeCeiling(v.cells, th, c.candidate, c.baseline);
+  // A check that passes shows its read path beat the one-read-per-hit
+  // premise (fewer storage reads per hit, say from a cache): not beyond.
+  c.ceiling.beyond = c.ceiling.beyond && !c.passed;
   return c;
 }
 
@@ -59,96 +64,41 @@ std::vector<RatioCheck> ComputeChecks(const Verdict& v) {
   return out;
 }
 
-std::string CheckSummary(const RatioCheck& c) {
-  std::string where = c.candidate.table + " " + c.candidate.kind + " at " +
-                      std::to_string(c.candidate.threads) +
-                      (c.candidate.threads == 1 ? " thread" : " threads");
-  if (!c.available) return c.threshold.name + ": no figure for " + where;
-  return c.threshold.name + " " + Ratio(c.ratio) + " [" +
-         Ratio(c.interval.low) + ", " + Ratio(c.interval.high) + "] (" +
-         (c.threshold.HigherIsBetter() ? "needs ≥ " : "needs ≤ ") +
-         Ratio(c.threshold.bound) + ") for " + where;
-}
-
-std::string ListChecks(const std::vector<const RatioCheck*>& checks) {
-  std::string list;
-  for (size_t i = 0; i < checks.size() && i < 4; ++i) {
-    list += (i ? "; " : "") + CheckSummary(*checks[i]);
-  }
-  if (checks.size() > 4) {
-    list += "; and " + std::to_string(checks.size() - 4) + " more";
-  }
-  return list;
-}
-
-std::string Reason(const Verdict& v) {
-  std::vector<const RatioCheck*> failed;
-  const RatioCheck* worst = nullptr;
-  for (const auto& c : v.checks) {
-    if (!c.passed) failed.push_back(&c);
-    if (worst == nullptr || c.Margin() < worst->Margin()) worst = &c;
-  }
-  const std::vector<const RatioCheck*> noisy = v.NoisyChecks();
-  const std::string n = std::to_string(v.checks.size());
-  const std::string where =
-      v.thresholds.gate_mode + " mode at " + v.thresholds.gate_scale + " scale";
-  const std::string interval_words =
-      "the 95% bootstrap interval of the ratio of medians over the "
-      "repetitions";
-  switch (v.outcome) {
-    case Outcome::kGo:
-      return "The run is valid (" + where +
-             ", every validity gate passed) and all " + n +
-             " ratio checks pass on medians over the repetitions, each with " +
-             interval_words +
-             " clear of its bound. The closest to its "
-             "bound: " +
-             (worst ? CheckSummary(*worst) : "none") + ".";
-    case Outcome::kNoGo:
-      return "The run is valid (" + where +
-             ", every validity gate passed), but " +
-             std::to_string(failed.size()) + " of " + n +
-             " ratio checks fail, each with " + interval_words +
-             " clear of its bound: " + ListChecks(failed) + ".";
-    case Outcome::kInconclusive:
-      break;
-  }
-  std::string why;
+// Applies the thresholds to one candidate.
+Verdict JudgeCandidate(const ResultSet& results, const Thresholds& thresholds) {
+  Verdict v;
+  v.thresholds = thresholds;
+  v.cells = SummarizeCells(results.passes);
+  v.gates = ComputeGates(results, v.thresholds, v.cells);
+  v.checks = ComputeChecks(v);
+  v.provisional = v.FailedChecks() == 0 ? Outcome::kGo : Outcome::kNoGo;
   if (!v.Valid()) {
-    std::string gates;
-    for (const Gate* g : v.FailedGates()) {
-      gates += (gates.empty() ? "" : "; ") + g->name + " (" + g->figure + ")";
-    }
-    why =
-        "The run is not valid evidence for a verdict, so no GO or NO-GO is "
-        "given. Failed validity gates: " +
-        gates + ".";
+    v.outcome = Outcome::kInconclusive;
+  } else if (!v.ClearlyFailedChecks().empty()) {
+    v.outcome = Outcome::kNoGo;
+  } else if (v.FailedChecks() == 0 && v.NoisyChecks().empty()) {
+    v.outcome = Outcome::kGo;
   } else {
-    why = "The run is valid (" + where + "), but no GO or NO-GO is given.";
+    v.outcome = Outcome::kInconclusive;
   }
-  if (!noisy.empty()) {
-    // Appended piece by piece: g++ 12 misreads " " + temporary here as an
-    // overlapping copy (-Wrestrict).
-    why.append(" ")
-        .append(std::to_string(noisy.size()))
-        .append(" of ")
-        .append(n)
-        .append(" checks are within noise (")
-        .append(interval_words)
-        .append(
-            " contains the bound, so the repetitions cannot tell pass from "
-            "fail): ")
-        .append(ListChecks(noisy))
-        .append(".");
+  v.reason = VerdictReason(v);
+  return v;
+}
+
+// The thresholds with `variant` as the candidate: each check's name says
+// which read path it judges.
+Thresholds ForVariant(const Thresholds& t, const std::string& variant) {
+  Thresholds out = t;
+  const std::string prefix = t.candidate + "/";
+  for (auto& check : out.checks) {
+    if (check.name.rfind(prefix, 0) == 0) {
+      check.name = variant + "/" + check.name.substr(prefix.size());
+    } else {
+      check.name = variant + ": " + check.name;
+    }
   }
-  std::string provisional = failed.empty()
-                                ? "all " + n + " ratio checks would pass"
-                                : std::to_string(failed.size()) + " of " + n +
-                                      " ratio checks would fail (" +
-                                      ListChecks(failed) + ")";
-  return why + " Provisionally, on these numbers, " + provisional +
-         "; this is not a verdict until a valid run at " +
-         v.thresholds.gate_scale + " scale with clear intervals confirms it.";
+  out.candidate = variant;
+  return out;
 }
 
 }  // namespace
@@ -199,6 +149,28 @@ int Verdict::FailedChecks() const {
   return n;
 }
 
+std::vector<const RatioCheck*> Verdict::ClearlyFailedChecks() const {
+  std::vector<const RatioCheck*> out;
+  for (const auto& c : checks) {
+    if (c.ClearlyFailed()) out.push_back(&c);
+  }
+  return out;
+}
+
+std::vector<const RatioCheck*> Verdict::BeyondCeiling() const {
+  std::vector<const RatioCheck*> out;
+  for (const auto& c : checks) {
+    if (c.ceiling.beyond) out.push_back(&c);
+  }
+  return out;
+}
+
+bool IsReadPathOf(const std::string& backend, const std::string& candidate) {
+  return backend.size() > candidate.size() + 1 &&
+         backend.compare(0, candidate.size(), candidate) == 0 &&
+         backend[candidate.size()] == '+';
+}
+
 std::vector<const RatioCheck*> Verdict::NoisyChecks() const {
   std::vector<const RatioCheck*> out;
   for (const auto& c : checks) {
@@ -208,15 +180,16 @@ std::vector<const RatioCheck*> Verdict::NoisyChecks() const {
 }
 
 Verdict ComputeVerdict(const ResultSet& results, const Thresholds& thresholds) {
-  Verdict v;
-  v.thresholds = thresholds;
-  v.cells = SummarizeCells(results.passes);
-  v.gates = ComputeGates(results, v.thresholds, v.cells);
-  v.checks = ComputeChecks(v);
-  v.provisional = v.FailedChecks() == 0 ? Outcome::kGo : Outcome::kNoGo;
-  v.outcome = v.Valid() && v.NoisyChecks().empty() ? v.provisional
-                                                   : Outcome::kInconclusive;
-  v.reason = Reason(v);
+  Verdict v = JudgeCandidate(results, thresholds);
+  std::set<std::string> variants;
+  for (const auto& p : results.passes) {
+    if (IsReadPathOf(p.cell.backend, thresholds.candidate)) {
+      variants.insert(p.cell.backend);
+    }
+  }
+  for (const auto& name : variants) {
+    v.variants.push_back(JudgeCandidate(results, ForVariant(thresholds, name)));
+  }
   return v;
 }
 

@@ -211,6 +211,7 @@ TEST_CASE("a scale claimed but not shown is INCONCLUSIVE",
   SECTION("smoke-sized counts claimed as full") {
     b.accounts = 100000;
     b.slots_per_account = 5;
+    b.spec = "flatbench-dataset v1 accounts=100000 slots_per_account=5 seed=42";
     detail = "counts are not full's";
   }
   SECTION("smoke-sized files claimed as full") {
@@ -321,13 +322,21 @@ TEST_CASE("a spread exactly at the bound passes", "[report][integrity]") {
 TEST_CASE("device rates drifting over the run are INCONCLUSIVE",
           "[report][integrity]") {
   auto doc = ResultsBuilder().Build();
-  // LMDB's files read 30% faster in its last repetition than its first.
+  // LMDB's files read 30% faster in its last repetition than its first;
+  // its cold hits copy their adjacent device cell's rate.
   for (auto& e : doc["benchmarks"]) {
     std::string n = e["name"];
-    if (n.rfind("lmdb/", 0) == 0 &&
-        n.find("/device/cold/") != std::string::npos &&
-        n.find("/rep:4") != std::string::npos) {
-      e["reads_per_s"] = e["reads_per_s"].get<double>() * 1.3 / 1.02 * 0.98;
+    if (n.rfind("lmdb/", 0) != 0 || n.find("/rep:4") == std::string::npos) {
+      continue;
+    }
+    const double f = 1.3 / 1.02 * 0.98;
+    if (n.find("/device/cold/") != std::string::npos) {
+      e["reads_per_s"] = e["reads_per_s"].get<double>() * f;
+    }
+    if (n.find("/hit/cold/") != std::string::npos) {
+      e["device_reads_per_s"] = e["device_reads_per_s"].get<double>() * f;
+      e["io_efficiency"] = e["reads_per_s"].get<double>() /
+                           e["device_reads_per_s"].get<double>();
     }
   }
   Verdict v = Judge(doc);

@@ -83,6 +83,8 @@ TEST_CASE("a reference backend never changes the verdict", "[report][ops]") {
     doc["context"][r::BackendKey("sqlite", r::kSanityPassed)] = false;
     doc["context"][r::BackendKey("sqlite", r::kSanityError)] = "bad";
     doc["context"][r::BackendKey("sqlite", r::kDiskBytes)] = 1;
+    testing::SetCounter(doc, "sqlite/", "file_pages", 0);
+    testing::SetCounter(doc, "sqlite/", "device_file_bytes", 0);
     CHECK(testing::RemoveEntries(doc, "sqlite/storage/") > 0);
     auto& e = testing::Entry(doc, "sqlite/account/hit/cold/threads:8/rep:0");
     e[std::string(r::kEvictionVerified.name)] = 0;

@@ -98,6 +98,17 @@ TEST_CASE("report exit codes for bad input", "[report][cli]") {
     want = 65;
     named = "flatbench.fingerprint";
   }
+  SECTION("fields that contradict each other") {
+    auto doc = ResultsBuilder().Build();
+    doc["context"]["flatbench.spec"] =
+        "flatbench-dataset v1 accounts=100000 slots_per_account=5 seed=42";
+    Write(tmp / "c.json", doc.dump());
+    args = "report " + (tmp / "c.json") + out;
+    want = 65;
+    named =
+        "flatbench.spec says accounts=100000 but "
+        "flatbench.dataset.accounts is 300000000";
+  }
   SECTION("missing thresholds file") {
     args = "report " + (tmp / "r.json") + out + " --thresholds " +
            (tmp / "t.json");
@@ -127,6 +138,38 @@ TEST_CASE("report exit codes for bad input", "[report][cli]") {
   CHECK(r.err.find(named) != std::string::npos);
   CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
   CHECK_FALSE(Exists(tmp / "out/report.md"));
+}
+
+TEST_CASE("report prints a line per read path; the mmap reader's sets the exit",
+          "[report][cli]") {
+  TempDir tmp;
+  ResultsBuilder b;
+  b.backends = {"arena", "arena+cache", "rocksdb", "lmdb"};
+  b.miss_reads_per_s["arena+cache"] = b.miss_reads_per_s["arena"];
+  b.device_reads_per_s["arena+cache"] = b.device_reads_per_s["arena"];
+  int want = 0;
+  SECTION("mmap fails clearly, the cached path passes") {
+    b.hit_reads_per_s["arena"] = 15000;  // 1.5 x RocksDB < 1.8.
+    b.hit_reads_per_s["arena+cache"] = 30000;
+    want = 1;
+  }
+  SECTION("mmap passes, the cached path fails") {
+    b.hit_reads_per_s["arena+cache"] = 15000;
+    want = 0;
+  }
+  Write(tmp / "r.json", b.Text());
+  auto r =
+      RunFlatbench("report " + (tmp / "r.json") + " --out " + (tmp / "out"));
+  CAPTURE(r.out, r.err);
+  CHECK(r.exit_code == want);
+  const std::string mmap = want == 1 ? "NO-GO" : "GO";
+  const std::string cache = want == 1 ? "GO" : "NO-GO";
+  const size_t first = r.out.find("\n  arena (mmap): " + mmap + ", ");
+  const size_t second = r.out.find("\n  arena+cache: " + cache + ", ");
+  CHECK(r.out.rfind("verdict: " + mmap + "\n", 0) == 0);
+  CHECK(first != std::string::npos);
+  CHECK(second != std::string::npos);
+  CHECK(first < second);
 }
 
 TEST_CASE("--thresholds uses the given file and prints its digest",

@@ -59,7 +59,8 @@ int RemoveEntries(nlohmann::json& doc, const std::string& prefix);
 int SetCounter(nlohmann::json& doc, const std::string& prefix,
                const std::string& counter, double value);
 // Sets reads_per_s on every entry whose name starts with `prefix`, and its
-// io_efficiency (where it has one) to match.
+// io_efficiency (where it has one) to match; a device entry's adjacent cold
+// hit gets it as its device_reads_per_s.
 int SetRate(nlohmann::json& doc, const std::string& prefix, double value);
 // Multiplies `counter` by `factor` on every entry whose name starts with
 // `prefix`.

@@ -259,9 +259,11 @@ TEST_CASE("short concurrency makes the run INCONCLUSIVE", "[report][verdict]") {
     e["mean_inflight"] = 23.9;  // 0.747 x 32, though the peak reached 32.
   }
   SECTION("a CPU-bound pass with more threads than the host has") {
-    testing::Entry(
-        doc, "arena/storage/miss-live/cold/threads:32/rep:2")["storage_bound"] =
-        0;
+    auto& e =
+        testing::Entry(doc, "arena/storage/miss-live/cold/threads:32/rep:2");
+    e["storage_bound"] = 0;
+    e["bytes_read_per_read"] = 0;
+    e["major_faults_per_read"] = 0;
     // A 16-thread host: the host gate fails as well, and the concurrency
     // gate names the CPU-bound pass.
     doc["context"]["flatbench.env.hardware_threads"] = 16;
@@ -372,6 +374,8 @@ TEST_CASE("a smoke-scale run is INCONCLUSIVE with every ratio computed",
   ResultsBuilder b;
   b.scale = "smoke";
   b.spec = "accounts=100000 slots_per_account=5 seed=42";
+  b.accounts = 100000;
+  b.slots_per_account = 5;
   SECTION("ratios that would pass") {
     Verdict v = Judge(b.Build());
     CHECK(v.outcome == Outcome::kInconclusive);

@@ -1,0 +1,125 @@
+#include "report/consistency.h"
+
+#include <cmath>
+#include <map>
+#include <optional>
+
+#include "report/format.h"
+
+namespace flatbench::report {
+namespace {
+
+namespace r = flatbench::results;
+
+// The integer after " name=" (or at the start) in a spec text, if any.
+std::optional<int64_t> SpecCount(const std::string& spec,
+                                 const std::string& name) {
+  const std::string token = name + "=";
+  size_t at = 0;
+  while ((at = spec.find(token, at)) != std::string::npos) {
+    if (at == 0 || spec[at - 1] == ' ') break;
+    at += token.size();
+  }
+  if (at == std::string::npos) return std::nullopt;
+  const size_t start = at + token.size();
+  size_t end = start;
+  while (end < spec.size() && end - start < 18 && spec[end] >= '0' &&
+         spec[end] <= '9') {
+    ++end;
+  }
+  if (end == start) return std::nullopt;
+  return std::stoll(spec.substr(start, end - start));
+}
+
+Status CheckSpecCounts(const ResultSet& rs, const std::string& file) {
+  const std::string spec = rs.Context(r::kSpec);
+  const std::pair<const char*, const r::ContextKey*> pairs[] = {
+      {"accounts", &r::kDatasetAccounts},
+      {"slots_per_account", &r::kDatasetSlotsPerAccount}};
+  for (const auto& [name, key] : pairs) {
+    auto in_spec = SpecCount(spec, name);
+    auto counted = rs.Integer(key->name);
+    if (!in_spec || !counted || *in_spec == *counted) continue;
+    return Status::Corruption(
+        "results " + file + ": context " + std::string(r::kSpec.name) +
+        " says " + name + "=" + std::to_string(*in_spec) + " but " +
+        std::string(key->name) + " is " + std::to_string(*counted) +
+        "; the two describe different datasets");
+  }
+  return Status::Ok();
+}
+
+bool FarApart(double a, double b) {
+  return a > kSizeFactor * b + kSizeSlackBytes ||
+         b > kSizeFactor * a + kSizeSlackBytes;
+}
+
+Status CheckSizes(const ResultSet& rs, const std::string& file) {
+  for (const Pass& p : rs.passes) {
+    if (p.error) continue;
+    const std::string disk_key = r::BackendKey(p.cell.backend, r::kDiskBytes);
+    auto disk = rs.Integer(disk_key);
+    if (!disk) continue;
+    const double on_disk = static_cast<double>(*disk);
+    const std::string where =
+        "results " + file + ": benchmark '" + p.Name() + "' counter ";
+    if (p.cell.kind == r::kKindDevice) {
+      const double bytes = p.Get(r::kDeviceFileBytes);
+      if (std::isfinite(bytes) &&
+          bytes > kSizeFactor * on_disk + kSizeSlackBytes) {
+        return Status::Corruption(
+            where + std::string(r::kDeviceFileBytes.name) + " " + Bytes(bytes) +
+            " is more than context " + disk_key + " " + Bytes(on_disk) +
+            " allows: the table's files are part of the backend's");
+      }
+      continue;
+    }
+    const double pages = p.Get(r::kFilePages);
+    if (!std::isfinite(pages)) continue;
+    if (FarApart(pages * 4096, on_disk)) {
+      return Status::Corruption(
+          where + std::string(r::kFilePages.name) + " " + Count(pages) + " (" +
+          Bytes(pages * 4096) + ") disagrees with context " + disk_key + " " +
+          Bytes(on_disk) + " (both count " + p.cell.backend +
+          "'s files; more than " + Sig(kSizeFactor, 2) + "x apart)");
+    }
+  }
+  return Status::Ok();
+}
+
+Status CheckDeviceRates(const ResultSet& rs, const std::string& file) {
+  std::map<std::pair<CellKey, int>, double> device;
+  for (const Pass& p : rs.passes) {
+    if (!p.error && p.cell.kind == r::kKindDevice) {
+      device[{p.cell, p.rep}] = p.Get(r::kReadsPerS);
+    }
+  }
+  for (const Pass& p : rs.passes) {
+    const double copied = p.Get(r::kDeviceReadsPerS);
+    if (p.error || p.cell.kind != r::kKindHit || !std::isfinite(copied)) {
+      continue;
+    }
+    CellKey key = p.cell;
+    key.kind = std::string(r::kKindDevice);
+    auto it = device.find({key, p.rep});
+    if (it == device.end()) continue;
+    if (std::fabs(copied - it->second) <= 1e-9 * it->second) continue;
+    return Status::Corruption(
+        "results " + file + ": benchmark '" + p.Name() + "' counter " +
+        std::string(r::kDeviceReadsPerS.name) + " " + Sig(copied, 6) +
+        " is not the reads_per_s " + Sig(it->second, 6) +
+        " of its adjacent device cell '" + key.Name() + "/rep:" +
+        std::to_string(p.rep) + "' (" + Ratio(copied / it->second) + "x)");
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status CheckConsistency(const ResultSet& rs, const std::string& file) {
+  FLATBENCH_RETURN_IF_ERROR(CheckSpecCounts(rs, file));
+  FLATBENCH_RETURN_IF_ERROR(CheckSizes(rs, file));
+  return CheckDeviceRates(rs, file);
+}
+
+}  // namespace flatbench::report
