@@ -19,7 +19,8 @@
 #include <sys/mman.h>
 
 #include <algorithm>
-#include <cassert>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 
 namespace flatbench::arena {
@@ -73,8 +74,16 @@ Status BlockCache::MapFrames() {
 BlockCache::~BlockCache() {
   // A pin outliving its cache would unpin freed memory (a ReadBuffer kept
   // past its Reader: reader.h, "Lifetime").
+  // It is a caller's bug, found here rather than as a write to freed
+  // memory.
   for (uint64_t s = 0; s < slots_; ++s) {
-    assert(slot_[s].pins.load(std::memory_order_relaxed) == 0);
+    if (slot_[s].pins.load(std::memory_order_relaxed) != 0) {
+      std::fprintf(stderr,
+                   "arena block cache destroyed with frame %llu still "
+                   "pinned: a ReadBuffer outlived its Reader\n",
+                   static_cast<unsigned long long>(s));
+      std::abort();
+    }
   }
   if (map_ != nullptr) ::munmap(map_, map_bytes_);
 }

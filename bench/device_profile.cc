@@ -75,8 +75,15 @@ Status StoppedStatus() {
 
 Status WriteScratch(const std::string& path, uint64_t bytes, uint64_t seed,
                     bool progress) {
-  const int fd =
-      open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  // A new file of our own: a leftover scratch file (a killed run's) is
+  // removed first, and whatever else holds the name, a symbolic link for
+  // one, is neither followed nor truncated.
+  if (unlink(path.c_str()) != 0 && errno != ENOENT) {
+    return Status::IOError(
+        path + ": cannot remove the old scratch file: " + std::strerror(errno));
+  }
+  const int fd = open(
+      path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) {
     return Status::IOError(
         path + ": cannot create the scratch file: " + std::strerror(errno) +
@@ -151,7 +158,9 @@ Result<RoundResult> RunRound(int fd, uint64_t file_bytes, int depth,
       while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
       for (;;) {
         const auto t0 = Clock::now();
-        if (t0 >= deadline || StopSignal() != 0) break;
+        // At least one read each, however short the round or busy the
+        // host: a round's rate is never 0 (its slowest round prices L).
+        if ((t0 >= deadline && !mine.empty()) || StopSignal() != 0) break;
         const off_t off = static_cast<off_t>(rng.Below(slots) * kAlign);
         const ssize_t n = pread(fd, buf.get(), read_bytes, off);
         if (n != static_cast<ssize_t>(read_bytes)) {
@@ -300,6 +309,12 @@ Result<json> MeasureDeviceProfile(const DeviceProfileOptions& o) {
     double seconds = 0, low = 0, high = 0;
     bool first = true;
     for (auto& rr : c.rounds) {
+      if (rr.reads == 0) {
+        return Status::Usage(
+            "device profile: a round at queue depth " +
+            std::to_string(c.depth) + ", " + std::to_string(c.bytes) +
+            " bytes completed no read; give it more --seconds");
+      }
       reads += rr.reads;
       seconds += rr.seconds;
       const double rate = static_cast<double>(rr.reads) / rr.seconds;
@@ -307,12 +322,6 @@ Result<json> MeasureDeviceProfile(const DeviceProfileOptions& o) {
       high = first ? rate : std::max(high, rate);
       first = false;
       all.insert(all.end(), rr.latency_ns.begin(), rr.latency_ns.end());
-    }
-    if (reads == 0) {
-      return Status::IOError(
-          "device profile: no read completed at queue depth " +
-          std::to_string(c.depth) + ", " + std::to_string(c.bytes) +
-          " bytes; give it more --seconds");
     }
     std::sort(all.begin(), all.end());
     double sum = 0;

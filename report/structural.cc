@@ -222,6 +222,12 @@ RatePrediction PredictRate(const IoShape& shape, const CpuCost& cpu,
                   profile.LatencySeconds(t, kPageBytes, Bound::kMid)
             : profile.LatencySeconds(t, shape.ReadBytes(), b);
     const double io = shape.Ops() * latency;
+    // No cost at all (no CPU measured and no storage read): no prediction,
+    // rather than an infinite rate.
+    if (!(c + io > 0)) {
+      if (cpu_bound != nullptr) *cpu_bound = false;
+      return std::numeric_limits<double>::quiet_NaN();
+    }
     const double by_latency = t / (c + io);
     const double by_cpu =
         c > 0 ? profile.cpus / c : std::numeric_limits<double>::infinity();

@@ -6,11 +6,20 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
+#include <system_error>
 
 namespace flatbench::testing {
 
-[[noreturn]] inline void SkipTest(const std::string& why) {
+// `remove_dir` (a test's temporary directory, when not empty) is removed
+// first: the exit skips every destructor.
+[[noreturn]] inline void SkipTest(const std::string& why,
+                                  const std::string& remove_dir = "") {
+  if (!remove_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::remove_all(remove_dir, ec);
+  }
   std::fprintf(stderr, "skipped: %s\n", why.c_str());
   std::fflush(nullptr);
   std::_Exit(77);

@@ -65,8 +65,9 @@ TEST_CASE("opening a file reads no data page", "[arena][open]") {
   if (still != 0) {
     // tmpfs, for one, keeps its pages: nothing here can be measured.
     flatbench::testing::SkipTest(path + ": the file system kept " +
-                                 std::to_string(still) +
-                                 " pages after DONTNEED");
+                                     std::to_string(still) +
+                                     " pages after DONTNEED",
+                                 dir.path());
   }
   ReaderOptions ro;
   ro.lazy = lazy;

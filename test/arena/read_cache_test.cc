@@ -171,18 +171,20 @@ TEST_CASE("a cache smaller than the file answers every key, evicting",
   auto big = Reader::Open(file, ro);
   REQUIRE(big.ok());
   REQUIRE(big.value()->cache()->slots() == stats.block_count);
+  // Declared after `big`, so it goes first even when a check fails: a
+  // buffer must not outlive the reader whose frame it pins (reader.h).
+  ReadBuffer big_buffer;
   for (int round = 0; round < 2; ++round) {
     for (const auto& [k, v] : model) {
-      REQUIRE(big.value()->Get(k, &found, &value, &buffer).ok());
+      REQUIRE(big.value()->Get(k, &found, &value, &big_buffer).ok());
       REQUIRE(value == v);
     }
   }
   REQUIRE(big.value()->cache()->loads() == stats.block_count);
   REQUIRE(big.value()->cache()->evictions() == 0);
-  // The buffer pins a frame of `big`, which goes first (reader.h).
-  REQUIRE(buffer.pin()->held());
-  buffer.Release();
-  REQUIRE_FALSE(buffer.pin()->held());
+  REQUIRE(big_buffer.pin()->held());
+  big_buffer.Release();
+  REQUIRE_FALSE(big_buffer.pin()->held());
 }
 
 // A file in memory that the test can change under an open reader; the map

@@ -154,7 +154,7 @@ TEST_CASE("the O_DIRECT read path scans the same pages", "[direct]") {
   auto probe =
       datagen::OpenBackend(kDirect, ds->BackendDir(kDirect), OpenOptions{});
   if (!probe.ok() && probe.status().code() == Code::kIOError) {
-    testing::SkipTest(probe.status().message());
+    testing::SkipTest(probe.status().message(), tmp.path());
   }
   CheckScans(kDirect, model, ds.value());
 }

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "test/run_command.h"
@@ -67,4 +68,21 @@ TEST_CASE("device refuses a missing directory and impossible sizes") {
   r = RunFlatbench("device --dir " + (tmp / "file") + " --seconds 0.1");
   CHECK(r.exit_code == 64);
   CHECK(r.err.find("not a directory") != std::string::npos);
+}
+
+TEST_CASE("device never writes through a link at its scratch name") {
+  TempDir tmp;
+  const std::string victim = tmp / "victim";
+  std::ofstream(victim) << "precious";
+  std::filesystem::create_directory(tmp / "d");
+  std::filesystem::create_symlink(victim, tmp / "d/.flatbench-device-scratch");
+  auto r = RunFlatbench("device --dir " + (tmp / "d") +
+                        " --file-mib 1 --seconds 0.2 --rounds 1 --quiet");
+  INFO(r.err);
+  CHECK((r.exit_code == 0 || r.exit_code == 74));
+  std::ifstream in(victim);
+  std::string text((std::istreambuf_iterator<char>(in)),
+                   std::istreambuf_iterator<char>());
+  CHECK(text == "precious");
+  CHECK_FALSE(std::filesystem::exists(tmp / "d/.flatbench-device-scratch"));
 }
