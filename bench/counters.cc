@@ -46,6 +46,14 @@ void AddPassCounters(const PassResult& pass, int threads, int repetition,
                     pass.reads);
     e[N(results::kBytesReadPerRead)] = bytes;
   }
+  // Absent when a clock was unreadable or a server process exited.
+  if (pass.before.cpu_known && pass.after.cpu_known && pass.servers.cpu_known &&
+      pass.after.cpu_ns >= pass.before.cpu_ns) {
+    const double cpu =
+        PerRead(pass.after.cpu_ns - pass.before.cpu_ns + pass.servers.cpu_ns,
+                pass.reads);
+    if (cpu > 0) e[N(results::kCpuNsPerRead)] = cpu;
+  }
   e[N(results::kStorageBound)] = (bytes >= kStorageBoundBytesPerRead ||
                                   faults >= kStorageBoundFaultsPerRead)
                                      ? 1.0
@@ -124,6 +132,12 @@ std::string SummaryLine(const nlohmann::json& e) {
     std::snprintf(b, sizeof(b), ", %.0f entries/s (%.1f per scan)",
                   num(results::kEntriesPerS), num(results::kEntriesPerScan));
     extra = b;
+  }
+  if (e.contains(N(results::kCpuNsPerRead))) {
+    char b[64];
+    std::snprintf(b, sizeof(b), ", %.2f us CPU/read",
+                  num(results::kCpuNsPerRead) / 1e3);
+    extra += b;
   }
   if (e.contains(N(results::kIoEfficiency))) {
     char b[64];

@@ -7,7 +7,8 @@
 // threads, one read in flight each) and read size of the contract
 // (common/sweep_schema.h kProfileQueueDepths, kProfileReadBytes), in
 // `rounds` interleaved rounds so drift spreads over the cells and their
-// spread shows, and removed.
+// spread shows, and removed. Its readers parse the document with
+// common/device_profile.h.
 //
 // The scratch file is freshly written, and on virtualized or tiered
 // storage recent files can be served faster than old ones (RESEARCH.md

@@ -1,6 +1,7 @@
 #include "bench/io_stats.h"
 
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -26,9 +27,10 @@ void ReadIo(const std::string& path, IoSnapshot* s) {
   std::fclose(f);
 }
 
-// minflt and majflt of /proc/<pid>/stat (fields 10 and 12), after the
-// parenthesised command name, which may itself hold spaces and ')'.
-bool ReadStatFaults(int pid, IoSnapshot* s) {
+// minflt, majflt, utime and stime of /proc/<pid>/stat (fields 10, 12, 14
+// and 15), after the parenthesised command name, which may itself hold
+// spaces and ')'.
+bool ReadStat(int pid, IoSnapshot* s) {
   const std::string path = "/proc/" + std::to_string(pid) + "/stat";
   FILE* f = std::fopen(path.c_str(), "r");
   if (!f) return false;
@@ -41,14 +43,22 @@ bool ReadStatFaults(int pid, IoSnapshot* s) {
   char state = 0;
   int ppid = 0, pgrp = 0, session = 0, tty = 0, tpgid = 0;
   unsigned flags = 0;
-  unsigned long long minflt = 0, cminflt = 0, majflt = 0;
-  if (std::sscanf(close + 1, " %c %d %d %d %d %d %u %llu %llu %llu", &state,
+  unsigned long long minflt = 0, cminflt = 0, majflt = 0, cmajflt = 0;
+  unsigned long long utime = 0, stime = 0;
+  if (std::sscanf(close + 1,
+                  " %c %d %d %d %d %d %u %llu %llu %llu %llu %llu %llu", &state,
                   &ppid, &pgrp, &session, &tty, &tpgid, &flags, &minflt,
-                  &cminflt, &majflt) != 10) {
+                  &cminflt, &majflt, &cmajflt, &utime, &stime) != 13) {
     return false;
   }
   s->minor_faults = minflt;
   s->major_faults = majflt;
+  static const long ticks = sysconf(_SC_CLK_TCK);
+  if (ticks > 0) {
+    s->cpu_ns = (utime + stime) *
+                (1'000'000'000ULL / static_cast<unsigned long long>(ticks));
+    s->cpu_known = true;
+  }
   return true;
 }
 
@@ -72,6 +82,12 @@ IoSnapshot TakeIoSnapshot() {
     s.minor_faults = static_cast<uint64_t>(ru.ru_minflt);
   }
   ReadIo("/proc/self/io", &s);
+  timespec ts{};
+  if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) == 0) {
+    s.cpu_ns = static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000ULL +
+               static_cast<uint64_t>(ts.tv_nsec);
+    s.cpu_known = true;
+  }
   return s;
 }
 
@@ -79,7 +95,7 @@ std::map<int, IoSnapshot> TakeProcessSnapshots(const std::vector<int>& pids) {
   std::map<int, IoSnapshot> out;
   for (int pid : pids) {
     IoSnapshot s;
-    if (!ReadStatFaults(pid, &s)) continue;
+    if (!ReadStat(pid, &s)) continue;
     ReadIo("/proc/" + std::to_string(pid) + "/io", &s);
     out[pid] = s;
   }
@@ -90,10 +106,12 @@ IoSnapshot ProcessDelta(const std::map<int, IoSnapshot>& before,
                         const std::map<int, IoSnapshot>& after) {
   IoSnapshot d;
   d.read_bytes_known = true;
+  d.cpu_known = true;
   for (const auto& [pid, b] : before) {
     auto it = after.find(pid);
     if (it == after.end()) {
       d.read_bytes_known = false;
+      d.cpu_known = false;
       continue;
     }
     const IoSnapshot& a = it->second;
@@ -104,6 +122,11 @@ IoSnapshot ProcessDelta(const std::map<int, IoSnapshot>& before,
     d.minor_faults += a.minor_faults >= b.minor_faults
                           ? a.minor_faults - b.minor_faults
                           : a.minor_faults;
+    if (!a.cpu_known || !b.cpu_known) {
+      d.cpu_known = false;
+    } else {
+      d.cpu_ns += a.cpu_ns >= b.cpu_ns ? a.cpu_ns - b.cpu_ns : a.cpu_ns;
+    }
     if (!a.read_bytes_known || !b.read_bytes_known) {
       d.read_bytes_known = false;
     } else {

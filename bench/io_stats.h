@@ -14,21 +14,27 @@ struct IoSnapshot {
   uint64_t minor_faults = 0;      // getrusage(RUSAGE_SELF).ru_minflt
   uint64_t read_bytes = 0;        // /proc/self/io read_bytes (storage layer)
   bool read_bytes_known = false;  // false when /proc/self/io is unreadable
+  // CPU time, user and system, in nanoseconds:
+  // CLOCK_PROCESS_CPUTIME_ID.
+  uint64_t cpu_ns = 0;
+  bool cpu_known = false;  // false when the clock could not be read
 };
 
 // All threads of the process, including threads that already exited.
 IoSnapshot TakeIoSnapshot();
 
-// The same counters of other processes, by pid: faults from
-// /proc/<pid>/stat (minflt, majflt), read_bytes from /proc/<pid>/io. A
-// process that is gone or whose stat is unreadable has no entry; one whose
-// io is unreadable (another user's, without the right to trace it) has
-// read_bytes_known false.
+// The same counters of other processes, by pid: faults and CPU time from
+// /proc/<pid>/stat (minflt, majflt, utime + stime, in clock ticks, so
+// 10 ms steps at the usual 100 per second), read_bytes from
+// /proc/<pid>/io. A process that is gone or whose stat is unreadable has
+// no entry; one whose io is unreadable (another user's, without the right
+// to trace it) has read_bytes_known false.
 std::map<int, IoSnapshot> TakeProcessSnapshots(const std::vector<int>& pids);
 
 // What the processes present in both snapshots did in between, summed.
 // read_bytes_known: every one of them had a readable io at both ends, and
-// no process of `before` vanished (its counts would be lost).
+// no process of `before` vanished (its counts would be lost); cpu_known:
+// no process of `before` vanished.
 IoSnapshot ProcessDelta(const std::map<int, IoSnapshot>& before,
                         const std::map<int, IoSnapshot>& after);
 

@@ -64,9 +64,9 @@ struct PassResult {
   double mean_inflight = 0;  // Loop time summed over threads / wall.
   uint64_t peak_inflight = 0;  // Over the sampled reads: a lower bound.
   IoSnapshot before, after;    // Process-wide, around the timed loop only.
-  // The server processes' faults and read bytes over the same span, summed
-  // (zero and known when there are none).
-  IoSnapshot servers{0, 0, 0, true};
+  // The server processes' faults, read bytes and CPU time over the same
+  // span, summed (zero and known when there are none).
+  IoSnapshot servers{0, 0, 0, true, 0, true};
   size_t server_processes = 0;
   // RSS after the loop, plus the server processes' Pss (io_stats.h).
   uint64_t rss_after_pass = 0;

@@ -26,8 +26,10 @@
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "cli/subprocess.h"
+#include "common/device_profile.h"
 #include "common/files.h"
 #include "common/hex.h"
+#include "common/results_schema.h"
 #include "common/stop_signals.h"
 #include "datagen/dataset.h"
 #include "datagen/estimate.h"
@@ -56,6 +58,7 @@ struct BenchArgs {
   int repetitions = 0;        // 0: 3 at smoke and below, 5 above.
   uint64_t device_reads = 0;  // 0: as many as --reads.
   bool no_device = false;
+  std::string device_profile;  // Recorded in the results' context.
   std::string evict = "auto";
   bool force = false;
   uint64_t check_samples = 10'000;
@@ -388,6 +391,13 @@ Status PlanUnbuilt(const BenchArgs& a) {
 }
 
 Status RunParent(const BenchArgs& a) {
+  // A bad profile is refused before anything runs.
+  nlohmann::json profile;
+  if (!a.device_profile.empty()) {
+    FLATBENCH_ASSIGN_OR_RETURN(auto loaded,
+                               LoadDeviceProfileFile(a.device_profile));
+    profile = std::move(loaded.doc);
+  }
   auto opened = datagen::Dataset::Open(a.dir);
   if (a.plan_only && !a.plan_scale.empty() &&
       (!opened.ok() || opened->CompleteBackends().size() < a.backends.size())) {
@@ -435,6 +445,9 @@ Status RunParent(const BenchArgs& a) {
         "--out: " + a.out + " already exists (pass --force to replace it)");
   }
   nlohmann::json run_context = bench::RunContext(ds, params, LibraryVersions());
+  if (!profile.is_null()) {
+    run_context[std::string(results::kRecordedDeviceProfile.name)] = profile;
+  }
 
   const uint64_t origin = bench::NowNs();
   std::vector<std::unique_ptr<ProcessChannel>> owned;
@@ -585,6 +598,11 @@ Command AddBench(CLI::App& app) {
                 "Skip the device cells (no I/O efficiency, and the report's "
                 "storage-uniformity gate cannot pass)")
       ->excludes(dev);
+  sub->add_option("--device-profile", a->device_profile,
+                  "Record this device profile (flatbench device --out) in "
+                  "the results' context as flatbench.device_profile; checked "
+                  "first: exit 66 if the file is missing, 65 naming it and "
+                  "the key if it is not a valid profile");
   sub->add_option("--evict", a->evict,
                   "auto (drop_caches when writable, else fadvise), "
                   "drop_caches, or fadvise (per file, leaves the rest of "

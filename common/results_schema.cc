@@ -106,6 +106,8 @@ std::string_view TypeName(Type type) {
       return "bool";
     case Type::kObject:
       return "object";
+    case Type::kProfile:
+      return "device profile";
     case Type::kRate:
       return "rate";
     case Type::kNanos:
@@ -124,7 +126,10 @@ std::string_view TypeName(Type type) {
 
 bool CounterExpected(const Counter& counter, std::string_view kind,
                      std::string_view mode) {
-  if (counter.name == kBytesReadPerRead.name) return false;
+  if (counter.name == kBytesReadPerRead.name ||
+      counter.name == kCpuNsPerRead.name) {
+    return false;
+  }
   const uint32_t w = counter.where;
   if (kind == kKindDevice) return (w & kOnDevice) != 0;
   if (kind == kKindStartup) {

@@ -99,6 +99,7 @@ enum class Type {
   kNumber,   // JSON number, finite.
   kBool,     // JSON true/false.
   kObject,   // JSON object of scalar values.
+  kProfile,  // A device profile document (common/device_profile.h).
   // Counter values (all JSON numbers).
   kRate,      // Finite and > 0 (per second).
   kNanos,     // Finite and > 0 (nanoseconds).
@@ -216,6 +217,13 @@ inline constexpr Counter kLockedBytes{"locked_bytes", Type::kCount, kOnWarm};
 // Device cells: bytes of the files the device reads were spread over.
 inline constexpr Counter kDeviceFileBytes{"device_file_bytes", Type::kCount,
                                           kOnDevice};
+// CPU time per read: CLOCK_PROCESS_CPUTIME_ID of the process running the
+// pass (user and system time of all its threads) over the timed loop, plus
+// a server backend's server processes' utime + stime, / reads. Absent in
+// results written before it existed, and when a server process exited
+// during the pass, so never required.
+inline constexpr Counter kCpuNsPerRead{"cpu_ns_per_read", Type::kNanos,
+                                       kOnRead | kOnDevice};
 
 inline constexpr Counter kCounters[] = {
     kReadsPerS,
@@ -250,12 +258,13 @@ inline constexpr Counter kCounters[] = {
     kIoEfficiency,
     kLockedBytes,
     kDeviceFileBytes,
+    kCpuNsPerRead,
 };
 
 // Whether `counter` must appear on an entry of this kind and mode.
-// kBytesReadPerRead may be absent anywhere, and the kOnColdHit counters
-// are absent when the backend's device cells were not measured, so neither
-// is ever required.
+// kBytesReadPerRead and kCpuNsPerRead may be absent anywhere, and the
+// kOnColdHit counters are absent when the backend's device cells were not
+// measured, so none of them is ever required.
 bool CounterExpected(const Counter& counter, std::string_view kind,
                      std::string_view mode);
 
@@ -359,6 +368,10 @@ inline constexpr ContextKey kDeviceReadsPerPass{
 inline constexpr ContextKey kVerifyChecksums{"flatbench.verify_checksums",
                                              Type::kBool, true};
 inline constexpr ContextKey kEvictMethod{"flatbench.evict", Type::kText, true};
+// The device profile given to `bench --device-profile` (the document
+// `flatbench device --out` wrote, checked), when one was given.
+inline constexpr ContextKey kRecordedDeviceProfile{"flatbench.device_profile",
+                                                   Type::kProfile, false};
 
 inline constexpr ContextKey kContextKeys[] = {
     kResultsFormat,
@@ -398,6 +411,7 @@ inline constexpr ContextKey kContextKeys[] = {
     kDeviceReadsPerPass,
     kVerifyChecksums,
     kEvictMethod,
+    kRecordedDeviceProfile,
 };
 
 // Per-backend context keys: BackendKey(backend, key) is

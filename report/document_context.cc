@@ -95,6 +95,42 @@ Section BuildSection(const Verdict& v, const ResultSet& res) {
   return s;
 }
 
+// A device profile a results file recorded (bench --device-profile):
+// reads/s and mean latency per queue depth and read size.
+void AddDeviceProfile(const std::string& file, const DeviceProfile& p,
+                      Section* s) {
+  s->blocks.push_back(Paragraph(
+      "Device profile recorded in " + file + " (`flatbench device` on " +
+      p.dir + ", " + p.filesystem + ", measured " + p.measured_at + ", " +
+      std::to_string(p.cpus) + " cpus, load average " +
+      Fixed(p.load_average, 2) +
+      " when it started): random O_DIRECT reads/s and mean latency by queue "
+      "depth (one read in flight per thread) and read size."));
+  std::set<double> sizes;
+  std::set<int> depths;
+  for (const auto& c : p.cells) {
+    sizes.insert(c.read_bytes);
+    depths.insert(c.depth);
+  }
+  Table t;
+  t.header = {"queue depth"};
+  for (double b : sizes) t.header.push_back(Bytes(b));
+  for (int d : depths) {
+    std::vector<TableCell> row = {{std::to_string(d)}};
+    for (double b : sizes) {
+      std::string cell = "–";
+      for (const auto& c : p.cells) {
+        if (c.depth == d && c.read_bytes == b) {
+          cell = Count(c.reads_per_s) + " (" + Micros(c.lat_mean_ns) + ")";
+        }
+      }
+      row.push_back({cell});
+    }
+    t.rows.push_back(std::move(row));
+  }
+  s->blocks.push_back(TableBlock(std::move(t)));
+}
+
 Section EnvironmentSection(const ResultSet& res) {
   Section s{"Environment", {}};
   s.blocks.push_back(Paragraph(
@@ -123,6 +159,9 @@ Section EnvironmentSection(const ResultSet& res) {
     if (res.context.count(key)) t.rows.push_back({{key}, {res.Context(key)}});
   }
   s.blocks.push_back(TableBlock(std::move(t)));
+  for (const auto& [file, p] : res.device_profiles) {
+    AddDeviceProfile(file, p, &s);
+  }
   return s;
 }
 

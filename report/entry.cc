@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "common/device_profile.h"
 #include "common/results_ops.h"
 #include "report/format.h"
 
@@ -217,6 +218,9 @@ Status CheckContextValue(const json& v, r::Type type,
       ok = v.is_object();
       for (const auto& [k, x] : v.items()) ok = ok && x.is_primitive();
       break;
+    case r::Type::kProfile:
+      // Its own contract names the key at fault.
+      return ParseDeviceProfile(v, where).status();
     default:
       break;
   }

@@ -75,17 +75,9 @@ Result<PredictionSummary> WritePredictionReport(
   const fs::path md = dir / "report.md";
   const fs::path html = dir / "report.html";
   if (!options.device_profile_path.empty()) {
-    FLATBENCH_ASSIGN_OR_RETURN(auto ptext,
-                               ReadSmallFile(options.device_profile_path));
-    nlohmann::json pdoc = nlohmann::json::parse(ptext, nullptr, false);
-    if (pdoc.is_discarded()) {
-      return Status::Corruption(
-          "device profile " + options.device_profile_path + ": not valid JSON");
-    }
     FLATBENCH_ASSIGN_OR_RETURN(
-        sweep.device_profile,
-        ParseDeviceProfile(pdoc,
-                           "device profile " + options.device_profile_path));
+        auto loaded, LoadDeviceProfileFile(options.device_profile_path));
+    sweep.device_profile = std::move(loaded.profile);
   }
   FLATBENCH_RETURN_IF_ERROR(PrepareOutputDir(options.out_dir, options.force));
   Document doc = BuildPredictionDocument(

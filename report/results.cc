@@ -145,6 +145,15 @@ Result<ResultSet> ParseResults(std::string_view text, const std::string& file) {
   FLATBENCH_RETURN_IF_ERROR(CheckRunContext(*ctx, file));
   ResultSet rs;
   rs.files.push_back(file);
+  auto profile = ctx->find(r::kRecordedDeviceProfile.name);
+  if (profile != ctx->end()) {
+    // Checked by CheckRunContext.
+    FLATBENCH_ASSIGN_OR_RETURN(
+        rs.device_profiles[file],
+        ParseDeviceProfile(*profile,
+                           "results " + file + ": context " +
+                               std::string(r::kRecordedDeviceProfile.name)));
+  }
   for (const auto& [key, value] : ctx->items()) {
     if (value.is_primitive() && !value.is_null()) {
       rs.context[key].insert(Scalar(value));
@@ -217,6 +226,9 @@ Result<ResultSet> MergeResults(std::vector<ResultSet> parts) {
       out.context[key].insert(values.begin(), values.end());
     }
     for (auto& [b, s] : part.settings) out.settings.emplace(b, std::move(s));
+    for (auto& [f, p] : part.device_profiles) {
+      out.device_profiles.emplace(f, std::move(p));
+    }
   }
   return out;
 }

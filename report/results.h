@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/device_profile.h"
 #include "common/results_schema.h"
 #include "common/status.h"
 
@@ -54,6 +55,9 @@ struct ResultSet {
   std::map<std::string, std::set<std::string>> context;
   // Per backend: its settings object (results::kSettings).
   std::map<std::string, nlohmann::json> settings;
+  // Per results file that recorded one (results::kRecordedDeviceProfile):
+  // the device profile bench was given.
+  std::map<std::string, DeviceProfile> device_profiles;
   std::vector<Pass> passes;
 
   // The distinct values of a context key joined by " / ", or "" if absent.

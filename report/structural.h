@@ -8,14 +8,21 @@
 //              ops = pages / unit pages storage reads of unit pages x 4 KiB
 //              (RocksDB's 6-10 KB blocks: one read of 8-12 KiB; an arena
 //              block or LMDB page: one 4 KiB read);
-//   CPU        c, the time per read that is not waiting on the device (CPU
-//              and the cold cells' fault handling), calibrated from the
-//              one-thread cold passes of a measured size: each pass's
-//              1 / reads_per_s less its measured storage reads priced at
-//              the latency of its own files' adjacent device cell (the same
-//              table's hit device cell for misses; the profile where the
-//              run had no device cells);
-//   device     the device profile (bench/device_profile.h): mean latency
+//   CPU        c, the time per read that is not waiting on the device, per
+//              (backend, table, kind): where the passes carry
+//              cpu_ns_per_read (the worker's CPU time over the pass / its
+//              reads, RESULTS_FORMAT.md), the median of the one-thread
+//              cold passes' -- the CPU of the read itself and of the cold
+//              read's page fault or syscall -- split into its warm part
+//              (the one-thread warm passes' median, when the run has warm
+//              cells) and the cold extra (the difference). For results
+//              without that counter, calibrated instead as a residual:
+//              each one-thread cold pass's 1 / reads_per_s less its
+//              measured storage reads priced at the latency of its own
+//              files' adjacent device cell (the same table's hit device
+//              cell for misses; the profile where the run had no device
+//              cells);
+//   device     the device profile (common/device_profile.h): mean latency
 //              L(q, s) at queue depth q and read size s, interpolated
 //              linearly in size and in log2(depth).
 //
@@ -24,51 +31,24 @@
 //
 //   reads/s = min(T / (c + ops x L(T, s)), cpus / c)
 //
-// The interval takes c at the lowest and highest of its calibration passes
-// and L at the device profile's fastest and slowest round (mean latency
-// scaled by the round's rate against the cell's), together, so it holds
-// both spreads at once.
+// The interval takes c at the lowest and highest of its passes and L at
+// the device profile's fastest and slowest round (mean latency scaled by
+// the round's rate against the cell's), together, so it holds both spreads
+// at once.
 
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "common/device_profile.h"
 #include "common/status.h"
 #include "report/interval.h"
 #include "report/model.h"
 #include "report/results.h"
 
 namespace flatbench::report {
-
-struct DeviceProfileCell {
-  int depth = 0;
-  double read_bytes = 0;
-  double reads_per_s = 0, reads_per_s_low = 0, reads_per_s_high = 0;
-  double lat_mean_ns = 0, lat_p50_ns = 0, lat_p99_ns = 0;
-};
-
-struct DeviceProfile {
-  std::string source;  // Where it was read from, for the report.
-  std::string dir, filesystem, measured_at;
-  int cpus = 0;
-  double load_average = 0;
-  std::vector<DeviceProfileCell> cells;
-
-  enum class Bound { kMid, kFast, kSlow };
-  // Mean latency in seconds of one read of `bytes` at queue depth `depth`.
-  double LatencySeconds(double depth, double bytes, Bound b) const;
-  // Reads/s at that depth and size: depth / LatencySeconds.
-  double ReadsPerS(double depth, double bytes) const {
-    return depth / LatencySeconds(depth, bytes, Bound::kMid);
-  }
-};
-
-// Parses a profile document (SWEEP_FORMAT.md, "Device profile keys");
-// `where` names it in errors. kCorruption for a missing or mistyped key,
-// another version, or a queue depth or read size of the contract missing.
-Result<DeviceProfile> ParseDeviceProfile(const nlohmann::json& doc,
-                                         const std::string& where);
 
 // How one read of a cell uses the device, from the geometric model.
 struct IoShape {
@@ -82,16 +62,36 @@ IoShape ShapeOf(const BackendGeometry& g, flatbench::Table table,
                 uint64_t reads_per_pass);
 
 // c of one (backend, table, kind): seconds per read not spent waiting on
-// the device; mid is the median over the calibration passes.
+// the device; mid is the median over its passes, low and high the least
+// and greatest.
 struct CpuCost {
   double mid = 0, low = 0, high = 0;
   int passes = 0;
+  // kMeasured: from the passes' cpu_ns_per_read; kResidual: what the
+  // device did not take of each pass's time per read.
+  enum class Source { kMeasured, kResidual } source = Source::kResidual;
+  // kMeasured only: the median CPU per read of the cell's one-thread warm
+  // passes (NaN when the run has none), and their count. mid - warm is the
+  // cold read's extra: its page fault or read syscall.
+  double warm = std::numeric_limits<double>::quiet_NaN();
+  int warm_passes = 0;
+  double ColdExtra() const { return mid - warm; }
 };
-// From `rs`'s one-thread cold passes of the cell; unit_pages prices their
-// measured bytes read. passes == 0 when the run has none.
+// c measured: from `rs`'s one-thread cold passes of the cell that carry
+// cpu_ns_per_read, with the warm part from its one-thread warm passes.
+// passes == 0 when none carries it.
+CpuCost MeasuredCpu(const ResultSet& rs, const std::string& backend,
+                    const std::string& table, const std::string& kind);
+// c as a residual, from `rs`'s one-thread cold passes of the cell;
+// unit_pages prices their measured bytes read. passes == 0 when the run
+// has none.
 CpuCost CalibrateCpu(const ResultSet& rs, const std::string& backend,
                      const std::string& table, const std::string& kind,
                      double unit_pages, const DeviceProfile& profile);
+// MeasuredCpu where the passes carry the counter, else CalibrateCpu.
+CpuCost CpuPerRead(const ResultSet& rs, const std::string& backend,
+                   const std::string& table, const std::string& kind,
+                   double unit_pages, const DeviceProfile& profile);
 
 struct RatePrediction {
   double rate = 0;

@@ -73,6 +73,17 @@ std::vector<std::string> Variants(const SweepInput& sweep,
   return {out.begin(), out.end()};
 }
 
+// The candidate's variants, then every check's baseline.
+std::vector<std::string> WithBaselines(std::vector<std::string> backends,
+                                       const Thresholds& th) {
+  for (const auto& c : th.checks) {
+    if (std::find(backends.begin(), backends.end(), c.baseline) ==
+        backends.end())
+      backends.push_back(c.baseline);
+  }
+  return backends;
+}
+
 // Every gated (check, table, kind, threads) cell.
 struct GatedCell {
   const RatioThreshold* check;
@@ -129,12 +140,31 @@ std::string OutlookOf(const RatioThreshold& th, const Interval& iv,
                 : "interval holds the bound";
 }
 
-// One size's predictions: per backend and cell, with c calibrated on
-// `calibration`'s one-thread passes.
+uint64_t ReadsPerPass(const SweepSize& s) {
+  return static_cast<uint64_t>(
+      s.results.Integer(results::kReadsPerPass.name).value_or(0));
+}
+
+// One size's predictions: per backend and cell, with c from
+// `calibration`'s one-thread passes (CpuPerRead: measured where they carry
+// the counter, else the residual).
 struct Predictor {
   const DeviceProfile& profile;
   const SweepSize& calibration;
   uint64_t ram_bytes;
+
+  // False when the backend has no geometry.
+  bool Shape(const std::map<std::string, BackendGeometry>& geometry,
+             const std::string& backend, const std::string& table,
+             const std::string& kind, uint64_t reads_per_pass,
+             IoShape* shape) const {
+    auto g = geometry.find(GeometryBackend(backend));
+    if (g == geometry.end()) return false;
+    const auto tb = table == "account" ? flatbench::Table::kAccount
+                                       : flatbench::Table::kStorage;
+    *shape = ShapeOf(g->second, tb, kind, ram_bytes, reads_per_pass);
+    return true;
+  }
 
   // Rate 0 when the backend has no geometry or no calibration passes.
   // `own_latency` as PredictRate's.
@@ -142,22 +172,59 @@ struct Predictor {
                     const std::string& backend, const std::string& table,
                     const std::string& kind, int threads,
                     uint64_t reads_per_pass, double own_latency = 0) const {
-    auto g = geometry.find(GeometryBackend(backend));
-    if (g == geometry.end()) return {};
-    const auto tb = table == "account" ? flatbench::Table::kAccount
-                                       : flatbench::Table::kStorage;
-    const IoShape shape =
-        ShapeOf(g->second, tb, kind, ram_bytes, reads_per_pass);
-    const CpuCost cpu = CalibrateCpu(calibration.results, backend, table, kind,
-                                     shape.unit_pages, profile);
+    IoShape shape;
+    if (!Shape(geometry, backend, table, kind, reads_per_pass, &shape)) {
+      return {};
+    }
+    const CpuCost cpu = CpuPerRead(calibration.results, backend, table, kind,
+                                   shape.unit_pages, profile);
     if (cpu.passes == 0) return {};
     return PredictRate(shape, cpu, threads, profile, own_latency);
   }
 };
 
-uint64_t ReadsPerPass(const SweepSize& s) {
-  return static_cast<uint64_t>(
-      s.results.Integer(results::kReadsPerPass.name).value_or(0));
+std::string Us(double seconds) { return Micros(seconds * 1e9); }
+
+// c per backend and (table, kind) of each calibration size: its source,
+// its warm part and cold extra where measured, and the residual beside it.
+Table CpuTable(const std::vector<const SweepSize*>& sizes,
+               const std::vector<std::string>& backends,
+               const Thresholds& thresholds, const DeviceProfile& profile) {
+  Table t;
+  t.header = {"accounts",      "backend",   "cell",       "source",
+              "c [low, high]", "warm part", "cold extra", "residual"};
+  for (const SweepSize* size : sizes) {
+    const Predictor pr{profile, *size, kRequiredRamBytes};
+    for (const auto& b : backends) {
+      for (const auto& [table, kinds] : thresholds.cells) {
+        for (const auto& kind : kinds) {
+          IoShape shape;
+          if (!pr.Shape(size->geometry, b, table, kind, ReadsPerPass(*size),
+                        &shape)) {
+            continue;
+          }
+          const CpuCost c = CpuPerRead(size->results, b, table, kind,
+                                       shape.unit_pages, profile);
+          if (c.passes == 0) continue;
+          const CpuCost res = CalibrateCpu(size->results, b, table, kind,
+                                           shape.unit_pages, profile);
+          const bool measured = c.source == CpuCost::Source::kMeasured;
+          const bool split = measured && c.warm_passes > 0;
+          t.rows.push_back(
+              {{Count(static_cast<double>(size->accounts))},
+               {b},
+               {table + " " + kind},
+               {std::string(measured ? "measured" : "residual") + ", " +
+                std::to_string(c.passes) + " passes"},
+               {Us(c.mid) + " [" + Us(c.low) + ", " + Us(c.high) + "]"},
+               {split ? Us(c.warm) : "–"},
+               {split ? Us(c.ColdExtra()) : "–"},
+               {res.passes > 0 ? Us(res.mid) : "–"}});
+        }
+      }
+    }
+  }
+  return t;
 }
 
 }  // namespace
@@ -174,14 +241,31 @@ Section StructuralSection(const SweepInput& sweep, const DeviceProfile& profile,
       "reads, not from a trend: the geometric model's 4 KiB pages per read "
       "and the pages one data unit spans (so a RocksDB hit is one read of "
       "8-12 KiB, an arena or LMDB hit one of 4 KiB); c, the time per read "
-      "not spent waiting on the device (CPU and fault handling), calibrated "
-      "on one-thread cold passes (each pass's 1/reads_per_s less its "
-      "measured storage reads priced at its own files' device cell); and the "
-      "device profile's mean latency L(T, size) at T reads in flight. With T "
-      "threads, reads/s = min(T / (c + reads × L), cpus / c) (bound by: "
-      "threads or cpus). The interval "
-      "takes c at its lowest and highest calibration pass and L at the "
+      "not spent waiting on the device; and the device profile's mean "
+      "latency L(T, size) at T reads in flight. With T threads, reads/s = "
+      "min(T / (c + reads × L), cpus / c) (bound by: threads or cpus). The "
+      "interval takes c at its lowest and highest pass and L at the "
       "profile's fastest and slowest round, together."));
+  s.blocks.push_back(Paragraph(
+      "c is measured where the passes carry cpu_ns_per_read: the worker's "
+      "CPU time (user and system) per read, median of the cell's one-thread "
+      "cold passes, which holds the cold read's page fault or read syscall. "
+      "Where the run has warm cells it is split into the warm part (the "
+      "one-thread warm passes' CPU per read) and the cold extra (the rest). "
+      "For results without that counter c is a residual: each one-thread "
+      "cold pass's 1/reads_per_s less its measured storage reads priced at "
+      "its own files' device cell. The residual is shown beside a measured "
+      "c: what it holds beyond it is time neither on a CPU nor priced as "
+      "device time, such as waiting for a CPU on a loaded host. c per "
+      "backend and cell, with its source:"));
+  {
+    std::vector<const SweepSize*> calibrations = {&first};
+    if (&last != &first) calibrations.push_back(&last);
+    s.blocks.push_back(TableBlock(CpuTable(
+        calibrations,
+        WithBaselines(Variants(sweep, thresholds.candidate), thresholds),
+        thresholds, profile)));
+  }
   s.blocks.push_back(Paragraph(
       "Device profile: " + profile.source + " (" + profile.dir + ", " +
       profile.filesystem + ", measured " + profile.measured_at + ", " +
@@ -279,12 +363,8 @@ Section StructuralSection(const SweepInput& sweep, const DeviceProfile& profile,
                      "predicted ratio", "measured",
                      "error",           "predicted on own files' device",
                      "its error"};
-    std::vector<std::string> backends = variants;
-    for (const auto& c : thresholds.checks) {
-      if (std::find(backends.begin(), backends.end(), c.baseline) ==
-          backends.end())
-        backends.push_back(c.baseline);
-    }
+    const std::vector<std::string> backends =
+        WithBaselines(variants, thresholds);
     for (const auto& size : sweep.sizes) {
       const std::string acc = Count(static_cast<double>(size.accounts));
       const uint64_t reads = ReadsPerPass(size);
@@ -385,7 +465,7 @@ Section StructuralSection(const SweepInput& sweep, const DeviceProfile& profile,
     }
     s.blocks.push_back(Paragraph(
         "Validation: every measured size predicted from its own geometry and "
-        "the device profile alone, with c calibrated once on the smallest "
+        "the device profile alone, with c taken once from the smallest "
         "size (" +
         Count(static_cast<double>(first.accounts)) +
         " accounts; its rows are in-sample for c, the larger sizes are not). "

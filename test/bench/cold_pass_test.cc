@@ -3,6 +3,7 @@
 // pass really reads storage, its device cell comes first, and the open
 // preloads each backend's read metadata.
 #include <catch2/catch.hpp>
+#include <cmath>
 
 #include "bench/io_stats.h"
 #include "bench/page_cache.h"
@@ -153,6 +154,11 @@ TEST_CASE("a cold pass reads storage and follows its device cell",
       }
       CHECK(Num(e, results::kFoundFraction) == 1.0);
       CHECK(Num(e, results::kDistinctKeys) == 500);
+      // The worker's CPU time per read over the pass (a server backend's
+      // server processes' too): positive and finite.
+      const double cpu = Num(e, results::kCpuNsPerRead);
+      CHECK(std::isfinite(cpu));
+      CHECK(cpu > 0);
       if (!has_device) {
         CHECK_FALSE(e.contains(std::string(results::kDeviceReadsPerS.name)));
         CHECK_FALSE(e.contains(std::string(results::kIoEfficiency.name)));
@@ -164,6 +170,8 @@ TEST_CASE("a cold pass reads storage and follows its device cell",
       CHECK(Num(dev, results::kStorageBound) == 1);
       CHECK(Num(dev, results::kFoundFraction) == 1);
       CHECK(Num(dev, results::kReadsPerS) > 0);
+      CHECK(std::isfinite(Num(dev, results::kCpuNsPerRead)));
+      CHECK(Num(dev, results::kCpuNsPerRead) > 0);
       CHECK(Num(e, results::kDeviceReadsPerS) == Num(dev, results::kReadsPerS));
       CHECK(
           Num(e, results::kIoEfficiency) ==

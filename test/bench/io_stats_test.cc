@@ -1,12 +1,13 @@
 // Another process's counters, as a pass sums them over a backend's server
-// processes: faults and storage bytes as deltas, memory as Pss, so a page
-// two processes share counts once. The child acts only when told and
+// processes: faults, storage bytes and CPU time as deltas, memory as Pss,
+// so a page two processes share counts once. The child acts only when told and
 // answers when done; nothing depends on timing.
 #include "bench/io_stats.h"
 
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -32,9 +33,33 @@ uint64_t RssOf(int pid) {
   return resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
 }
 
+// CPU time this process has used, by getrusage (user + system).
+uint64_t RusageCpuNs() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  auto ns = [](const timeval& t) {
+    return static_cast<uint64_t>(t.tv_sec) * 1'000'000'000ULL +
+           static_cast<uint64_t>(t.tv_usec) * 1000;
+  };
+  return ns(ru.ru_utime) + ns(ru.ru_stime);
+}
+
+// Spins until this process has used `ns` more CPU time: a fixed amount of
+// work in CPU time, whatever the load.
+void BurnCpu(uint64_t ns) {
+  const uint64_t start = RusageCpuNs();
+  volatile uint64_t x = 0;
+  while (RusageCpuNs() - start < ns) {
+    for (int i = 0; i < 10000; ++i) x = x + static_cast<uint64_t>(i);
+  }
+}
+
+constexpr uint64_t kBurnNs = 50'000'000;  // CPU time the child burns.
+
 // The child: on 'f' faults in kTouched fresh private pages, on 's' reads
 // every page of `shared`, on 'r' reads kDirect bytes of `file` with
-// O_DIRECT; answers each with one byte; exits on EOF.
+// O_DIRECT, on 'c' burns kBurnNs of CPU time; answers each with one byte;
+// exits on EOF.
 [[noreturn]] void Child(int in, int out, volatile char* shared,
                         const std::string& file) {
   char cmd = 0;
@@ -61,6 +86,8 @@ uint64_t RssOf(int pid) {
            pread(fd, buf, kDirect, 0) == static_cast<ssize_t>(kDirect);
       if (fd >= 0) close(fd);
       std::free(buf);
+    } else if (cmd == 'c') {
+      BurnCpu(kBurnNs);
     }
     char answer = ok ? 1 : 0;
     if (write(out, &answer, 1) != 1) break;
@@ -118,8 +145,13 @@ TEST_CASE("another process's faults, storage bytes and Pss",
   REQUIRE(child.Ask('f'));
   REQUIRE(child.Ask('s'));
   REQUIRE(child.Ask('r'));
+  REQUIRE(child.Ask('c'));
   const auto after = TakeProcessSnapshots({pid});
   const IoSnapshot d = ProcessDelta(before, after);
+  // Its CPU time, in clock ticks (10 ms at 100 per second): at least the
+  // burn less a tick lost to rounding at each end.
+  CHECK(d.cpu_known);
+  CHECK(d.cpu_ns >= kBurnNs - 20'000'000);
   // One fault per private page written (shared pages read are mapped 16
   // at a time by fault-around).
   CHECK(d.minor_faults >= kTouched / kPage);
@@ -141,22 +173,40 @@ TEST_CASE("another process's faults, storage bytes and Pss",
   CHECK(TakeProcessSnapshots({pid}).empty());
   CHECK_FALSE(
       ProcessDelta(before, TakeProcessSnapshots({pid})).read_bytes_known);
+  CHECK_FALSE(ProcessDelta(before, TakeProcessSnapshots({pid})).cpu_known);
   CHECK(PssBytesOf(pid) == 0);
   munmap(mem, kShared);
 }
 
+TEST_CASE("this process's CPU time is the process clock's",
+          "[bench][io_stats]") {
+  const IoSnapshot before = TakeIoSnapshot();
+  const uint64_t rusage_before = RusageCpuNs();
+  BurnCpu(20'000'000);
+  const uint64_t burnt = RusageCpuNs() - rusage_before;
+  const IoSnapshot after = TakeIoSnapshot();
+  REQUIRE(before.cpu_known);
+  REQUIRE(after.cpu_known);
+  // The clock was read before and after getrusage, which rounds to
+  // microseconds: a millisecond of slack is far more than either needs.
+  CHECK(after.cpu_ns - before.cpu_ns + 1'000'000 >= burnt);
+  CHECK(burnt >= 20'000'000);
+}
+
 TEST_CASE("server deltas sum per process and skip newcomers",
           "[bench][io_stats]") {
-  std::map<int, IoSnapshot> before = {{10, {1, 100, 4096, true}},
-                                      {11, {0, 50, 0, true}}};
-  std::map<int, IoSnapshot> after = {{10, {3, 180, 12288, true}},
-                                     {11, {1, 70, 4096, true}},
-                                     {12, {9, 900, 90000, true}}};
+  std::map<int, IoSnapshot> before = {{10, {1, 100, 4096, true, 1000, true}},
+                                      {11, {0, 50, 0, true, 0, true}}};
+  std::map<int, IoSnapshot> after = {{10, {3, 180, 12288, true, 21000, true}},
+                                     {11, {1, 70, 4096, true, 5000, true}},
+                                     {12, {9, 900, 90000, true, 99000, true}}};
   IoSnapshot d = ProcessDelta(before, after);
   CHECK(d.major_faults == 3);
   CHECK(d.minor_faults == 100);
   CHECK(d.read_bytes == 12288);
   CHECK(d.read_bytes_known);
+  CHECK(d.cpu_ns == 25000);
+  CHECK(d.cpu_known);
   after[11].read_bytes_known = false;
   d = ProcessDelta(before, after);
   CHECK_FALSE(d.read_bytes_known);
@@ -165,6 +215,8 @@ TEST_CASE("server deltas sum per process and skip newcomers",
   d = ProcessDelta({}, {});
   CHECK(d.read_bytes_known);
   CHECK(d.read_bytes == 0);
+  CHECK(d.cpu_known);
+  CHECK(d.cpu_ns == 0);
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // End to end through the flatbench binary: the JSON carries every counter
 // and context key of RESULTS_FORMAT.md, and errors map to their exit codes.
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -9,6 +11,7 @@
 #include "common/results_ops.h"
 #include "common/results_schema.h"
 #include "test/bench/tiny_dataset.h"
+#include "test/crafted_profile.h"
 #include "test/run_command.h"
 
 namespace flatbench::bench {
@@ -59,6 +62,8 @@ void CheckDocument(const nlohmann::json& doc,
     CHECK(ctx.contains(k));
   }
   for (const auto& k : results::AllContextKeys()) {
+    // Only with --device-profile (below).
+    if (k.name == results::kRecordedDeviceProfile.name) continue;
     CAPTURE(k.name);
     CHECK(ctx.contains(std::string(k.name)));
   }
@@ -88,6 +93,11 @@ void CheckDocument(const nlohmann::json& doc,
       REQUIRE(e.contains(std::string(c.name)));
       CHECK(e[std::string(c.name)].is_number());
     }
+    // Every read and device pass measured its CPU time per read.
+    const std::string cpu(results::kCpuNsPerRead.name);
+    REQUIRE(e.contains(cpu));
+    CHECK(std::isfinite(e[cpu].get<double>()));
+    CHECK(e[cpu].get<double>() > 0);
     const double threads = e["threads"].get<double>();
     CHECK(e["peak_inflight"].get<double>() <= threads);
     CHECK(e["mean_inflight"].get<double>() <= threads + 0.01);
@@ -184,6 +194,56 @@ TEST_CASE("bench writes scan and startup entries the report shows",
   CHECK_THAT(text, Catch::Contains("## Scans and startup"));
   CHECK_THAT(text, Catch::Contains("startup (median)"));
   CHECK_THAT(text, Catch::Contains("scans/s (median)"));
+}
+
+TEST_CASE("bench records a device profile, and refuses one that is not",
+          "[bench][cli]") {
+  TempDir out;
+  const std::string quick =
+      "bench --dir " + TinyDatasetDir() +
+      " --backends arena --threads 1 --reads 10 --repetitions 1 "
+      "--check-samples 20 --modes warm --tables account --kinds hit "
+      "--no-device --quiet --evict fadvise --out " +
+      (out / "r.json") + " --device-profile ";
+  const nlohmann::json profile = flatbench::testing::CraftedDeviceProfile();
+  SECTION("a valid profile is recorded whole, and the report shows it") {
+    std::ofstream(out / "p.json") << profile.dump(1);
+    auto r = RunFlatbench(quick + (out / "p.json"));
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const nlohmann::json doc = ReadJson(out / "r.json");
+    CHECK(doc["context"]["flatbench.device_profile"] == profile);
+    CHECK(doc["benchmarks"].size() == 1);
+    auto rep = RunFlatbench("report " + (out / "r.json") + " --out " +
+                            (out / "report"));
+    INFO(rep.err);
+    CHECK(rep.exit_code == 2);
+    std::ifstream md(out / "report/report.md");
+    std::string text((std::istreambuf_iterator<char>(md)), {});
+    CHECK_THAT(text, Catch::Contains("Device profile recorded in"));
+    CHECK_THAT(text, Catch::Contains("| 1 | 66,667 (15 µs) |"));
+  }
+  SECTION("a malformed profile exits 65 naming file and key, writes nothing") {
+    nlohmann::json bad = profile;
+    bad.erase("cpus");
+    std::ofstream(out / "bad.json") << bad.dump();
+    auto r = RunFlatbench(quick + (out / "bad.json"));
+    CHECK(r.exit_code == 65);
+    CHECK_THAT(r.err, Catch::Contains(out / "bad.json"));
+    CHECK_THAT(r.err, Catch::Contains("\"cpus\""));
+    CHECK_FALSE(std::filesystem::exists(out / "r.json"));
+    std::ofstream(out / "text.json") << "not json";
+    r = RunFlatbench(quick + (out / "text.json"));
+    CHECK(r.exit_code == 65);
+    CHECK_THAT(r.err, Catch::Contains(out / "text.json"));
+    CHECK_FALSE(std::filesystem::exists(out / "r.json"));
+  }
+  SECTION("a missing profile exits 66 naming it, writes nothing") {
+    auto r = RunFlatbench(quick + (out / "none.json"));
+    CHECK(r.exit_code == 66);
+    CHECK_THAT(r.err, Catch::Contains(out / "none.json"));
+    CHECK_FALSE(std::filesystem::exists(out / "r.json"));
+  }
 }
 
 TEST_CASE("bench exit codes", "[bench][cli]") {

@@ -7,6 +7,7 @@
 #include "common/results_schema.h"
 #include "report/interval.h"
 #include "report/results.h"
+#include "test/crafted_profile.h"
 #include "test/report/judge.h"
 #include "test/report/results_builder.h"
 #include "test/temp_dir.h"
@@ -73,6 +74,7 @@ TEST_CASE("impossible values are refused naming benchmark and counter",
     e[counter = "minor_faults_per_read"] = -1;
   }
   SECTION("negative bytes read") { e[counter = "bytes_read_per_read"] = -1; }
+  SECTION("zero CPU per read") { e[counter = "cpu_ns_per_read"] = 0; }
   SECTION("negative preloaded bytes") {
     e[counter = "preloaded_bytes"] = -4096;
   }
@@ -156,7 +158,23 @@ TEST_CASE("mistyped context values are refused", "[report][integrity]") {
   SECTION("a per-backend key missing") {
     doc["context"].erase(key = "flatbench.backend.rocksdb.disk_bytes");
   }
+  SECTION("a recorded device profile that is not an object") {
+    doc["context"][key = "flatbench.device_profile"] = "fast";
+  }
   ExpectRefused(doc, {key});
+}
+
+TEST_CASE("a recorded device profile is checked by its own contract",
+          "[report][integrity]") {
+  json doc = ResultsBuilder().Build();
+  json profile = flatbench::testing::CraftedDeviceProfile();
+  profile.erase("cpus");
+  doc["context"]["flatbench.device_profile"] = profile;
+  ExpectRefused(doc, {"flatbench.device_profile", "\"cpus\""});
+  profile = flatbench::testing::CraftedDeviceProfile();
+  profile["cells"].erase(profile["cells"].begin());
+  doc["context"]["flatbench.device_profile"] = profile;
+  ExpectRefused(doc, {"flatbench.device_profile", "queue depth 1 and 4096"});
 }
 
 // Splits one run into an arena file and a baselines file, changes `key`

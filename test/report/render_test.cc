@@ -9,6 +9,7 @@
 #include "report/report.h"
 #include "report/svg.h"
 #include "report/trend_chart.h"
+#include "test/crafted_profile.h"
 #include "test/report/judge.h"
 #include "test/report/results_builder.h"
 
@@ -268,6 +269,22 @@ TEST_CASE("a missing cell shows as missing in the report", "[report][render]") {
   CHECK(r.markdown.find("missing: lmdb/storage/miss-live/cold/threads:8") !=
         std::string::npos);
   CHECK(r.markdown.find("FAIL (no data) (provisional)") != std::string::npos);
+}
+
+TEST_CASE("a device profile the results recorded is shown with them",
+          "[report][render]") {
+  auto doc = ResultsBuilder().Build();
+  CHECK(Render(doc).markdown.find("Device profile") == std::string::npos);
+  doc["context"]["flatbench.device_profile"] =
+      flatbench::testing::CraftedDeviceProfile();
+  const std::string md = Render(doc).markdown;
+  CHECK(md.find("Device profile recorded in results.json (`flatbench device` "
+                "on /data, ext4, measured 2026-01-01T00:00:00Z, 2 cpus") !=
+        std::string::npos);
+  // Reads/s and mean latency per queue depth, 4 to 16 KiB.
+  CHECK(md.find("| 1 | 66,667 (15 µs) | 50,000 (20 µs) | 40,000 (25 µs) | "
+                "33,333 (30 µs) |") != std::string::npos);
+  CHECK(md.find("| 32 | 98,462 (325 µs) |") != std::string::npos);
 }
 
 TEST_CASE("the caveats are written down", "[report][render]") {

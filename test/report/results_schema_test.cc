@@ -93,6 +93,9 @@ TEST_CASE("counters are expected where the contract says", "[report][schema]") {
   CHECK_FALSE(CounterExpected(kIoEfficiency, kKindHit, kModeWarm));
   CHECK(CounterExpected(kDeviceFileBytes, kKindDevice, kModeColdLazy));
   CHECK_FALSE(CounterExpected(kBytesReadPerRead, kKindHit, kModeCold));
+  // Written by every pass since it exists, absent from older results.
+  CHECK_FALSE(CounterExpected(kCpuNsPerRead, kKindHit, kModeWarm));
+  CHECK_FALSE(CounterExpected(kCpuNsPerRead, kKindDevice, kModeCold));
 }
 
 TEST_CASE("scan and startup cells: names and expected counters",

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 
+#include "test/crafted_profile.h"
 #include "test/report/results_builder.h"
 #include "test/temp_dir.h"
 
@@ -100,6 +101,35 @@ TEST_CASE("malformed results are kCorruption naming the file",
   CHECK(rs.status().ExitCode() == 65);
   CHECK(rs.status().message().find("bad.json") != std::string::npos);
   CHECK(rs.status().message().find(expect) != std::string::npos);
+}
+
+TEST_CASE("a recorded device profile is read with its file",
+          "[report][results]") {
+  flatbench::testing::TempDir tmp;
+  json doc = ResultsBuilder().Build();
+  Result<ResultSet> none = ParseResults(doc.dump(), "r.json");
+  REQUIRE(none.ok());
+  CHECK(none->device_profiles.empty());
+  // Split into two files, only the arena's recording a profile.
+  json arena = doc, rest = doc;
+  arena["benchmarks"] = json::array();
+  rest["benchmarks"] = json::array();
+  for (const auto& e : doc["benchmarks"]) {
+    bool is_arena = e["name"].get<std::string>().rfind("arena/", 0) == 0;
+    (is_arena ? arena : rest)["benchmarks"].push_back(e);
+  }
+  arena["context"]["flatbench.device_profile"] =
+      flatbench::testing::CraftedDeviceProfile();
+  Write(tmp / "arena.json", arena.dump());
+  Write(tmp / "rest.json", rest.dump());
+  Result<ResultSet> rs = LoadResults({tmp / "arena.json", tmp / "rest.json"});
+  INFO(rs.status().message());
+  REQUIRE(rs.ok());
+  REQUIRE(rs->device_profiles.size() == 1);
+  const DeviceProfile& p = rs->device_profiles.at(tmp / "arena.json");
+  CHECK(p.cpus == 2);
+  CHECK(p.cells.size() == 12);
+  CHECK(p.ReadsPerS(1, 4096) == Approx(1 / 15e-6));
 }
 
 TEST_CASE("results of one dataset split across files merge",

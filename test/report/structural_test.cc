@@ -3,12 +3,13 @@
 #include "report/structural.h"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "common/results_schema.h"
-#include "common/sweep_schema.h"
 #include "report/markdown.h"
 #include "report/prediction.h"
+#include "test/crafted_profile.h"
 
 namespace flatbench::report {
 namespace {
@@ -16,37 +17,7 @@ namespace {
 using nlohmann::json;
 namespace r = results;
 
-// Mean latency depth x 10 us + (bytes / 4 KiB) x 5 us; the rounds ran at
-// half and twice the cell's rate.
-json Profile() {
-  json cells = json::array();
-  for (int d : sweep::kProfileQueueDepths) {
-    for (int64_t b : sweep::kProfileReadBytes) {
-      const double lat_ns = d * 10'000.0 + static_cast<double>(b) / 4096 * 5000;
-      const double rate = d / (lat_ns * 1e-9);
-      cells.push_back({{"queue_depth", d},
-                       {"read_bytes", b},
-                       {"reads", 1000},
-                       {"reads_per_s", rate},
-                       {"reads_per_s_low", rate / 2},
-                       {"reads_per_s_high", rate * 2},
-                       {"lat_mean_ns", lat_ns},
-                       {"lat_p50_ns", lat_ns},
-                       {"lat_p99_ns", lat_ns * 3},
-                       {"lat_p999_ns", lat_ns * 5}});
-    }
-  }
-  return {{"flatbench_device_profile", 1},
-          {"dir", "/data"},
-          {"filesystem", "ext4"},
-          {"file_bytes", 1 << 30},
-          {"rounds", 3},
-          {"seconds_per_cell", 1.5},
-          {"cpus", 2},
-          {"load_average", 0.5},
-          {"measured_at", "2026-01-01T00:00:00Z"},
-          {"cells", cells}};
-}
+json Profile() { return flatbench::testing::CraftedDeviceProfile(); }
 
 DeviceProfile Parsed() {
   auto p = ParseDeviceProfile(Profile(), "p.json");
@@ -158,11 +129,83 @@ TEST_CASE("CPU per read is what the device did not take, per pass",
             .passes == 0);
 }
 
+Pass WithCpu(Pass p, double cpu_ns, const std::string& mode = "cold") {
+  p.cell.mode = mode;
+  p.counters[r::kCpuNsPerRead.name] = cpu_ns;
+  return p;
+}
+
+TEST_CASE("CPU per read is measured where the passes carry it",
+          "[report][structural]") {
+  const DeviceProfile profile = Parsed();
+  // 100 and 80 us per read on a 50 us own-file device: residual c of 50
+  // and 30 us; measured CPU 20 and 30 us per read.
+  const Pass cold0 =
+      MakePass("arena", "account", "hit", 1, 0, 10000, 4096, 20000);
+  const Pass cold1 =
+      MakePass("arena", "account", "hit", 1, 1, 12500, 4096, 20000);
+  ResultSet rs;
+  rs.passes = {WithCpu(cold0, 20000), WithCpu(cold1, 30000)};
+  // Other thread counts, tables and backends do not count.
+  rs.passes.push_back(
+      WithCpu(MakePass("arena", "account", "hit", 8, 0, 1, 4096, 1), 1e6));
+  rs.passes.push_back(
+      WithCpu(MakePass("arena", "storage", "hit", 1, 0, 1, 4096, 1), 1e6));
+  rs.passes.push_back(
+      WithCpu(MakePass("lmdb", "account", "hit", 1, 0, 1, 4096, 1), 1e6));
+
+  SECTION("cold only: c measured, no split") {
+    const CpuCost c = CpuPerRead(rs, "arena", "account", "hit", 1, profile);
+    CHECK(c.source == CpuCost::Source::kMeasured);
+    CHECK(c.passes == 2);
+    CHECK(c.mid == Approx(25e-6));
+    CHECK(c.low == Approx(20e-6));
+    CHECK(c.high == Approx(30e-6));
+    CHECK(c.warm_passes == 0);
+    CHECK(std::isnan(c.warm));
+    // The residual stays what the device did not take: 40 us.
+    CHECK(CalibrateCpu(rs, "arena", "account", "hit", 1, profile).mid ==
+          Approx(40e-6));
+  }
+  SECTION("with warm cells: split into the warm part and the cold extra") {
+    rs.passes.push_back(WithCpu(
+        MakePass("arena", "account", "hit", 1, 0, 90000, 0, 0), 8000, "warm"));
+    rs.passes.push_back(WithCpu(
+        MakePass("arena", "account", "hit", 1, 1, 80000, 0, 0), 12000, "warm"));
+    rs.passes.push_back(WithCpu(
+        MakePass("arena", "account", "hit", 8, 0, 1, 0, 0), 99000, "warm"));
+    rs.passes.push_back(
+        WithCpu(MakePass("arena", "account", "miss-absent", 1, 0, 1, 0, 0),
+                99000, "warm"));
+    const CpuCost c = CpuPerRead(rs, "arena", "account", "hit", 1, profile);
+    CHECK(c.source == CpuCost::Source::kMeasured);
+    CHECK(c.mid == Approx(25e-6));
+    CHECK(c.warm_passes == 2);
+    CHECK(c.warm == Approx(10e-6));
+    CHECK(c.ColdExtra() == Approx(15e-6));
+  }
+  SECTION("without the counter: the residual, as results before it had") {
+    ResultSet old;
+    old.passes = {cold0, cold1};
+    const CpuCost c = CpuPerRead(old, "arena", "account", "hit", 1, profile);
+    CHECK(c.source == CpuCost::Source::kResidual);
+    CHECK(c.passes == 2);
+    CHECK(c.mid == Approx(40e-6));
+    CHECK(c.low == Approx(30e-6));
+    CHECK(c.high == Approx(50e-6));
+    CHECK(MeasuredCpu(old, "arena", "account", "hit").passes == 0);
+  }
+}
+
 TEST_CASE("reads/s from threads, CPU per read and the device's latency",
           "[report][structural]") {
   const DeviceProfile profile = Parsed();
   const IoShape one_page{1, 1};
-  const CpuCost cpu{50e-6, 40e-6, 60e-6, 3};
+  CpuCost cpu;
+  cpu.mid = 50e-6;
+  cpu.low = 40e-6;
+  cpu.high = 60e-6;
+  cpu.passes = 3;
   // 1 thread: 1 / (50 + 15) us.
   RatePrediction p = PredictRate(one_page, cpu, 1, profile);
   CHECK(p.rate == Approx(1 / 65e-6));
@@ -280,6 +323,63 @@ TEST_CASE("the report predicts every size and full scale from structure",
   const std::string none = RenderMarkdown(BuildPredictionDocument(sweep, th));
   CHECK(none.find("--device-profile") != std::string::npos);
   CHECK(none.find("15,385") == std::string::npos);
+}
+
+// The crafted sweep with the arena's passes carrying their CPU per read:
+// 30 us cold and, in warm cells added for it, 10 us; RocksDB's do not.
+TEST_CASE("the structural section uses the measured CPU and says so",
+          "[report][structural]") {
+  SweepInput sweep = CraftedSweep();
+  for (auto& size : sweep.sizes) {
+    std::vector<Pass> warm;
+    for (auto& p : size.results.passes) {
+      if (p.cell.backend != "arena") continue;
+      p.counters[r::kCpuNsPerRead.name] = 30000;
+      if (p.cell.threads == 1) {
+        warm.push_back(WithCpu(p, 10000, "warm"));
+        warm.back().counters.erase(r::kDeviceReadsPerS.name);
+      }
+    }
+    size.results.passes.insert(size.results.passes.end(), warm.begin(),
+                               warm.end());
+  }
+  const DeviceProfile profile = Parsed();
+  Thresholds th;
+  th.candidate = "arena";
+  th.threads = {1, 8};
+  th.cells = {{"account", {"hit"}}, {"storage", {"hit"}}};
+  RatioThreshold check;
+  check.name = "arena/rocksdb cold hit reads/s";
+  check.metric = Metric::kHitReadsPerS;
+  check.baseline = "rocksdb";
+  check.bound = 1.8;
+  th.checks = {check};
+  const std::string md =
+      RenderMarkdown(BuildPredictionDocument(sweep, th, &profile));
+  INFO(md);
+  // c per backend and cell: the arena's measured and split, RocksDB's the
+  // residual (1 / 5,000 less 150 us), at the smallest and largest size.
+  for (const std::string acc : {"1,000,000", "10,000,000"}) {
+    for (const std::string table : {"account", "storage"}) {
+      CAPTURE(acc, table);
+      CHECK(md.find("| " + acc + " | arena | " + table +
+                    " hit | measured, 2 passes | 30 µs [30 µs, 30 µs] | 10 "
+                    "µs | 20 µs | 50 µs |") != std::string::npos);
+      CHECK(md.find("| " + acc + " | rocksdb | " + table +
+                    " hit | residual, 2 passes | 50 µs [50 µs, 50 µs] | – | "
+                    "– | 50 µs |") != std::string::npos);
+    }
+  }
+  // The arena at 1 thread: 1 / (30 + 15) us = 22,222/s; RocksDB keeps its
+  // residual 50 us: 1 / 65 us.
+  CHECK(md.find("| 1,000,000 | arena | account hit, 1 thread | 22,222 [") !=
+        std::string::npos);
+  CHECK(md.find("| 1,000,000 | rocksdb | account hit, 1 thread | 15,385 [") !=
+        std::string::npos);
+  // 8 threads: 8 / (30 + 85) us = 69,565/s, but 2 cpus at 30 us per read
+  // give 66,667.
+  CHECK(md.find("| 1,000,000 | arena | account hit, 8 threads | 66,667 [") !=
+        std::string::npos);
 }
 
 }  // namespace
