@@ -63,6 +63,36 @@ TEST_CASE("the block cache holds at most its frames and evicts unpinned ones",
   REQUIRE(cached == 64);
 }
 
+// FrameHint (the reader's prefetch hint) names the frame a Lookup would pin,
+// and nothing for a block that is not cached or is being loaded.
+TEST_CASE("a frame hint names the cached block's frame, or none",
+          "[arena][cache]") {
+  auto created = BlockCache::Create(300, 0);  // 64 frames
+  REQUIRE(created.ok());
+  BlockCache& cache = *created.value();
+  for (uint32_t b = 0; b < 300; ++b) {
+    REQUIRE(cache.FrameHint(b) == nullptr);
+    BlockCache::Load load;
+    REQUIRE(cache.BeginLoad(b, &load));
+    REQUIRE(cache.FrameHint(b) == nullptr);  // loading: not readable yet
+    Fill(load.data(), b);
+    BlockCache::Pin pin;
+    load.Publish(&pin);
+    REQUIRE(cache.FrameHint(b) == pin.data());
+  }
+  uint32_t cached = 0;
+  for (uint32_t b = 0; b < 300; ++b) {
+    BlockCache::Pin pin;
+    if (cache.Lookup(b, &pin)) {
+      ++cached;
+      REQUIRE(cache.FrameHint(b) == pin.data());
+    } else {
+      REQUIRE(cache.FrameHint(b) == nullptr);  // evicted
+    }
+  }
+  REQUIRE(cached == 64);
+}
+
 TEST_CASE("a pinned frame is never reused; all pinned turns loaders away",
           "[arena][cache]") {
   auto created = BlockCache::Create(200, 0);  // the minimum: 64 frames
