@@ -55,11 +55,14 @@ class BlockCache {
    private:
     friend class BlockCache;
     BlockCache* cache_ = nullptr;
+    uint32_t block_ = 0;
     uint32_t slot_ = 0;
     const char* data_ = nullptr;
   };
 
-  // Pins `block`'s frame when it is cached. Lock-free, no allocation.
+  // Pins `block`'s frame when it is cached (and releases what `pin` held
+  // before). Lock-free, no allocation. When `pin` already holds `block`'s
+  // frame it is kept as it is: no atomic read-modify-write.
   bool Lookup(uint32_t block, Pin* pin);
 
   // The frame `block` sat in when this was called, or null: a prefetch
