@@ -20,9 +20,10 @@
 //   (block.cc), about two or three key cache lines per lookup.
 // - The bloom filter (one cache line) is probed before the index: an absent
 //   key usually touches no data page at all.
-// - A warm hit is a chain of cache misses (filter line, block header, key
-//   lines, value end): PrefetchBlock starts all of them as soon as the block
-//   number is known, so they overlap instead of following one another.
+// - A warm hit is a chain of cache misses (block header, key lines, value
+//   end): once the filter passes, PrefetchBlock starts all of them, from
+//   addresses interpolated before the block is read, so they overlap
+//   instead of following one another.
 // - Errors are built only on the failure path, so a successful Get
 //   allocates nothing; there are no virtual calls and no locks; all state is
 //   immutable after open, so readers share it freely.
@@ -180,16 +181,17 @@ Status Reader::FetchCached(int shard, uint32_t block, uint64_t offset,
 // addresses are known, to within a few keys, once the block number is: the
 // key's position is interpolated between the block's and the next block's
 // first-key prefixes (as LowerBoundBetween will) over the shard's mean keys
-// per block. Prefetching them as soon as FindBlock returns, before the
-// filter is tested, lets these misses overlap the filter's and each other
-// instead of following one another (RESEARCH.md section 8 has the figures:
-// about 0.55x the time of a storage hit without it). The window covers
+// per block. Prefetching them all once the filter lets the key through
+// lets these misses overlap instead of following one another (RESEARCH.md
+// section 8 has the figures: 0.6-0.65x the time of a storage hit without
+// it). Issued before the filter test, they cost filter-rejected misses
+// 1.4-1.7x their time and gained hits nothing measurable, as the core runs
+// ahead past the filter's well-predicted branch anyway. The window covers
 // kPrefetchKeys keys either side of the guess: the search's first gallop
 // steps (1, 2, 4), which cover the guess's usual error for hash keys (a few
 // keys in a block of about 45). It is only a hint: nothing is read, a wrong
 // guess costs wasted prefetches, and on the cache path the frame may change
-// before it is pinned (FrameHint). A filter-rejected miss pays the
-// prefetches as memory traffic, not latency.
+// before it is pinned (FrameHint).
 void Reader::PrefetchBlock(const Shard& s, uint32_t block, uint64_t prefix,
                            uint64_t low, uint64_t high) const {
   if (compressed_) return;  // a zstd block's keys are not where they sit
@@ -285,9 +287,9 @@ Status Reader::Get(std::string_view key, bool* found, std::string_view* value,
   const int shard = static_cast<unsigned char>(key[0]);
   const Shard& s = shards_[shard];
   if (s.block_count == 0) return Status::Ok();
-  // Start the filter line's load, search the index and prefetch the block
-  // while it arrives, and only then test it: the cache misses overlap, and
-  // a rejected key still reads no data page (a prefetch cannot fault).
+  // Start the filter line's load, search the index while it arrives, and
+  // only then test it: the two cache misses overlap, and a rejected key
+  // still touches no data page.
   const char* filter_line = nullptr;
   uint64_t hash = 0;
   if (s.filter_lines != 0) {
@@ -297,19 +299,17 @@ Status Reader::Get(std::string_view key, bool* found, std::string_view* value,
   }
   const uint64_t prefix = KeyPrefix(key.data(), key_width_);
   uint32_t block = FindBlock(s.prefixes, s.block_count, prefix);
-  // Keys of the last block are bounded by the shard's last possible prefix.
-  const uint64_t shard_end =
-      (uint64_t{static_cast<unsigned>(shard)} << 56) | 0x00ffffffffffffffull;
-  if (block != kNoBlock) {
-    PrefetchBlock(s, block, prefix, IndexWord(s.prefixes, block),
-                  block + 1 < s.block_count ? IndexWord(s.prefixes, block + 1)
-                                            : shard_end);
-  }
   if (filter_line != nullptr &&
       !BloomLineMayMatch(hash, probes_, filter_line)) {
     return Status::Ok();
   }
   if (block == kNoBlock) return Status::Ok();
+  // Keys of the last block are bounded by the shard's last possible prefix.
+  const uint64_t shard_end =
+      (uint64_t{static_cast<unsigned>(shard)} << 56) | 0x00ffffffffffffffull;
+  PrefetchBlock(
+      s, block, prefix, IndexWord(s.prefixes, block),
+      block + 1 < s.block_count ? IndexWord(s.prefixes, block + 1) : shard_end);
   if (buffer == nullptr && NeedsBuffer()) {
     return Status::Usage(name_ + ": this arena's reads need a ReadBuffer");
   }
