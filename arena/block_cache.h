@@ -55,12 +55,25 @@ class BlockCache {
    private:
     friend class BlockCache;
     BlockCache* cache_ = nullptr;
+    uint32_t block_ = 0;
     uint32_t slot_ = 0;
     const char* data_ = nullptr;
   };
 
-  // Pins `block`'s frame when it is cached. Lock-free, no allocation.
+  // Pins `block`'s frame when it is cached (and releases what `pin` held
+  // before). Lock-free, no allocation. When `pin` already holds `block`'s
+  // frame it is kept as it is: no atomic read-modify-write.
   bool Lookup(uint32_t block, Pin* pin);
+
+  // The frame `block` sat in when this was called, or null: a prefetch
+  // hint only. It may be evicted and refilled at any moment; never read it
+  // without a Pin.
+  const char* FrameHint(uint32_t block) const {
+    const uint32_t w = where_[block].load(std::memory_order_relaxed);
+    if (w == 0 || w == kLoading) return nullptr;
+    __builtin_prefetch(&slot_[w - 1], 1);
+    return Frame(w - 1);
+  }
 
   // A frame claimed for loading `block`: fill data() (kBlockSize bytes),
   // check it, then Publish() or Abandon(). Abandoned on destruction.

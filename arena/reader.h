@@ -192,7 +192,11 @@ class Reader {
     uint32_t block_count = 0;
     uint32_t filter_lines = 0;
     uint32_t first_block = 0;  // number of the shard's block 0 in the file
+    // The shard's mean keys per block: where a hit's key lines likely sit
+    // before its block is read (PrefetchBlock).
+    uint32_t count_hint = 0;
   };
+  static_assert(sizeof(Shard) == 64);
 
   Reader() = default;
   static Result<std::unique_ptr<Reader>> OpenWith(int fd, int data_fd,
@@ -234,6 +238,12 @@ class Reader {
     verified_[id >> 6].fetch_or(uint64_t{1} << (id & 63),
                                 std::memory_order_relaxed);
   }
+  // Starts loading the lines a hit in `block` will read: its header, the key
+  // lines around the position interpolated from `prefix` between `low` and
+  // `high` (the block's and the next block's first-key prefixes), and the
+  // value end there. A hint only (reader.cc).
+  void PrefetchBlock(const Shard& s, uint32_t block, uint64_t prefix,
+                     uint64_t low, uint64_t high) const;
   Status SearchTiedBlocks(int shard, std::string_view key, uint64_t prefix,
                           uint32_t last, bool via_map, ReadBuffer* buffer,
                           uint32_t* block) const;

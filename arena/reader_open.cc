@@ -270,6 +270,11 @@ Status Reader::SetUpShards(const ReaderOptions& options) {
     s.data_bytes = e.data_bytes;
     s.block_count = e.block_count;
     s.filter_lines = e.filter_lines;
+    // A hint only (PrefetchBlock), kept to what one block can hold, so a
+    // wrong directory count cannot aim a prefetch outside the block.
+    const uint64_t max_count = kBlockPayload / (key_width_ + kValueEndSize);
+    s.count_hint = static_cast<uint32_t>(
+        std::clamp<uint64_t>(e.key_count / e.block_count, 1, max_count));
     if (!options.lazy && compressed_) {
       FLATBENCH_RETURN_IF_ERROR(CheckBlockOffsets(static_cast<int>(i)));
     }

@@ -63,6 +63,85 @@ TEST_CASE("the block cache holds at most its frames and evicts unpinned ones",
   REQUIRE(cached == 64);
 }
 
+// A Lookup of the block a pin already holds keeps the pin as it is: same
+// frame, same bytes, and still one pin, so one Release frees the frame.
+TEST_CASE("a pin reused for its own block holds it once", "[arena][cache]") {
+  auto created = BlockCache::Create(300, 0);  // 64 frames
+  REQUIRE(created.ok());
+  BlockCache& cache = *created.value();
+  BlockCache::Pin held;
+  {
+    BlockCache::Load load;
+    REQUIRE(cache.BeginLoad(5, &load));
+    Fill(load.data(), 5);
+    load.Publish(&held);
+  }
+  const char* frame = held.data();
+  for (int i = 0; i < 3; ++i) {
+    REQUIRE(cache.Lookup(5, &held));
+    REQUIRE(held.data() == frame);
+    REQUIRE(Holds(held.data(), 5));
+  }
+  // Held: loading every other block, several times round, never takes it.
+  auto load_others = [&] {
+    for (uint32_t b = 6; b < 300; ++b) {
+      BlockCache::Pin pin;
+      if (cache.Lookup(b, &pin)) continue;
+      BlockCache::Load load;
+      REQUIRE(cache.BeginLoad(b, &load));
+      Fill(load.data(), b);
+      load.Publish(&pin);
+    }
+  };
+  load_others();
+  load_others();
+  REQUIRE(Holds(frame, 5));
+  BlockCache::Pin again;
+  REQUIRE(cache.Lookup(5, &again));
+  REQUIRE(again.data() == frame);
+  again.Release();
+  // A pin moved to another block lets its old frame go.
+  REQUIRE(cache.Lookup(299, &held));
+  REQUIRE(Holds(held.data(), 299));
+  held.Release();
+  // Released once, the frame is evictable again: had the reuse pinned it a
+  // second time, block 5 would stay cached through any number of loads.
+  load_others();
+  load_others();
+  BlockCache::Pin gone;
+  REQUIRE_FALSE(cache.Lookup(5, &gone));
+}
+
+// FrameHint (the reader's prefetch hint) names the frame a Lookup would pin,
+// and nothing for a block that is not cached or is being loaded.
+TEST_CASE("a frame hint names the cached block's frame, or none",
+          "[arena][cache]") {
+  auto created = BlockCache::Create(300, 0);  // 64 frames
+  REQUIRE(created.ok());
+  BlockCache& cache = *created.value();
+  for (uint32_t b = 0; b < 300; ++b) {
+    REQUIRE(cache.FrameHint(b) == nullptr);
+    BlockCache::Load load;
+    REQUIRE(cache.BeginLoad(b, &load));
+    REQUIRE(cache.FrameHint(b) == nullptr);  // loading: not readable yet
+    Fill(load.data(), b);
+    BlockCache::Pin pin;
+    load.Publish(&pin);
+    REQUIRE(cache.FrameHint(b) == pin.data());
+  }
+  uint32_t cached = 0;
+  for (uint32_t b = 0; b < 300; ++b) {
+    BlockCache::Pin pin;
+    if (cache.Lookup(b, &pin)) {
+      ++cached;
+      REQUIRE(cache.FrameHint(b) == pin.data());
+    } else {
+      REQUIRE(cache.FrameHint(b) == nullptr);  // evicted
+    }
+  }
+  REQUIRE(cached == 64);
+}
+
 TEST_CASE("a pinned frame is never reused; all pinned turns loaders away",
           "[arena][cache]") {
   auto created = BlockCache::Create(200, 0);  // the minimum: 64 frames
