@@ -29,14 +29,7 @@ uint32_t BlockContents::LowerBoundBetween(std::string_view target, uint64_t low,
   uint32_t lo = 0;
   uint32_t hi = count;
   if (count > 4) {
-    uint32_t g = 0;
-    if (tp >= high) {
-      g = count - 1;
-    } else if (tp > low) {
-      g = static_cast<uint32_t>(static_cast<double>(tp - low) /
-                                static_cast<double>(high - low) * count);
-      if (g >= count) g = count - 1;
-    }
+    const uint32_t g = InterpolatedPosition(tp, low, high, count);
     // The guess's key and its value end are both needed on a hit; fetch
     // them together rather than one after the other.
     __builtin_prefetch(ends + 2 * size_t{g});

@@ -16,6 +16,20 @@
 
 namespace flatbench::arena {
 
+// Where a key with 8-byte prefix `prefix` sits among `count` keys whose
+// prefixes run from `low` to `high`, interpolated (hash keys are uniform)
+// and clamped to [0, count - 1]; the search's start (LowerBoundBetween) and
+// the reader's prefetch window (Reader::PrefetchBlock) share it.
+// REQUIRES: count >= 1.
+inline uint32_t InterpolatedPosition(uint64_t prefix, uint64_t low,
+                                     uint64_t high, uint32_t count) {
+  if (prefix >= high) return count - 1;
+  if (prefix <= low) return 0;
+  const auto g = static_cast<uint32_t>(static_cast<double>(prefix - low) /
+                                       static_cast<double>(high - low) * count);
+  return g >= count ? count - 1 : g;
+}
+
 // The decoded body of one block; views into the map or a scratch buffer.
 struct BlockContents {
   const char* keys = nullptr;

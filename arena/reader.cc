@@ -206,14 +206,7 @@ void Reader::PrefetchBlock(const Shard& s, uint32_t block, uint64_t prefix,
   }
   constexpr uint32_t kPrefetchKeys = 4;
   const uint32_t count = s.count_hint;
-  uint32_t g = 0;
-  if (prefix >= high) {
-    g = count - 1;
-  } else if (prefix > low) {
-    g = static_cast<uint32_t>(static_cast<double>(prefix - low) /
-                              static_cast<double>(high - low) * count);
-    if (g >= count) g = count - 1;
-  }
+  const uint32_t g = InterpolatedPosition(prefix, low, high, count);
   __builtin_prefetch(p);
   const uint64_t first =
       kBlockHeaderSize +
