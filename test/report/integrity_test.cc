@@ -21,6 +21,7 @@ using testing::FailedGateNames;
 using testing::GateNamed;
 using testing::Judge;
 using testing::ResultsBuilder;
+using testing::SplitEntries;
 
 // Parses `doc` and expects kCorruption whose message names every `part`.
 void ExpectRefused(const json& doc, const std::vector<std::string>& parts) {
@@ -191,13 +192,8 @@ TEST_CASE("files from another host, disk, build or run are refused",
   }
   auto key = GENERATE_COPY(from_range(keys));
   CAPTURE(key);
-  json arena = doc, rest = doc;
-  arena["benchmarks"] = json::array();
-  rest["benchmarks"] = json::array();
-  for (const auto& e : doc["benchmarks"]) {
-    bool is_arena = e["name"].get<std::string>().rfind("arena/", 0) == 0;
-    (is_arena ? arena : rest)["benchmarks"].push_back(e);
-  }
+  json arena, rest;
+  SplitEntries(doc, "arena/", &arena, &rest);
   json& v = rest["context"][key];
   std::string before = v.is_string() ? v.get<std::string>() : v.dump();
   if (v.is_string()) {

@@ -246,6 +246,18 @@ json& Entry(json& doc, const std::string& name) {
   throw std::runtime_error("no benchmark " + name);
 }
 
+void SplitEntries(const json& doc, const std::string& prefix, json* with,
+                  json* rest) {
+  *with = doc;
+  *rest = doc;
+  (*with)["benchmarks"] = json::array();
+  (*rest)["benchmarks"] = json::array();
+  for (const auto& e : doc["benchmarks"]) {
+    const bool match = e["name"].get<std::string>().rfind(prefix, 0) == 0;
+    (match ? *with : *rest)["benchmarks"].push_back(e);
+  }
+}
+
 int RemoveEntries(json& doc, const std::string& prefix) {
   json kept = json::array();
   int removed = 0;

@@ -55,6 +55,10 @@ struct ResultsBuilder {
 nlohmann::json& Entry(nlohmann::json& doc, const std::string& name);
 // Removes every entry whose name starts with `prefix`; returns how many.
 int RemoveEntries(nlohmann::json& doc, const std::string& prefix);
+// Splits doc in two, both with doc's context: *with the entries whose name
+// starts with `prefix`, *rest the others (one run's results as two files).
+void SplitEntries(const nlohmann::json& doc, const std::string& prefix,
+                  nlohmann::json* with, nlohmann::json* rest);
 // Sets `counter` to `value` on every entry whose name starts with `prefix`.
 int SetCounter(nlohmann::json& doc, const std::string& prefix,
                const std::string& counter, double value);

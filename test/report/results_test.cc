@@ -14,6 +14,7 @@ namespace {
 
 using nlohmann::json;
 using testing::ResultsBuilder;
+using testing::SplitEntries;
 
 void Write(const std::string& path, const std::string& text) {
   std::ofstream(path) << text;
@@ -111,13 +112,8 @@ TEST_CASE("a recorded device profile is read with its file",
   REQUIRE(none.ok());
   CHECK(none->device_profiles.empty());
   // Split into two files, only the arena's recording a profile.
-  json arena = doc, rest = doc;
-  arena["benchmarks"] = json::array();
-  rest["benchmarks"] = json::array();
-  for (const auto& e : doc["benchmarks"]) {
-    bool is_arena = e["name"].get<std::string>().rfind("arena/", 0) == 0;
-    (is_arena ? arena : rest)["benchmarks"].push_back(e);
-  }
+  json arena, rest;
+  SplitEntries(doc, "arena/", &arena, &rest);
   arena["context"]["flatbench.device_profile"] =
       flatbench::testing::CraftedDeviceProfile();
   Write(tmp / "arena.json", arena.dump());
@@ -136,13 +132,8 @@ TEST_CASE("results of one dataset split across files merge",
           "[report][results]") {
   flatbench::testing::TempDir tmp;
   json doc = ResultsBuilder().Build();
-  json arena = doc, rest = doc;
-  arena["benchmarks"] = json::array();
-  rest["benchmarks"] = json::array();
-  for (const auto& e : doc["benchmarks"]) {
-    bool is_arena = e["name"].get<std::string>().rfind("arena/", 0) == 0;
-    (is_arena ? arena : rest)["benchmarks"].push_back(e);
-  }
+  json arena, rest;
+  SplitEntries(doc, "arena/", &arena, &rest);
   Write(tmp / "arena.json", arena.dump());
   Write(tmp / "rest.json", rest.dump());
   Result<ResultSet> rs = LoadResults({tmp / "arena.json", tmp / "rest.json"});
