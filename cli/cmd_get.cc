@@ -6,8 +6,9 @@
 
 #include "cli/arena_cli.h"
 #include "cli/command.h"
+#include "cli/exit.h"
 #include "cli/flags.h"
-#include "cli/subprocess.h"
+#include "common/child_process.h"
 #include "common/hex.h"
 #include "datagen/dataset.h"
 #include "datagen/registry.h"

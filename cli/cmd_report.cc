@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "cli/command.h"
+#include "cli/exit.h"
 #include "common/files.h"
 #include "report/prediction.h"
 #include "report/report.h"

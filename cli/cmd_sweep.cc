@@ -9,8 +9,9 @@
 
 #include "bench/sweep.h"
 #include "cli/command.h"
+#include "cli/exit.h"
 #include "cli/flags.h"
-#include "cli/subprocess.h"
+#include "common/child_process.h"
 #include "common/files.h"
 #include "common/stop_signals.h"
 #include "datagen/dataset.h"

@@ -2,19 +2,9 @@
 #include <cstdio>
 
 #include "cli/command.h"
+#include "common/status.h"
 #include "common/stop_signals.h"
 #include "flatbench_config.h"
-
-namespace flatbench::cli {
-
-int Fail(const Status& status) {
-  std::fprintf(stderr, "flatbench: %s\n", status.message().c_str());
-  return status.ExitCode();
-}
-
-int ExitCodeOf(const Status& status) { return status.ok() ? 0 : Fail(status); }
-
-}  // namespace flatbench::cli
 
 int main(int argc, char** argv) {
   using namespace flatbench::cli;

@@ -6,7 +6,7 @@
 // binary: given "exit-with N" or "die-by SIGNAL" as its arguments it does
 // that instead of running the tests (its own main, below).
 #define CATCH_CONFIG_RUNNER
-#include "cli/subprocess.h"
+#include "common/child_process.h"
 
 #include <signal.h>
 #include <sys/resource.h>
@@ -16,10 +16,10 @@
 #include <cstdlib>
 #include <string>
 
+using flatbench::ChildExit;
 using flatbench::Code;
-using flatbench::cli::ChildExit;
-using flatbench::cli::LineChild;
-using flatbench::cli::SpawnSelf;
+using flatbench::LineChild;
+using flatbench::SpawnSelf;
 
 TEST_CASE("a documented exit keeps its meaning") {
   auto end = SpawnSelf({"exit-with", "65"});

@@ -1,4 +1,4 @@
-#include "cli/subprocess.h"
+#include "common/child_process.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -17,7 +17,7 @@
 
 extern char** environ;
 
-namespace flatbench::cli {
+namespace flatbench {
 namespace {
 
 constexpr char kSelf[] = "/proc/self/exe";
@@ -190,4 +190,4 @@ void DieBySignalOnFault() {
   }
 }
 
-}  // namespace flatbench::cli
+}  // namespace flatbench

@@ -11,7 +11,7 @@
 
 #include "common/status.h"
 
-namespace flatbench::cli {
+namespace flatbench {
 
 // How a child process ended: it exited with a code, or a signal killed it.
 struct ChildExit {
@@ -73,4 +73,4 @@ FILE* TakeResponseStream();
 // answer (its default, 1, is also `get`'s "not found").
 void DieBySignalOnFault();
 
-}  // namespace flatbench::cli
+}  // namespace flatbench
