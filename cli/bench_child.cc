@@ -42,12 +42,10 @@ int RunWorker(const BenchArgs& a) {
   while ((n = getline(&buf, &cap, stdin)) > 0) {
     nlohmann::json req = nlohmann::json::parse(
         std::string(buf, static_cast<size_t>(n)), nullptr, false);
-    nlohmann::json resp =
-        req.is_discarded()
-            ? nlohmann::json{{"ok", false},
-                             {"code", static_cast<int>(Code::kUsage)},
-                             {"error", "worker: a request that is not JSON"}}
-            : worker.Handle(req);
+    nlohmann::json resp = req.is_discarded()
+                              ? bench::ErrorResponse(Status::Usage(
+                                    "worker: a request that is not JSON"))
+                              : worker.Handle(req);
     std::fputs(resp.dump().c_str(), out);
     std::fputc('\n', out);
     std::fflush(out);

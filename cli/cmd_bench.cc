@@ -1,13 +1,10 @@
 // flatbench bench: the point-read matrix, each backend in its own worker
 // process, driven through one interleaved schedule (bench/run.h), written
-// as one google-benchmark JSON file. One binary
-// plays the command's three roles from one set of arguments: the parent
-// (cli/bench_parent.h), a backend's worker and a startup probe
-// (cli/bench_child.h).
+// as one google-benchmark JSON file. One binary plays the command's three
+// roles from one set of arguments: the parent (cli/bench_parent.h), a
+// backend's worker and a startup probe (cli/bench_child.h).
 #include <memory>
 
-#include "bench/plan.h"
-#include "bench/schedule.h"
 #include "cli/bench_args.h"
 #include "cli/bench_child.h"
 #include "cli/bench_parent.h"

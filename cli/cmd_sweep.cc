@@ -116,11 +116,13 @@ int RunSweepCommand(const SweepArgs& a) {
   }
 
   bench::SweepSteps steps;
-  // A child that could not be started or waited for is an I/O error (74).
-  auto spawn = [](const std::vector<std::string>& args) {
-    auto end = SpawnSelf(args);
-    if (!end.ok()) return Fail(end.status().WithContext(args[0]));
-    return end->ExitCode();
+  // How a step's child ended: ok, the error its command documents (it has
+  // printed the message), or kChildFailed for a crash (common/
+  // child_process.h). A child that could not be started or waited for is
+  // an I/O error (74).
+  auto spawn = [](const std::vector<std::string>& args) -> Status {
+    FLATBENCH_ASSIGN_OR_RETURN(const ChildExit end, SpawnSelf(args));
+    return ChildStatus(end, args[0], args[0]);
   };
   steps.generate = [&](const datagen::Spec& spec, const std::string& dir) {
     return spawn({"gen", "--scale", "custom", "--accounts",
@@ -141,10 +143,7 @@ int RunSweepCommand(const SweepArgs& a) {
         "device", "--dir",   plan.dir,    "--out",
         out,      "--force", "--seconds", std::to_string(a.device_seconds)};
     if (a.quiet) args.push_back("--quiet");
-    if (int rc = spawn(args); rc != 0) {
-      return Status::FromCode(CodeForExitCode(rc).value_or(Code::kIOError),
-                              "flatbench device exited " + std::to_string(rc));
-    }
+    FLATBENCH_RETURN_IF_ERROR(spawn(args));
     FLATBENCH_ASSIGN_OR_RETURN(auto text, ReadSmallFile(out));
     nlohmann::json d = nlohmann::json::parse(text, nullptr, false);
     if (d.is_discarded() || !d.is_object()) {

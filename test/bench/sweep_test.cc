@@ -153,7 +153,7 @@ TEST_CASE("the sweep measures its device profile once, before any size",
   };
   steps.generate = [&](const datagen::Spec&, const std::string&) {
     ++generated;
-    return 0;
+    return Status::Ok();
   };
   steps.after_generate = [](uint64_t) { return false; };  // Stop there.
   CHECK_FALSE(bench::RunSweep(plan, steps).ok());
