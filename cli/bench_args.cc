@@ -101,7 +101,6 @@ std::vector<std::string> WorkerArgs(const BenchArgs& a, const std::string& b,
                                 std::to_string(a.cache_mib),
                                 "--run-origin",
                                 std::to_string(origin)};
-  if (a.corrupt_expectations) v.push_back("--corrupt-expectations");
   return v;
 }
 

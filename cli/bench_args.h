@@ -49,8 +49,6 @@ struct BenchArgs {
   // Hidden: be a startup probe of this backend (bench/startup.h).
   std::string startup_probe, probe_key;
   bool probe_lazy = false;
-  // Hidden test hook: the sanity check must then fail (exit 65).
-  bool corrupt_expectations = false;
 };
 
 // The choices of --modes and --kinds.

@@ -10,6 +10,7 @@
 #include "bench/startup.h"
 #include "bench/worker.h"
 #include "cli/exit.h"
+#include "cli/test_hooks.h"
 #include "common/child_process.h"
 #include "common/hex.h"
 #include "common/stop_signals.h"
@@ -31,7 +32,7 @@ int RunWorker(const BenchArgs& a) {
   o.allow_drop_caches = a.evict == "drop_caches";
   o.run_origin_ns = a.run_origin_ns;
   o.check.samples = a.check_samples;
-  o.check.corrupt_expectations = a.corrupt_expectations;
+  o.check.corrupt_expectations = CorruptExpectationsHook();
   o.cache_bytes = a.cache_mib << 20;
   o.probe_command = {"/proc/self/exe", "bench", "--startup-probe", a.worker,
                      "--dir",          a.dir,   "--out",           "-"};

@@ -16,6 +16,7 @@
 #include "bench/run.h"
 #include "cli/bench_channel.h"
 #include "cli/library_versions.h"
+#include "cli/test_hooks.h"
 #include "common/files.h"
 #include "common/stop_signals.h"
 #include "datagen/dataset.h"
@@ -201,9 +202,7 @@ Status RunParent(const BenchArgs& a) {
     return bench::PlannedStepSeconds(plan_input, s);
   };
   ro.stop_signal = [] { return StopSignal(); };
-  if (const char* hold = std::getenv("FLATBENCH_TEST_HOLD_AFTER_PASS")) {
-    ro.hold_after_pass = std::strtoull(hold, nullptr, 10);
-  }
+  ro.hold_after_pass = HoldAfterPassHook();
   if (!a.quiet) {
     std::fprintf(stderr,
                  "bench: %zu backends, each in its own process, "

@@ -139,9 +139,6 @@ Command AddBench(CLI::App& app) {
   sub->add_option("--worker", a->worker, "internal: be one backend's worker")
       ->group("");
   sub->add_option("--run-origin", a->run_origin_ns, "internal")->group("");
-  sub->add_flag("--corrupt-expectations", a->corrupt_expectations,
-                "test hook: make the sanity check fail")
-      ->group("");
   sub->add_option("--startup-probe", a->startup_probe,
                   "internal: be a startup probe of this backend")
       ->group("");

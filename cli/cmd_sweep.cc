@@ -11,6 +11,7 @@
 #include "cli/command.h"
 #include "cli/exit.h"
 #include "cli/flags.h"
+#include "cli/test_hooks.h"
 #include "common/child_process.h"
 #include "common/files.h"
 #include "common/stop_signals.h"
@@ -34,8 +35,6 @@ struct SweepArgs {
   bool keep = false;
   double max_hours = 24;
   bool quiet = false;
-  // Hidden test hook: stop (exit 74) after building this size.
-  uint64_t stop_after_gen = 0;
 };
 
 Status ParseAccounts(const std::string& csv, std::vector<uint64_t>* out) {
@@ -157,8 +156,7 @@ int RunSweepCommand(const SweepArgs& a) {
     FLATBENCH_ASSIGN_OR_RETURN(auto ds, datagen::Dataset::Open(dir));
     return datagen::OpenBackend(backend, ds.BackendDir(backend), {});
   };
-  if (a.stop_after_gen != 0) {
-    const uint64_t stop = a.stop_after_gen;
+  if (const uint64_t stop = StopAfterGenHook(); stop != 0) {
     steps.after_generate = [stop](uint64_t accounts) {
       return accounts != stop;
     };
@@ -243,9 +241,6 @@ Command AddSweep(CLI::App& app) {
                   "Refuse a plan estimated to take longer")
       ->capture_default_str();
   sub->add_flag("--quiet", a->quiet, "No progress lines");
-  sub->add_option("--stop-after-gen", a->stop_after_gen,
-                  "test hook: stop after building this size")
-      ->group("");
   return {sub, [a] { return RunSweepCommand(*a); }};
 }
 

@@ -10,6 +10,7 @@
 #include "datagen/keys.h"
 #include "test/run_command.h"
 
+using flatbench::testing::FlatbenchBin;
 using flatbench::testing::Lines;
 using flatbench::testing::RunFlatbench;
 using flatbench::testing::TempDir;
@@ -37,6 +38,15 @@ TEST_CASE("every --help ends with its exit codes, from the one table") {
   CHECK(RunFlatbench("get --help").out.find("NO-GO") == std::string::npos);
   CHECK(RunFlatbench("gonogo --help").out.find("1       NO-GO") !=
         std::string::npos);
+}
+
+TEST_CASE("the shipped binary has no test hooks") {
+  // flatbench_test reads them from its environment (cli/test_hooks.h);
+  // flatbench knows no hook flag.
+  CHECK(RunFlatbench("bench --dir d --corrupt-expectations").exit_code == 64);
+  CHECK(RunFlatbench("sweep --dir d --accounts 1000 --stop-after-gen 1000")
+            .exit_code == 64);
+  CHECK(FlatbenchBin().find("flatbench_test") == std::string::npos);
 }
 
 TEST_CASE("usage errors exit 64 with one line naming the argument") {
