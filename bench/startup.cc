@@ -1,8 +1,5 @@
 #include "bench/startup.h"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,32 +8,13 @@
 
 #include "bench/io_stats.h"
 #include "bench/pass.h"
+#include "common/child_process.h"
 #include "common/results_ops.h"
-#include "common/stop_signals.h"
-
-extern char** environ;
 
 namespace flatbench::bench {
 namespace {
 
-nlohmann::json ProbeError(const Status& st) {
-  return {{"ok", false},
-          {"code", static_cast<int>(st.code())},
-          {"error", st.message()}};
-}
-
 std::string N(const results::Counter& c) { return std::string(c.name); }
-
-// The exit status as words, for a probe that printed nothing usable.
-std::string ExitText(int wstatus) {
-  if (WIFEXITED(wstatus)) {
-    return "exit status " + std::to_string(WEXITSTATUS(wstatus));
-  }
-  if (WIFSIGNALED(wstatus)) {
-    return "killed by signal " + std::to_string(WTERMSIG(wstatus));
-  }
-  return "ended abnormally";
-}
 
 }  // namespace
 
@@ -46,19 +24,20 @@ nlohmann::json RunStartupProbe(const Opener& open, const std::string& backend,
   const auto start = std::chrono::steady_clock::now();
   auto be = open(backend, options);
   const auto opened = std::chrono::steady_clock::now();
-  if (!be.ok()) return ProbeError(be.status().WithContext(backend));
+  if (!be.ok()) return ErrorResponse(be.status().WithContext(backend));
   const uint64_t rss = MemoryBytes(be.value()->ServerProcesses());
   auto session = be.value()->NewSession();
-  if (!session.ok()) return ProbeError(session.status().WithContext(backend));
+  if (!session.ok())
+    return ErrorResponse(session.status().WithContext(backend));
   bool found = false;
   std::string_view value;
   Status st = session.value()->Get(table, key, &found, &value);
   const uint64_t read_ns = NowNs();
-  if (!st.ok()) return ProbeError(st.WithContext(backend));
+  if (!st.ok()) return ErrorResponse(st.WithContext(backend));
   if (!found) {
-    return ProbeError(Status::Corruption(backend +
-                                         ": startup probe: a hit key of " +
-                                         TableName(table) + " was not found"));
+    return ErrorResponse(
+        Status::Corruption(backend + ": startup probe: a hit key of " +
+                           TableName(table) + " was not found"));
   }
   return {{"ok", true},
           {"open_s", std::chrono::duration<double>(opened - start).count()},
@@ -67,58 +46,35 @@ nlohmann::json RunStartupProbe(const Opener& open, const std::string& backend,
 }
 
 Result<ProbeTimes> SpawnProbe(const std::vector<std::string>& args) {
-  int out[2];
-  if (pipe2(out, O_CLOEXEC) != 0) return Status::FromErrno("probe pipe");
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-  std::vector<char*> argv;
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  std::fflush(stdout);
-  std::fflush(stderr);
-  pid_t pid = 0;
+  // Registered as it starts: a stop signal to the worker ends the probe,
+  // which stops a server it started (common/stop_signals.h).
   const uint64_t spawn_ns = NowNs();
-  int rc;
-  {
-    // Registered as it starts: a stop signal to the worker ends the probe,
-    // which stops a server it started (common/stop_signals.h).
-    StopGuard hold;
-    rc = StopSignal() != 0
-             ? ECANCELED
-             : posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
-    if (rc == 0) RegisterChild(pid);
-  }
-  posix_spawn_file_actions_destroy(&fa);
-  close(out[1]);
-  if (rc != 0) {
-    close(out[0]);
-    errno = rc;
-    return Status::FromErrno("start a startup probe " + args[0]);
-  }
+  FLATBENCH_ASSIGN_OR_RETURN(const Child child,
+                             Spawn(args, {.from_stdout = true}));
   std::string text;
   char buf[4096];
   for (;;) {
-    ssize_t n = read(out[0], buf, sizeof(buf));
+    ssize_t n = read(child.from_stdout, buf, sizeof(buf));
     if (n > 0) {
       text.append(buf, static_cast<size_t>(n));
     } else if (n == 0 || errno != EINTR) {
       break;
     }
   }
-  close(out[0]);
-  int wstatus = 0;
-  while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
-  }
-  UnregisterChild(pid);
+  close(child.from_stdout);
+  FLATBENCH_ASSIGN_OR_RETURN(const ChildExit end, WaitChild(child.pid));
   // The result is the last line: a library may have printed before it.
   while (!text.empty() && text.back() == '\n') text.pop_back();
   const size_t nl = text.rfind('\n');
   if (nl != std::string::npos) text.erase(0, nl + 1);
   nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
   if (j.is_discarded() || !j.is_object()) {
-    return Status::IOError("startup probe printed no result (" +
-                           ExitText(wstatus) + ")");
+    // No result: the probe printed its error on stderr and exited with its
+    // code, or it crashed (kChildFailed).
+    Status failed =
+        ChildStatus(end, args.size() > 1 ? args[1] : args[0], "startup probe");
+    return failed.ok() ? Status::IOError("startup probe printed no result")
+                       : failed;
   }
   Status st = ResponseStatus(j);
   if (!st.ok()) return st;

@@ -41,9 +41,11 @@ struct ProbeTimes {
   uint64_t rss_after_open = 0;
 };
 
-// Spawns `argv` (argv[0] is the program), reads its one JSON line, waits
-// for it, and returns its figures. Errors: the probe's own error, or
-// kIOError naming the exit status when it printed none.
+// Spawns `argv` (argv[0] is the program, argv[1] the command it runs:
+// bench), reads its one JSON line, waits for it, and returns its figures.
+// Errors: the probe's own error (its JSON line, or, when it printed none,
+// the error its exit code documents), or kChildFailed when it crashed
+// (common/child_process.h, ChildStatus).
 Result<ProbeTimes> SpawnProbe(const std::vector<std::string>& argv);
 
 struct StartupSpec {

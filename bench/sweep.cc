@@ -33,13 +33,6 @@ std::string Join(const std::vector<std::string>& v) {
   return out;
 }
 
-// A child's exit code as a Status (the child has printed its own error);
-// a code the contract does not document counts as an I/O error.
-Status FromExitCode(int rc, const std::string& what) {
-  return Status::FromCode(CodeForExitCode(rc).value_or(Code::kIOError),
-                          what + " exited " + std::to_string(rc));
-}
-
 std::string SizeDir(const SweepPlan& plan, uint64_t accounts) {
   return (fs::path(plan.dir) / ("data-" + std::to_string(accounts))).string();
 }
@@ -252,8 +245,8 @@ Status RunSweep(const SweepPlan& plan, const SweepSteps& steps) {
     }
     const auto start = std::chrono::steady_clock::now();
     if (plan.progress) std::fprintf(stderr, "== %s: gen\n", tag.c_str());
-    if (int rc = steps.generate(spec, data); rc != 0) {
-      return FromExitCode(rc, tag + ": gen");
+    if (Status st = steps.generate(spec, data); !st.ok()) {
+      return st.WithContext(tag);
     }
     if (steps.after_generate && !steps.after_generate(accounts)) {
       return Status::IOError(tag + ": stopped after gen (test hook)");
@@ -263,8 +256,8 @@ Status RunSweep(const SweepPlan& plan, const SweepSteps& steps) {
             .string();
     if (plan.progress) std::fprintf(stderr, "== %s: bench\n", tag.c_str());
     const auto bench_start = std::chrono::steady_clock::now();
-    if (int rc = steps.bench(data, out); rc != 0) {
-      return FromExitCode(rc, tag + ": bench");
+    if (Status st = steps.bench(data, out); !st.ok()) {
+      return st.WithContext(tag);
     }
     const double bench_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() -

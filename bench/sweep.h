@@ -48,12 +48,14 @@ struct SweepPlan {
 
 struct SweepSteps {
   // Builds (or resumes building) the dataset of `spec` in `dataset_dir`
-  // with the plan's backends; returns the process exit code.
-  std::function<int(const datagen::Spec& spec, const std::string& dataset_dir)>
+  // with the plan's backends; returns how that ended (flatbench sweep: the
+  // gen child's end, read by common/child_process.h's ChildStatus).
+  std::function<Status(const datagen::Spec& spec,
+                       const std::string& dataset_dir)>
       generate;
   // Runs bench on the dataset with plan.bench_args, writing `out`;
-  // returns the process exit code.
-  std::function<int(const std::string& dataset_dir, const std::string& out)>
+  // returns how that ended, as `generate`.
+  std::function<Status(const std::string& dataset_dir, const std::string& out)>
       bench;
   // Opens a backend of the dataset in `dataset_dir`.
   std::function<Result<std::unique_ptr<Backend>>(const std::string& dataset_dir,

@@ -45,12 +45,6 @@ class SessionReader : public PassReader {
   size_t key_size_;
 };
 
-nlohmann::json Fail(const Status& st) {
-  return {{"ok", false},
-          {"code", static_cast<int>(st.code())},
-          {"error", st.message()}};
-}
-
 }  // namespace
 
 Worker::Worker(const datagen::Dataset& dataset, std::string backend,
@@ -233,12 +227,12 @@ nlohmann::json Worker::Handle(const nlohmann::json& request) {
   const std::string op = request.value("op", std::string());
   if (op == "hello") {
     auto r = Hello();
-    if (!r.ok()) return Fail(r.status());
+    if (!r.ok()) return ErrorResponse(r.status());
     return {{"ok", true}, {"result", std::move(r).value()}};
   }
   if (op == "warm_begin") {
     Status st = BeginWarm();
-    if (!st.ok()) return Fail(st);
+    if (!st.ok()) return ErrorResponse(st);
     return {{"ok", true}};
   }
   if (op == "warm_end") {
@@ -247,9 +241,9 @@ nlohmann::json Worker::Handle(const nlohmann::json& request) {
   }
   if (op == "step") {
     auto step = StepFromJson(request.value("step", nlohmann::json()));
-    if (!step.ok()) return Fail(step.status());
+    if (!step.ok()) return ErrorResponse(step.status());
     auto r = RunStep(step.value());
-    if (!r.ok()) return Fail(r.status().WithContext(s.name));
+    if (!r.ok()) return ErrorResponse(r.status().WithContext(s.name));
     return {{"ok", true}, {"result", std::move(r).value()}};
   }
   if (op == "context") {
@@ -261,7 +255,14 @@ nlohmann::json Worker::Handle(const nlohmann::json& request) {
     c[results::BackendKey(s.name, results::kWarmupReads)] = s.warmup_reads;
     return {{"ok", true}, {"result", c}};
   }
-  return Fail(Status::Usage("worker: unknown request " + request.dump()));
+  return ErrorResponse(
+      Status::Usage("worker: unknown request " + request.dump()));
+}
+
+nlohmann::json ErrorResponse(const Status& st) {
+  return {{"ok", false},
+          {"code", static_cast<int>(st.code())},
+          {"error", st.message()}};
 }
 
 Status ResponseStatus(const nlohmann::json& r) {
@@ -270,7 +271,7 @@ Status ResponseStatus(const nlohmann::json& r) {
   const std::string msg = r.value("error", std::string("worker failed"));
   const int code = r.value("code", static_cast<int>(Code::kIOError));
   if (code <= static_cast<int>(Code::kOk) ||
-      code > static_cast<int>(Code::kIOError)) {  // kIOError: the last Code.
+      code > static_cast<int>(kLastCode)) {
     return Status::IOError(msg);
   }
   return Status::FromCode(static_cast<Code>(code), msg);

@@ -53,7 +53,7 @@ struct WorkerOptions {
   // Evict by drop_caches (the whole page cache, when writable) rather than
   // per file with fadvise: only where the user asked (bench --evict).
   bool allow_drop_caches = false;
-  bool verify_checksums = true;    // Every backend verifies block checksums.
+  bool verify_checksums = true;  // Every backend verifies block checksums.
   uint64_t cache_bytes = uint64_t{1} << 30;  // OpenOptions::cache_bytes
   uint64_t draw_seed = kDefaultDrawSeed;
   uint64_t device_seed = 0x646576696365ULL;
@@ -90,6 +90,8 @@ class Worker {
   std::unique_ptr<State> s_;
 };
 
+// The response that carries `st`, an error: {"ok": false, "code", "error"}.
+nlohmann::json ErrorResponse(const Status& st);
 // The error a worker response carries, as a Status (kIOError if malformed).
 Status ResponseStatus(const nlohmann::json& response);
 

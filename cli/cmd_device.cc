@@ -5,6 +5,7 @@
 
 #include "bench/device_profile.h"
 #include "cli/command.h"
+#include "cli/exit.h"
 #include "common/files.h"
 #include "common/sweep_schema.h"
 

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "cli/command.h"
+#include "cli/exit.h"
 #include "cli/flags.h"
 #include "common/files.h"
 #include "datagen/dataset.h"

@@ -6,8 +6,9 @@
 
 #include "cli/arena_cli.h"
 #include "cli/command.h"
+#include "cli/exit.h"
 #include "cli/flags.h"
-#include "cli/subprocess.h"
+#include "common/child_process.h"
 #include "common/hex.h"
 #include "datagen/dataset.h"
 #include "datagen/registry.h"
@@ -106,11 +107,11 @@ int GetInChild(const datagen::Dataset& ds, const GetArgs& a) {
   if (!end.ok()) return Fail(end.status());
   // A documented exit is the child's own answer, already printed; a stop
   // signal (an interrupt) is passed on as it is.
-  if (end->DocumentedCode().has_value()) return end->code;
+  if (end->DocumentedCode("get").has_value()) return end->code;
   if (end->signal != 0 && !IsFault(end->signal)) return end->ExitCode();
   return Fail(Status::Corruption(
       ds.BackendDir("lmdb") + "/data.mdb: reading it for " + a.table + " key " +
-      a.key + " killed the lookup (" + end->Describe() +
+      a.key + " killed the lookup (" + end->Describe("get") +
       "): damaged pages (LMDB keeps no checksums)"));
 }
 
@@ -155,9 +156,10 @@ Command AddGet(CLI::App& app) {
   auto a = std::make_shared<GetArgs>();
   CLI::App* sub = app.add_subcommand(
       "get",
-      "One point lookup; prints the value as hex. Exit 1 if the key is "
-      "absent. The checksum of the block read is verified (exit 65 naming "
-      "the file, table and key on a mismatch) unless --no-verify. LMDB is "
+      "One point lookup; prints the value as hex, or exits 1 (not found) "
+      "when the key is absent. The checksum of the block read is verified "
+      "(exit 65 naming the file, table and key on a mismatch) unless "
+      "--no-verify. LMDB is "
       "read in a child process after its pages on the key's path are "
       "checked: a damaged page is exit 65 naming data.mdb, never a signal.");
   AddDirOrFile(sub, &a->dir, &a->file);

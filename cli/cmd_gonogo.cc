@@ -1,7 +1,7 @@
-// flatbench gonogo: the whole procedure in one command. Each phase runs as
-// a child process of this binary (gen, verify, bench with every backend
-// interleaved, report); finished phases are recorded in OUT/gonogo.json so an
-// interrupted run resumes where it stopped.
+// flatbench gonogo: the whole procedure in one command. gen, verify and
+// bench (every backend interleaved) run as child processes of this binary,
+// the report in this process; finished phases are recorded in
+// OUT/gonogo.json so an interrupted run resumes where it stopped.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -13,13 +13,16 @@
 
 #include "bench/plan.h"
 #include "cli/command.h"
+#include "cli/exit.h"
 #include "cli/flags.h"
-#include "cli/subprocess.h"
+#include "cli/report_summary.h"
+#include "common/child_process.h"
 #include "common/files.h"
 #include "common/stop_signals.h"
 #include "datagen/dataset.h"
 #include "datagen/estimate.h"
 #include "datagen/registry.h"
+#include "report/report.h"
 #include "report/thresholds.h"
 #include "report/verdict.h"
 
@@ -112,14 +115,16 @@ Status CheckResources(const datagen::Spec& spec, const std::string& dir,
   return datagen::CheckRunNeeds(n, spec, dir);
 }
 
-// Whether `flatbench report` exited with a verdict (GO, NO-GO or
-// INCONCLUSIVE) rather than an error.
-bool IsVerdict(const ChildExit& end) {
-  for (auto o : {report::Outcome::kGo, report::Outcome::kNoGo,
-                 report::Outcome::kInconclusive}) {
-    if (end.signal == 0 && end.code == report::OutcomeExitCode(o)) return true;
-  }
-  return false;
+// How a phase's child process ended, as gonogo's exit code: 0; the error
+// code its command documents (the child printed the message); or, for a
+// signal or a code its command does not document (a sanitizer's 1 is
+// neither NO-GO nor anything else), kChildFailed, printed here. A verdict
+// never comes from a child: the report runs in this process.
+int PhaseExit(const ChildExit& end, const std::string& command,
+              const std::string& phase) {
+  Status st = ChildStatus(end, command, phase);
+  if (st.ok()) return 0;
+  return st.code() == Code::kChildFailed ? Fail(st) : st.ExitCode();
 }
 
 // The newest unfinished run of the same scale and dataset under `root`.
@@ -157,9 +162,10 @@ class State {
     doc_["done"].push_back(phase);
     return Save();
   }
-  Status Finish(int verdict_code) {
+  Status Finish(report::Outcome outcome) {
     doc_["finished"] = true;
-    doc_["report_exit_code"] = verdict_code;
+    doc_["verdict"] = report::OutcomeName(outcome);
+    doc_["report_exit_code"] = report::OutcomeExitCode(outcome);
     return Save();
   }
   Status Save() { return WriteFileAtomic(path_, doc_.dump(2) + "\n"); }
@@ -241,8 +247,11 @@ int PrintGonogoPlan(const GonogoArgs& a, const datagen::Spec& spec) {
                std::to_string(spec.slots_per_account)});
   auto end = SpawnSelf(args);
   if (!end.ok()) return Fail(end.status().WithContext("bench --plan"));
+  if (int rc = PhaseExit(end.value(), "bench", "bench --plan"); rc != 0) {
+    return rc;
+  }
   std::fprintf(stderr, "  [4/4] report: seconds\n");
-  return end->ExitCode();
+  return 0;
 }
 
 int RunGonogo(GonogoArgs a) {
@@ -323,12 +332,12 @@ int RunGonogo(GonogoArgs a) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count();
     std::fprintf(stderr, "== gonogo [%d/%d] %s: %s after %.1f s\n", phase_no,
-                 phases, phase.c_str(), end->Describe().c_str(), secs);
+                 phases, phase.c_str(), end->Describe(args[0]).c_str(), secs);
     if (end->ok()) {
       Status st = state.Mark(phase);
       if (!st.ok()) return Fail(st);
     }
-    return end->ExitCode();
+    return PhaseExit(end.value(), args[0], phase);
   };
 
   std::vector<std::string> gen = {"gen", "--scale",    a.scale, "--dir",
@@ -354,22 +363,21 @@ int RunGonogo(GonogoArgs a) {
   std::vector<std::string> results = {a.out + "/bench.json"};
   if (int rc = run("bench", BenchArgs(a, results[0])); rc != 0) return rc;
 
-  std::vector<std::string> report = {"report"};
-  report.insert(report.end(), results.begin(), results.end());
-  report.insert(report.end(), {"--out", a.out, "--force"});
-  if (!a.thresholds.empty()) {
-    report.insert(report.end(), {"--thresholds", a.thresholds});
-  }
-  // The report phase always runs: it is quick, and its exit code is the
-  // verdict (0, 1 or 2), not a failure.
+  // The report phase always runs: it is quick, and it runs in this process,
+  // so the verdict is the report's outcome, never read from an exit code.
   std::fprintf(stderr, "== gonogo [%d/%d] report\n", phases, phases);
   phase_no = phases;
-  auto verdict = SpawnSelf(report);
+  report::ReportOptions ro;
+  ro.inputs = results;
+  ro.out_dir = a.out;
+  ro.thresholds_path = a.thresholds;
+  ro.force = true;
+  auto summary = report::WriteReport(ro);
   if (StopSignal() != 0) return stopped("report");
-  if (!verdict.ok()) return Fail(verdict.status().WithContext("report"));
-  if (!IsVerdict(verdict.value())) return verdict->ExitCode();
-  if (Status st = state.Finish(verdict->code); !st.ok()) return Fail(st);
-  return verdict->code;
+  if (!summary.ok()) return Fail(summary.status().WithContext("report"));
+  PrintReportSummary(summary.value());
+  if (Status st = state.Finish(summary->outcome); !st.ok()) return Fail(st);
+  return report::OutcomeExitCode(summary->outcome);
 }
 
 }  // namespace
@@ -382,7 +390,7 @@ Command AddGonogo(CLI::App& app) {
       "its own process) and report, with progress per phase. Resumes an "
       "interrupted run of the same scale and dataset without redoing "
       "finished phases. Checks free disk and RAM first. Exits with the "
-      "verdict: 0 GO, 1 NO-GO, 2 INCONCLUSIVE.");
+      "verdict, computed in this process by the report phase.");
   sub->add_option("--scale", a->scale, "tiny, smoke, medium, full or custom")
       ->capture_default_str();
   sub->add_option("--accounts", a->accounts, "Accounts (--scale custom)");

@@ -10,6 +10,7 @@
 #include "arena/format.h"
 #include "arena/import.h"
 #include "cli/command.h"
+#include "cli/exit.h"
 #include "common/files.h"
 
 namespace flatbench::cli {

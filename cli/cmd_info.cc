@@ -4,6 +4,7 @@
 
 #include "cli/arena_cli.h"
 #include "cli/command.h"
+#include "cli/exit.h"
 #include "cli/flags.h"
 #include "common/files.h"
 #include "datagen/dataset.h"

@@ -3,6 +3,8 @@
 #include <memory>
 
 #include "cli/command.h"
+#include "cli/exit.h"
+#include "cli/report_summary.h"
 #include "common/files.h"
 #include "report/prediction.h"
 #include "report/report.h"
@@ -41,16 +43,20 @@ int RunReport(const report::ReportOptions& o,
   }
   Result<report::ReportSummary> s = report::WriteReport(o);
   if (!s.ok()) return Fail(s.status());
-  std::printf("verdict: %s\n", report::OutcomeName(s->outcome));
-  for (const auto& line : s->lines) std::printf("  %s\n", line.c_str());
-  std::printf("thresholds: %s (XXH3-64 %s)\n", s->thresholds_source.c_str(),
-              s->thresholds_digest.c_str());
-  std::printf("report: %s\n", s->markdown_path.c_str());
-  std::printf("report: %s\n", s->html_path.c_str());
+  PrintReportSummary(s.value());
   return report::OutcomeExitCode(s->outcome);
 }
 
 }  // namespace
+
+void PrintReportSummary(const report::ReportSummary& s) {
+  std::printf("verdict: %s\n", report::OutcomeName(s.outcome));
+  for (const auto& line : s.lines) std::printf("  %s\n", line.c_str());
+  std::printf("thresholds: %s (XXH3-64 %s)\n", s.thresholds_source.c_str(),
+              s.thresholds_digest.c_str());
+  std::printf("report: %s\n", s.markdown_path.c_str());
+  std::printf("report: %s\n", s.html_path.c_str());
+}
 
 Command AddReport(CLI::App& app) {
   auto o = std::make_shared<report::ReportOptions>();
@@ -60,13 +66,8 @@ Command AddReport(CLI::App& app) {
       "self-contained DIR/report.html. Every read path of the candidate in "
       "the results (arena, arena+pread, arena+cache, ...) gets a verdict "
       "line; the candidate's own (arena: the mmap reader) sets the exit "
-      "code: 0 GO, 1 NO-GO (a valid run with a check failing clear of its "
-      "bound), 2 INCONCLUSIVE (a validity gate failed, or no check fails "
-      "clearly and one is within noise), 65 results it cannot trust "
-      "(malformed, another results format, impossible values, fields that "
-      "contradict each other, or files from another host, disk, build or "
-      "run), 66 missing input, "
-      "73 if report.md exists (use --force). Given one sweep document "
+      "code (GO, NO-GO or INCONCLUSIVE, below). An existing report.md is "
+      "replaced only with --force. Given one sweep document "
       "(flatbench sweep's DIR/sweep.json), writes the prediction report "
       "instead: each gated ratio's trend over dataset size extrapolated to "
       "full scale, the geometric model's reads per hit and per miss, and, "

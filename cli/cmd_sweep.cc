@@ -9,8 +9,10 @@
 
 #include "bench/sweep.h"
 #include "cli/command.h"
+#include "cli/exit.h"
 #include "cli/flags.h"
-#include "cli/subprocess.h"
+#include "cli/test_hooks.h"
+#include "common/child_process.h"
 #include "common/files.h"
 #include "common/stop_signals.h"
 #include "datagen/dataset.h"
@@ -33,8 +35,6 @@ struct SweepArgs {
   bool keep = false;
   double max_hours = 24;
   bool quiet = false;
-  // Hidden test hook: stop (exit 74) after building this size.
-  uint64_t stop_after_gen = 0;
 };
 
 Status ParseAccounts(const std::string& csv, std::vector<uint64_t>* out) {
@@ -115,11 +115,13 @@ int RunSweepCommand(const SweepArgs& a) {
   }
 
   bench::SweepSteps steps;
-  // A child that could not be started or waited for is an I/O error (74).
-  auto spawn = [](const std::vector<std::string>& args) {
-    auto end = SpawnSelf(args);
-    if (!end.ok()) return Fail(end.status().WithContext(args[0]));
-    return end->ExitCode();
+  // How a step's child ended: ok, the error its command documents (it has
+  // printed the message), or kChildFailed for a crash (common/
+  // child_process.h). A child that could not be started or waited for is
+  // an I/O error (74).
+  auto spawn = [](const std::vector<std::string>& args) -> Status {
+    FLATBENCH_ASSIGN_OR_RETURN(const ChildExit end, SpawnSelf(args));
+    return ChildStatus(end, args[0], args[0]);
   };
   steps.generate = [&](const datagen::Spec& spec, const std::string& dir) {
     return spawn({"gen", "--scale", "custom", "--accounts",
@@ -140,10 +142,7 @@ int RunSweepCommand(const SweepArgs& a) {
         "device", "--dir",   plan.dir,    "--out",
         out,      "--force", "--seconds", std::to_string(a.device_seconds)};
     if (a.quiet) args.push_back("--quiet");
-    if (int rc = spawn(args); rc != 0) {
-      return Status::FromCode(CodeForExitCode(rc).value_or(Code::kIOError),
-                              "flatbench device exited " + std::to_string(rc));
-    }
+    FLATBENCH_RETURN_IF_ERROR(spawn(args));
     FLATBENCH_ASSIGN_OR_RETURN(auto text, ReadSmallFile(out));
     nlohmann::json d = nlohmann::json::parse(text, nullptr, false);
     if (d.is_discarded() || !d.is_object()) {
@@ -157,8 +156,7 @@ int RunSweepCommand(const SweepArgs& a) {
     FLATBENCH_ASSIGN_OR_RETURN(auto ds, datagen::Dataset::Open(dir));
     return datagen::OpenBackend(backend, ds.BackendDir(backend), {});
   };
-  if (a.stop_after_gen != 0) {
-    const uint64_t stop = a.stop_after_gen;
+  if (const uint64_t stop = StopAfterGenHook(); stop != 0) {
     steps.after_generate = [stop](uint64_t accounts) {
       return accounts != stop;
     };
@@ -243,9 +241,6 @@ Command AddSweep(CLI::App& app) {
                   "Refuse a plan estimated to take longer")
       ->capture_default_str();
   sub->add_flag("--quiet", a->quiet, "No progress lines");
-  sub->add_option("--stop-after-gen", a->stop_after_gen,
-                  "test hook: stop after building this size")
-      ->group("");
   return {sub, [a] { return RunSweepCommand(*a); }};
 }
 

@@ -8,8 +8,9 @@
 #include "baselines/table_scan.h"
 #include "cli/arena_cli.h"
 #include "cli/command.h"
+#include "cli/exit.h"
 #include "cli/flags.h"
-#include "cli/subprocess.h"
+#include "common/child_process.h"
 #include "datagen/check.h"
 #include "datagen/dataset.h"
 #include "datagen/registry.h"
@@ -179,10 +180,10 @@ Result<ChildExit> VerifyInChild(const datagen::Dataset& ds,
   if (a.quick) args.push_back("--quick");
   if (a.quiet) args.push_back("--quiet");
   FLATBENCH_ASSIGN_OR_RETURN(ChildExit end, SpawnSelf(args));
-  if (end.DocumentedCode().has_value()) return end;
+  if (end.DocumentedCode("verify").has_value()) return end;
   return Status::Corruption(
       ds.BackendDir(name) + "/data.mdb: reading it killed the check (" +
-      end.Describe() + "): damaged pages (LMDB keeps no checksums)");
+      end.Describe("verify") + "): damaged pages (LMDB keeps no checksums)");
 }
 
 int RunVerify(const VerifyArgs& a) {

@@ -6,8 +6,6 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 
-#include "common/status.h"
-
 namespace flatbench::cli {
 
 using RunFn = std::function<int()>;
@@ -27,10 +25,5 @@ Command AddReport(CLI::App& app);
 Command AddGonogo(CLI::App& app);
 Command AddSweep(CLI::App& app);
 Command AddDevice(CLI::App& app);
-
-// Prints "flatbench: <message>" on stderr; returns the status's exit code.
-int Fail(const Status& status);
-// 0 when `status` is ok, else Fail(status).
-int ExitCodeOf(const Status& status);
 
 }  // namespace flatbench::cli

@@ -2,19 +2,10 @@
 #include <cstdio>
 
 #include "cli/command.h"
+#include "common/exit_codes.h"
+#include "common/status.h"
 #include "common/stop_signals.h"
 #include "flatbench_config.h"
-
-namespace flatbench::cli {
-
-int Fail(const Status& status) {
-  std::fprintf(stderr, "flatbench: %s\n", status.message().c_str());
-  return status.ExitCode();
-}
-
-int ExitCodeOf(const Status& status) { return status.ok() ? 0 : Fail(status); }
-
-}  // namespace flatbench::cli
 
 int main(int argc, char** argv) {
   using namespace flatbench::cli;
@@ -24,16 +15,19 @@ int main(int argc, char** argv) {
       "flatbench " FLATBENCH_VERSION
       ": does an mmap'd sharded sorted-table arena beat RocksDB and LMDB\n"
       "for an Ethereum client's flat-state point reads? Build datasets, "
-      "benchmark\nthem warm and cold, and compute a go/no-go verdict.\n\n"
-      "Exit codes: 0 ok/GO, 1 NO-GO or key not found, 2 INCONCLUSIVE, "
-      "64 usage,\n65 bad or corrupt data, 66 missing input, 73 refusing to "
-      "overwrite (or too little disk or RAM for gonogo), 74 I/O error."};
+      "benchmark\nthem warm and cold, and compute a go/no-go verdict."};
   app.require_subcommand(1);
   app.set_version_flag("--version", FLATBENCH_VERSION);
   const Command commands[] = {AddGen(app),    AddGet(app),    AddVerify(app),
                               AddInfo(app),   AddImport(app), AddBench(app),
                               AddReport(app), AddGonogo(app), AddSweep(app),
                               AddDevice(app)};
+  // The exit contract, from its one table: every row here, and each
+  // command's own rows in its --help.
+  app.footer(flatbench::ExitCodesHelp(""));
+  for (const Command& c : commands) {
+    c.app->footer(flatbench::ExitCodesHelp(c.app->get_name()));
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

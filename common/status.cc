@@ -3,61 +3,55 @@
 #include <cerrno>
 #include <cstring>
 
+#include "common/exit_codes.h"
+
 namespace flatbench {
 
-int ExitCodeFor(Code code) {
+namespace {
+
+const ExitRow& RowFor(Code code) {
   switch (code) {
     case Code::kOk:
-      return 0;
+      return kExitSuccess;
     case Code::kNotFound:
-      return 1;
+      return kExitNotFound;
     case Code::kUsage:
-      return 64;
+      return kExitUsage;
     case Code::kCorruption:
     case Code::kNotOurFormat:
     case Code::kVersionMismatch:
-      return 65;
+      return kExitCorrupt;
     case Code::kMissingInput:
-      return 66;
+      return kExitMissingInput;
     case Code::kRefuseOverwrite:
-      return 73;
+      return kExitRefuseOverwrite;
     case Code::kIOError:
-      return 74;
+      return kExitIOError;
+    case Code::kChildFailed:
+      return kExitChildFailed;
   }
-  return 74;
+  return kExitIOError;
 }
+
+}  // namespace
+
+int ExitCodeFor(Code code) { return RowFor(code).code; }
 
 int ExitCodeForSignal(int signo) { return 128 + signo; }
 
 std::optional<Code> CodeForExitCode(int exit_code) {
   // The first Code of each exit code names it: kCorruption for 65.
   for (Code c : {Code::kOk, Code::kNotFound, Code::kUsage, Code::kCorruption,
-                 Code::kMissingInput, Code::kRefuseOverwrite, Code::kIOError}) {
+                 Code::kMissingInput, Code::kRefuseOverwrite, Code::kIOError,
+                 Code::kChildFailed}) {
     if (ExitCodeFor(c) == exit_code) return c;
   }
   return std::nullopt;
 }
 
 const char* CodeMeaning(Code code) {
-  switch (code) {
-    case Code::kOk:
-      return "success";
-    case Code::kNotFound:
-      return "not found";
-    case Code::kUsage:
-      return "usage error";
-    case Code::kCorruption:
-    case Code::kNotOurFormat:
-    case Code::kVersionMismatch:
-      return "bad or corrupt data";
-    case Code::kMissingInput:
-      return "missing input";
-    case Code::kRefuseOverwrite:
-      return "refusing to overwrite";
-    case Code::kIOError:
-      return "I/O error";
-  }
-  return "I/O error";
+  // The table's names are string literals: null-terminated.
+  return RowFor(code).name.data();
 }
 
 Status Status::FromErrno(const std::string& what) {

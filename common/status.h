@@ -1,8 +1,9 @@
 #pragma once
 // Status and Result<T>: errors cross module boundaries as values.
 //
-// Each Code maps to one sysexits-style process exit code (ExitCode), so a
-// command-line front end can turn any error into the documented exit status.
+// Each Code maps to one sysexits-style process exit code (ExitCode), a row
+// of the exit contract (common/exit_codes.h), so a command-line front end
+// can turn any error into the documented exit status.
 
 #include <cassert>
 #include <memory>
@@ -22,20 +23,25 @@ enum class Code {
   kMissingInput,     // A file or directory that must exist does not (66).
   kRefuseOverwrite,  // Existing data does not match and was left alone (73).
   kIOError,          // The operating system refused a read or write (74).
-                     // Keep last: a code read from another process is
-                     // checked against this range.
+  kChildFailed,      // A child process crashed, or ended with an exit code
+                     // its command does not document (70).
 };
+// The last Code: a code read from another process is checked against the
+// range up to it.
+inline constexpr Code kLastCode = Code::kChildFailed;
 
-// Process exit code for a Code, per the CLI contract in README.md.
+// Process exit code for a Code: its row's in common/exit_codes.h.
 int ExitCodeFor(Code code);
 // The exit code of a process ended by signal `signo`, as the shell reports
 // it: 128 + signo.
 int ExitCodeForSignal(int signo);
 // The Code a process of this binary meant by exiting with `exit_code` (for
-// 65, kCorruption), or nothing for a code the contract does not document
-// (a crash reported by a sanitizer, say). The inverse of ExitCodeFor.
+// 65, kCorruption), or nothing for a code no Code maps to (a verdict's 2, a
+// sanitizer's 23). The inverse of ExitCodeFor. Whether a given command
+// documents the code is exit_codes.h's DocumentedExit.
 std::optional<Code> CodeForExitCode(int exit_code);
-// What a Code means, in a few words: "bad or corrupt data".
+// What a Code means, in a few words: its exit row's name, "bad or corrupt
+// data".
 const char* CodeMeaning(Code code);
 
 // One pointer, null when OK (as LevelDB's Status): returning and testing a
@@ -72,6 +78,9 @@ class [[nodiscard]] Status {
   }
   static Status IOError(std::string msg) {
     return Status(Code::kIOError, std::move(msg));
+  }
+  static Status ChildFailed(std::string msg) {
+    return Status(Code::kChildFailed, std::move(msg));
   }
   static Status NotOurFormat(std::string msg) {
     return Status(Code::kNotOurFormat, std::move(msg));

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 
+#include "common/exit_codes.h"
 #include "report/verdict_text.h"
 
 namespace flatbench::report {
@@ -124,13 +125,13 @@ const char* OutcomeName(Outcome outcome) {
 int OutcomeExitCode(Outcome outcome) {
   switch (outcome) {
     case Outcome::kGo:
-      return 0;
+      return kExitGo.code;
     case Outcome::kNoGo:
-      return 1;
+      return kExitNoGo.code;
     case Outcome::kInconclusive:
-      return 2;
+      return kExitInconclusive.code;
   }
-  return 2;
+  return kExitInconclusive.code;
 }
 
 bool Verdict::Valid() const { return FailedGates().empty(); }

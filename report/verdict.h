@@ -39,7 +39,8 @@ enum class Outcome { kGo, kNoGo, kInconclusive };
 
 // "GO", "NO-GO", "INCONCLUSIVE".
 const char* OutcomeName(Outcome outcome);
-// The exit code of `flatbench report`: 0, 1 or 2.
+// The exit code of `flatbench report` and `gonogo`: the outcome's row of
+// the exit contract (common/exit_codes.h).
 int OutcomeExitCode(Outcome outcome);
 
 // One threshold applied to one table x kind x threads cell.

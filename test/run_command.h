@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "test/temp_dir.h"
 
@@ -25,11 +26,15 @@ inline std::string FlatbenchBin() {
   return bin != nullptr ? bin : "flatbench";
 }
 
-// `args` is appended to the binary's path as shell words.
-inline CommandResult RunFlatbench(const std::string& args) {
+// `args` is appended to the binary's path as shell words; each of `env`
+// ("NAME=value", shell words too) is set in its environment.
+inline CommandResult RunFlatbench(const std::string& args,
+                                  const std::vector<std::string>& env = {}) {
   TempDir tmp;
-  std::string cmd = FlatbenchBin() + " " + args + " >" + (tmp / "out") + " 2>" +
-                    (tmp / "err") + " </dev/null";
+  std::string cmd;
+  for (const auto& e : env) cmd += e + " ";
+  cmd += FlatbenchBin() + " " + args + " >" + (tmp / "out") + " 2>" +
+         (tmp / "err") + " </dev/null";
   int status = std::system(cmd.c_str());
   CommandResult r;
   r.exit_code =

@@ -46,8 +46,9 @@ TEST_CASE(
   REQUIRE(gen.exit_code == 0);
 
   // Interrupted right after building the second size.
-  auto first =
-      RunFlatbench("sweep --dir " + dir + kSmall + " --stop-after-gen 2000");
+  // A test hook of flatbench_test.
+  auto first = RunFlatbench("sweep --dir " + dir + kSmall,
+                            {"FLATBENCH_TEST_STOP_AFTER_GEN=2000"});
   CAPTURE(first.err);
   REQUIRE(first.exit_code == 74);
   json state = ReadJson(dir + "/sweep.json");
@@ -153,7 +154,7 @@ TEST_CASE("the sweep measures its device profile once, before any size",
   };
   steps.generate = [&](const datagen::Spec&, const std::string&) {
     ++generated;
-    return 0;
+    return Status::Ok();
   };
   steps.after_generate = [](uint64_t) { return false; };  // Stop there.
   CHECK_FALSE(bench::RunSweep(plan, steps).ok());

@@ -5,10 +5,12 @@
 #include <iterator>
 #include <regex>
 
+#include "common/exit_codes.h"
 #include "common/hex.h"
 #include "datagen/keys.h"
 #include "test/run_command.h"
 
+using flatbench::testing::FlatbenchBin;
 using flatbench::testing::Lines;
 using flatbench::testing::RunFlatbench;
 using flatbench::testing::TempDir;
@@ -19,6 +21,32 @@ TEST_CASE("--help explains and exits 0") {
   CHECK(r.out.find("gen") != std::string::npos);
   CHECK(r.out.find("Exit codes") != std::string::npos);
   CHECK(RunFlatbench("gen --help").exit_code == 0);
+}
+
+TEST_CASE("every --help ends with its exit codes, from the one table") {
+  auto r = RunFlatbench("--help");
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find(flatbench::ExitCodesHelp("")) != std::string::npos);
+  for (const char* command : {"gen", "get", "verify", "info", "import", "bench",
+                              "report", "gonogo", "sweep", "device"}) {
+    CAPTURE(command);
+    r = RunFlatbench(std::string(command) + " --help");
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find(flatbench::ExitCodesHelp(command)) != std::string::npos);
+  }
+  // get's 1 is "not found", never a verdict; gonogo's is NO-GO.
+  CHECK(RunFlatbench("get --help").out.find("NO-GO") == std::string::npos);
+  CHECK(RunFlatbench("gonogo --help").out.find("1       NO-GO") !=
+        std::string::npos);
+}
+
+TEST_CASE("the shipped binary has no test hooks") {
+  // flatbench_test reads them from its environment (cli/test_hooks.h);
+  // flatbench knows no hook flag.
+  CHECK(RunFlatbench("bench --dir d --corrupt-expectations").exit_code == 64);
+  CHECK(RunFlatbench("sweep --dir d --accounts 1000 --stop-after-gen 1000")
+            .exit_code == 64);
+  CHECK(FlatbenchBin().find("flatbench_test") == std::string::npos);
 }
 
 TEST_CASE("usage errors exit 64 with one line naming the argument") {
@@ -172,6 +200,9 @@ TEST_CASE("gonogo runs every phase, then resumes without redoing them") {
     std::ifstream in(dir + "/gonogo.json");
     state.assign(std::istreambuf_iterator<char>(in), {});
   }
+  // The verdict, from the report computed in gonogo's own process.
+  CHECK(state.find("\"verdict\": \"INCONCLUSIVE\"") != std::string::npos);
+  CHECK(state.find("\"report_exit_code\": 2") != std::string::npos);
   auto pos = state.find("\"finished\": true");
   REQUIRE(pos != std::string::npos);
   state.replace(pos, 16, "\"finished\": false");

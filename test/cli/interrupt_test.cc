@@ -259,6 +259,51 @@ TEST_CASE("a stop signal to gonogo stops its bench child; the rerun resumes") {
   CHECK(rerun.ErrHas("verify: done earlier, skipped"));
 }
 
+// The children of `parent` whose command line holds `word`.
+std::vector<int> ChildrenOf(int parent, const std::string& word) {
+  std::vector<int> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator("/proc", ec)) {
+    const std::string pid = e.path().filename().string();
+    if (!std::all_of(pid.begin(), pid.end(), ::isdigit)) continue;
+    if (ParentPid(pid) != parent) continue;
+    std::string cmd = Slurp("/proc/" + pid + "/cmdline");
+    std::replace(cmd.begin(), cmd.end(), '\0', ' ');
+    if (cmd.find(word) != std::string::npos) out.push_back(std::stoi(pid));
+  }
+  return out;
+}
+
+// gonogo itself is not stopped: its bench child alone dies by a signal, as
+// a crash would. That is a failed child (70), never 128 + N (a stop of
+// gonogo) nor a verdict.
+TEST_CASE("a gonogo phase that crashes is a failed child, exit 70") {
+  TempDir tmp;
+  Command run({"gonogo", "--scale", "tiny", "--dir", tmp / "data", "--results",
+               tmp / "res", "--backends", "arena", "--threads", "1", "--reads",
+               "200", "--evict", "fadvise", "--repetitions", "1000"},
+              tmp / "err");
+  REQUIRE(run.pid() > 0);
+  const bool reached =
+      PollUntil([&] { return run.ErrHas("bench ["); }, kReachBound);
+  INFO(run.Err());
+  REQUIRE(reached);
+  const std::vector<int> bench = ChildrenOf(run.pid(), " bench ");
+  REQUIRE(bench.size() == 1);
+  REQUIRE(kill(bench[0], SIGKILL) == 0);
+  const int code = run.Wait(kStopBound);
+  INFO(run.Err());
+  CHECK(code == 70);
+  CHECK(run.ErrHas("bench killed by signal " + std::to_string(SIGKILL)));
+  // No report: the run is unfinished, for a rerun to resume.
+  for (const auto& e : fs::directory_iterator(tmp / "res")) {
+    CHECK_FALSE(fs::exists(e.path() / "report.md"));
+    CHECK(Slurp(e.path() / "gonogo.json").find("\"finished\": false") !=
+          std::string::npos);
+  }
+  CheckNothingRemains(tmp.path());
+}
+
 TEST_CASE("a stop signal to sweep stops its bench child; the rerun resumes") {
   TempDir tmp;
   const std::vector<std::string> args = {

@@ -31,10 +31,11 @@ Status CheckEven(int n, int* steps) {
 }  // namespace
 
 TEST_CASE("every documented exit code maps back to its code") {
-  const Code codes[] = {
-      Code::kOk,           Code::kNotFound,        Code::kUsage,
-      Code::kCorruption,   Code::kNotOurFormat,    Code::kVersionMismatch,
-      Code::kMissingInput, Code::kRefuseOverwrite, Code::kIOError};
+  const Code codes[] = {Code::kOk,           Code::kNotFound,
+                        Code::kUsage,        Code::kCorruption,
+                        Code::kNotOurFormat, Code::kVersionMismatch,
+                        Code::kMissingInput, Code::kRefuseOverwrite,
+                        Code::kIOError,      Code::kChildFailed};
   for (Code c : codes) {
     CAPTURE(static_cast<int>(c));
     auto back = CodeForExitCode(ExitCodeFor(c));

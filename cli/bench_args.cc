@@ -1,0 +1,107 @@
+#include "cli/bench_args.h"
+
+#include <cassert>
+
+#include "bench/page_cache.h"
+#include "bench/schedule.h"
+#include "cli/flags.h"
+#include "datagen/registry.h"
+#include "datagen/sampler.h"
+
+namespace flatbench::cli {
+namespace {
+
+// Names in a list flag were checked by CLI11 as it parsed (IsMember), so
+// `parse` cannot fail here.
+template <typename T, typename ParseFn>
+std::vector<T> Parsed(const std::vector<std::string>& names, ParseFn parse) {
+  std::vector<T> out(names.size());
+  for (size_t i = 0; i < names.size(); ++i) {
+    [[maybe_unused]] bool known = parse(names[i], &out[i]);
+    assert(known);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> ModeNames() {
+  std::vector<std::string> v;
+  for (auto m :
+       {bench::Mode::kWarm, bench::Mode::kCold, bench::Mode::kColdLazy}) {
+    v.push_back(bench::ModeName(m));
+  }
+  return v;
+}
+
+std::vector<std::string> KindNames() {
+  std::vector<std::string> v;
+  for (auto k : {datagen::KeyKind::kHit, datagen::KeyKind::kMissAbsent,
+                 datagen::KeyKind::kMissLiveAccount}) {
+    v.push_back(datagen::KeyKindName(k));
+  }
+  v.insert(v.end(), {"scan", "startup"});  // The operations.
+  return v;
+}
+
+bench::RunParameters MakeParameters(const BenchArgs& a,
+                                    const datagen::Spec& spec) {
+  bench::RunParameters p;
+  bench::ScheduleOptions& o = p.schedule;
+  o.modes = Parsed<bench::Mode>(a.modes, [](std::string_view s, auto* m) {
+    return bench::ParseMode(s, m);
+  });
+  o.tables = Parsed<Table>(
+      a.tables, [](std::string_view s, auto* t) { return ParseTable(s, t); });
+  // CLI11 checked each name (IsMember) and refused repeats.
+  [[maybe_unused]] Status kinds = bench::ParseKinds(a.kinds, &o);
+  assert(kinds.ok());
+  o.scan_length = a.scan_length;
+  o.scans_per_pass = a.scans;
+  o.startup_probes = a.startup_probes;
+  o.threads = a.threads;
+  const uint64_t reads =
+      a.reads > 0 ? a.reads : bench::DefaultReadsPerPass(spec.scale);
+  o.reads_per_pass = reads;
+  o.device_reads = a.no_device          ? 0
+                   : a.device_reads > 0 ? a.device_reads
+                                        : reads;
+  o.repetitions =
+      a.repetitions > 0 ? a.repetitions : bench::DefaultRepetitions(spec.scale);
+  o.draw_seed = bench::kDefaultDrawSeed;
+  p.evict = a.evict == "fadvise" ||
+                    (a.evict == "auto" && !bench::DropCachesWritable())
+                ? "fadvise"
+                : "drop_caches";
+  return p;
+}
+
+bench::Opener MakeOpener(const datagen::Dataset& ds) {
+  return [ds](const std::string& name, const OpenOptions& options) {
+    return datagen::OpenBackend(name, ds.BackendDir(name), options);
+  };
+}
+
+std::vector<std::string> WorkerArgs(const BenchArgs& a, const std::string& b,
+                                    const std::string& evict, uint64_t origin) {
+  std::vector<std::string> v = {"bench",
+                                "--worker",
+                                b,
+                                "--dir",
+                                a.dir,
+                                "--out",
+                                "-",
+                                "--modes",
+                                JoinCsv(a.modes),
+                                "--evict",
+                                evict,
+                                "--check-samples",
+                                std::to_string(a.check_samples),
+                                "--cache-mib",
+                                std::to_string(a.cache_mib),
+                                "--run-origin",
+                                std::to_string(origin)};
+  return v;
+}
+
+}  // namespace flatbench::cli

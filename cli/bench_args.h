@@ -1,0 +1,71 @@
+#pragma once
+// flatbench bench's arguments: the flags of all three roles (the parent,
+// a backend's worker, a startup probe), what they make of a dataset's spec,
+// and the argv that starts a worker.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bench/defaults.h"
+#include "bench/results.h"
+#include "bench/schedule.h"
+#include "bench/worker.h"
+#include "datagen/dataset.h"
+#include "datagen/spec.h"
+
+namespace flatbench::cli {
+
+struct BenchArgs {
+  std::string dir, out;
+  std::vector<std::string> backends;  // Empty: every one the dataset holds.
+  std::vector<std::string> modes = {"warm", "cold", "cold-lazy"};
+  std::vector<std::string> tables = {"account", "storage"};
+  std::vector<std::string> kinds = {"hit", "miss-absent", "miss-live"};
+  std::vector<int> threads = {bench::kDefaultThreads.begin(),
+                              bench::kDefaultThreads.end()};
+  uint64_t reads = 0;         // 0: bench::DefaultReadsPerPass(scale).
+  int repetitions = 0;        // 0: 3 at smoke and below, 5 above.
+  uint64_t device_reads = 0;  // 0: as many as --reads.
+  bool no_device = false;
+  std::string device_profile;  // Recorded in the results' context.
+  std::string evict = "auto";
+  bool force = false;
+  uint64_t check_samples = 10'000;
+  uint64_t cache_mib = 1024;
+  uint32_t scan_length = bench::kDefaultScanLength;
+  uint64_t scans = 0;  // 0: a tenth of --reads.
+  uint64_t startup_probes = bench::kDefaultStartupProbes;
+  bool quiet = false;
+  bool plan_only = false;       // --plan: print the plan, run nothing.
+  bool full_reference = false;  // Reference rows run the whole matrix.
+  std::string thresholds;       // Which backends are gated.
+  // Hidden (gonogo --plan): plan a dataset of this scale not built yet.
+  std::string plan_scale;
+  uint64_t plan_accounts = 0;
+  uint32_t plan_slots = 4;
+  // Hidden: be one backend's worker, answering requests on stdin.
+  std::string worker;
+  uint64_t run_origin_ns = 0;
+  // Hidden: be a startup probe of this backend (bench/startup.h).
+  std::string startup_probe, probe_key;
+  bool probe_lazy = false;
+};
+
+// The choices of --modes and --kinds.
+std::vector<std::string> ModeNames();
+std::vector<std::string> KindNames();
+
+// The run's parameters: the schedule the flags ask for on a dataset of
+// `spec`, and how cold passes evict.
+bench::RunParameters MakeParameters(const BenchArgs& a,
+                                    const datagen::Spec& spec);
+
+// Opens a backend of `ds` by name (the workers' and probes' opener).
+bench::Opener MakeOpener(const datagen::Dataset& ds);
+
+// The arguments of worker `b` (argv[1..] of this binary).
+std::vector<std::string> WorkerArgs(const BenchArgs& a, const std::string& b,
+                                    const std::string& evict, uint64_t origin);
+
+}  // namespace flatbench::cli

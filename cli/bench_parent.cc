@@ -1,0 +1,259 @@
+#include "cli/bench_parent.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <thread>
+
+#include "bench/pass.h"
+#include "bench/plan.h"
+#include "bench/results.h"
+#include "bench/run.h"
+#include "cli/bench_channel.h"
+#include "cli/library_versions.h"
+#include "cli/test_hooks.h"
+#include "common/device_profile.h"
+#include "common/files.h"
+#include "common/results_schema.h"
+#include "common/stop_signals.h"
+#include "datagen/dataset.h"
+#include "datagen/estimate.h"
+#include "datagen/registry.h"
+#include "report/thresholds.h"
+
+namespace flatbench::cli {
+namespace {
+
+// The plan's view of the run: every backend's role (from the thresholds),
+// its files, and what the host can hold warm.
+// `ds` null: the dataset is not built yet (gonogo --plan before gen), and
+// each backend's size is gen's estimate.
+Result<bench::PlanInput> PlanInputFor(const BenchArgs& a,
+                                      const datagen::Spec& spec,
+                                      const datagen::Dataset* ds,
+                                      const bench::RunParameters& params,
+                                      uint64_t warm_limit) {
+  FLATBENCH_ASSIGN_OR_RETURN(
+      auto t, a.thresholds.empty() ? report::BuiltInThresholds()
+                                   : report::LoadThresholdsFile(a.thresholds));
+  bench::PlanInput in;
+  in.spec = spec;
+  in.schedule = params.schedule;
+  in.gated = t.Backends();
+  // A gated backend's read variants are judged by the same thresholds
+  // (README, "The verdict"), so they run the gated schedule too.
+  for (const auto& b : params.schedule.backends) {
+    const std::string base = datagen::StorageBackend(b);
+    if (base != b &&
+        std::find(in.gated.begin(), in.gated.end(), base) != in.gated.end()) {
+      in.gated.push_back(b);
+    }
+  }
+  in.gate_scale = spec.scale == t.gate_scale;
+  if (!bench::ParseMode(t.gate_mode, &in.gate_mode)) {
+    return Status::Corruption(t.source + ": gate mode '" + t.gate_mode +
+                              "' is not a bench mode");
+  }
+  in.reference_full = a.full_reference;
+  in.warm_limit = warm_limit;
+  in.drop_caches = params.evict == "drop_caches";
+  in.host.cores =
+      static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  for (const auto& b : params.schedule.backends) {
+    bench::BackendFacts f;
+    if (ds == nullptr) {
+      f.disk_bytes = datagen::EstimateDiskBytes(spec, b.substr(0, b.find('+')));
+    } else {
+      // One walk for both figures: the fs store holds a file per key.
+      std::error_code ec;
+      for (auto it = std::filesystem::recursive_directory_iterator(
+               ds->BackendDir(b), ec);
+           !ec && it != std::filesystem::recursive_directory_iterator();
+           it.increment(ec)) {
+        if (!it->is_regular_file(ec)) continue;
+        ++f.files;
+        f.disk_bytes += it->file_size(ec);
+      }
+    }
+    in.facts[b] = f;
+  }
+  return in;
+}
+
+void PrintPlan(const BenchArgs& a, const datagen::Spec& spec,
+               const bench::RunParameters& p, const bench::Plan& plan) {
+  const auto& o = p.schedule;
+  std::string modes, threads;
+  for (auto m : o.modes) {
+    if (!modes.empty()) modes += ',';
+    modes += bench::ModeName(m);
+  }
+  for (int t : o.threads) {
+    if (!threads.empty()) threads += ',';
+    threads += std::to_string(t);
+  }
+  std::fprintf(stderr,
+               "bench plan: %s (%s scale), %zu backends, %llu reads per "
+               "pass, %d repetitions, threads %s, modes %s, eviction by %s\n%s",
+               a.dir.c_str(), spec.scale.c_str(), o.backends.size(),
+               static_cast<unsigned long long>(o.reads_per_pass), o.repetitions,
+               threads.c_str(), modes.c_str(), p.evict.c_str(),
+               bench::FormatPlan(plan).c_str());
+}
+
+// --plan for a dataset not built yet (gonogo --plan): its spec from
+// --plan-scale, the backends given, each backend's size estimated.
+Status PlanUnbuilt(const BenchArgs& a) {
+  FLATBENCH_ASSIGN_OR_RETURN(
+      const datagen::Spec spec,
+      datagen::MakeSpec(a.plan_scale, a.plan_accounts, a.plan_slots,
+                        datagen::kDefaultSeed));
+  if (a.backends.empty()) {
+    return Status::Usage("--plan-scale: needs --backends");
+  }
+  bench::RunParameters params = MakeParameters(a, spec);
+  params.schedule.backends = a.backends;
+  for (const auto& b : a.backends) {
+    if (b.size() > 7 && b.compare(b.size() - 7, 7, "+direct") == 0) {
+      params.schedule.no_warm.push_back(b);
+    }
+  }
+  const uint64_t warm_limit =
+      datagen::WarmHoldLimitBytes(datagen::MemAvailableBytes());
+  FLATBENCH_ASSIGN_OR_RETURN(
+      auto in, PlanInputFor(a, spec, nullptr, params, warm_limit));
+  FLATBENCH_ASSIGN_OR_RETURN(const bench::Plan plan, bench::MakePlan(in));
+  std::fprintf(stderr,
+               "bench plan: %s is not built yet; sizes are gen's estimates "
+               "and per-file costs are left out\n",
+               a.dir.c_str());
+  PrintPlan(a, spec, params, plan);
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status RunParent(const BenchArgs& a) {
+  // A bad profile is refused before anything runs.
+  nlohmann::json profile;
+  if (!a.device_profile.empty()) {
+    FLATBENCH_ASSIGN_OR_RETURN(auto loaded,
+                               LoadDeviceProfileFile(a.device_profile));
+    profile = std::move(loaded.doc);
+  }
+  auto opened = datagen::Dataset::Open(a.dir);
+  if (a.plan_only && !a.plan_scale.empty() &&
+      (!opened.ok() || opened->CompleteBackends().size() < a.backends.size())) {
+    return PlanUnbuilt(a);
+  }
+  FLATBENCH_ASSIGN_OR_RETURN(const datagen::Dataset ds, std::move(opened));
+  std::vector<std::string> backends = a.backends;
+  if (backends.empty()) {
+    // Default: every backend this build has that the dataset holds.
+    for (const auto& b : ds.CompleteBackends()) {
+      for (const auto& known : datagen::AvailableBackends()) {
+        if (b == known) backends.push_back(b);
+      }
+    }
+    if (backends.empty()) {
+      return Status::MissingInput("--dir: " + a.dir +
+                                  " holds no complete backend");
+    }
+  }
+  bench::RunParameters params = MakeParameters(a, ds.spec());
+  params.schedule.backends = backends;
+  for (const auto& b : backends) {
+    if (b.size() > 7 && b.compare(b.size() - 7, 7, "+direct") == 0) {
+      params.schedule.no_warm.push_back(b);
+    }
+    if (!ds.Build(b).ok()) {
+      return Status::MissingInput("--backends: '" + b +
+                                  "' is not built in dataset " + a.dir +
+                                  " (run flatbench gen --backends " + b + ")");
+    }
+  }
+  const uint64_t warm_limit =
+      datagen::WarmHoldLimitBytes(datagen::MemAvailableBytes());
+  FLATBENCH_ASSIGN_OR_RETURN(
+      const bench::PlanInput plan_input,
+      PlanInputFor(a, ds.spec(), &ds, params, warm_limit));
+  FLATBENCH_ASSIGN_OR_RETURN(const bench::Plan plan,
+                             bench::MakePlan(plan_input));
+  params.schedule = plan.schedule;
+  if (!a.quiet || a.plan_only) PrintPlan(a, ds.spec(), params, plan);
+  if (a.plan_only) return Status::Ok();
+  struct stat sb {};
+  if (!a.force && stat(a.out.c_str(), &sb) == 0) {
+    return Status::RefuseOverwrite(
+        "--out: " + a.out + " already exists (pass --force to replace it)");
+  }
+  nlohmann::json run_context = bench::RunContext(ds, params, LibraryVersions());
+  if (!profile.is_null()) {
+    run_context[std::string(results::kRecordedDeviceProfile.name)] = profile;
+  }
+
+  const uint64_t origin = bench::NowNs();
+  std::vector<std::unique_ptr<ProcessChannel>> owned;
+  std::map<std::string, bench::WorkerChannel*> channels;
+  for (const auto& b : backends) {
+    auto child = LineChild::Start(WorkerArgs(a, b, params.evict, origin));
+    if (!child.ok()) return child.status().WithContext(b);
+    owned.push_back(std::make_unique<ProcessChannel>(std::move(child).value()));
+    channels[b] = owned.back().get();
+  }
+  bench::RunOptions ro;
+  ro.schedule = params.schedule;
+  ro.progress = !a.quiet;
+  ro.warm_memory_limit = warm_limit;
+  ro.estimate = [&plan_input](const bench::Step& s) {
+    return bench::PlannedStepSeconds(plan_input, s);
+  };
+  ro.stop_signal = [] { return StopSignal(); };
+  ro.hold_after_pass = HoldAfterPassHook();
+  if (!a.quiet) {
+    std::fprintf(stderr,
+                 "bench: %zu backends, each in its own process, "
+                 "interleaved\n",
+                 backends.size());
+  }
+  auto outcome = bench::RunMatrix(ds, ro, channels, run_context);
+  owned.clear();  // Ends the workers (a stop signal already has).
+  if (StopSignal() != 0) {
+    return outcome.ok()
+               ? Status::IOError("stopped by " + DescribeSignal(StopSignal()))
+               : outcome.status();
+  }
+  if (!outcome.ok()) return outcome.status();
+  FLATBENCH_RETURN_IF_ERROR(
+      WriteFileAtomic(a.out, outcome->document.dump(2) + "\n"));
+  if (!a.quiet) {
+    std::fprintf(stderr, "bench: wrote %s (%zu entries)\n", a.out.c_str(),
+                 outcome->document["benchmarks"].size());
+  }
+  if (!outcome->first_error.ok()) return outcome->first_error;
+  if (outcome->sanity_failed) {
+    return Status::Corruption(
+        "a sanity check failed; see flatbench.backend.*.sanity_error in " +
+        a.out);
+  }
+  return Status::Ok();
+}
+
+int Stopped(const BenchArgs& a, const Status& where) {
+  std::fprintf(stderr,
+               "bench: %s; every worker and server it started is stopped, "
+               "%s not written. To resume, run the same command again: "
+               "bench measures its whole matrix again.\n",
+               where.ok()
+                   ? ("stopped by " + DescribeSignal(StopSignal())).c_str()
+                   : where.message().c_str(),
+               a.out.c_str());
+  return ExitCodeForSignal(StopSignal());
+}
+
+}  // namespace flatbench::cli

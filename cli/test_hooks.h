@@ -1,0 +1,23 @@
+#pragma once
+// Test hooks: events a test needs on cue that no input can cause
+// deterministically. Only the test build of the binary, flatbench_test
+// (test_hooks_env.cc), reads them, from its environment; the shipped
+// flatbench links test_hooks_none.cc and has none.
+
+#include <cstdint>
+
+namespace flatbench::cli {
+
+// bench: after this many passes the parent holds, until a stop signal,
+// so a test can stop a run mid-way (0: never). FLATBENCH_TEST_HOLD_AFTER_PASS.
+uint64_t HoldAfterPassHook();
+
+// sweep: stop, as if interrupted (exit 74), right after building the size
+// of this many accounts (0: never). FLATBENCH_TEST_STOP_AFTER_GEN.
+uint64_t StopAfterGenHook();
+
+// bench's workers: the sanity check expects values the data does not hold,
+// so it fails (exit 65). FLATBENCH_TEST_CORRUPT_EXPECTATIONS=1.
+bool CorruptExpectationsHook();
+
+}  // namespace flatbench::cli
