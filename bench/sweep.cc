@@ -159,7 +159,7 @@ Status CheckSweepFits(const SweepPlan& plan, const SweepNeeds& needs) {
     char buf[160];
     std::snprintf(buf, sizeof(buf),
                   "the sweep is estimated at %.1f h (%.1f h building, %.1f h "
-                  "measuring), more than --max-hours %.1f",
+                  "measuring), more than --max-hours %g",
                   hours, needs.build_seconds / 3600.0,
                   needs.bench_seconds / 3600.0, plan.max_hours);
     return Status::RefuseOverwrite(buf);
