@@ -29,41 +29,38 @@ std::string StepName(const Step& s) {
                    s.cell.threads, s.repetition);
 }
 
-// Elapsed and left, from the steps' estimates scaled by how long the
-// finished ones actually took.
-class Eta {
+// Elapsed, and what is left (plan.h's Eta) when the steps have estimates.
+class Progress {
  public:
-  Eta(const std::vector<Phase>& phases,
-      const std::function<double(const Step&)>& estimate)
-      : start_(std::chrono::steady_clock::now()) {
-    if (!estimate) return;
-    for (const auto& p : phases) {
-      for (const auto& s : p.steps) {
-        const double e = estimate(s);
-        each_.push_back(e);
-        left_ += e;
-      }
-    }
-  }
-  void Done(size_t index) {
-    if (index >= each_.size()) return;
-    done_ += each_[index];
-    left_ -= each_[index];
-  }
+  Progress(const std::vector<Phase>& phases,
+           const std::function<double(const Step&)>& estimate)
+      : start_(std::chrono::steady_clock::now()),
+        eta_(Estimates(phases, estimate)),
+        has_eta_(static_cast<bool>(estimate)) {}
+  void Done(size_t index, double seconds) { eta_.Done(index, seconds); }
   std::string Line() const {
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_)
             .count();
     std::string s = FormatDuration(elapsed) + " elapsed";
-    if (each_.empty()) return s;
-    const double scale = done_ > 0 ? elapsed / done_ : 1.0;
-    return s + ", ETA " + FormatDuration(std::max(0.0, left_) * scale);
+    if (!has_eta_) return s;
+    return s + ", ETA " + FormatDuration(eta_.LeftSeconds());
   }
 
  private:
+  static std::vector<double> Estimates(
+      const std::vector<Phase>& phases,
+      const std::function<double(const Step&)>& estimate) {
+    std::vector<double> out;
+    if (!estimate) return out;
+    for (const auto& p : phases) {
+      for (const auto& s : p.steps) out.push_back(estimate(s));
+    }
+    return out;
+  }
   std::chrono::steady_clock::time_point start_;
-  std::vector<double> each_;
-  double done_ = 0, left_ = 0;
+  Eta eta_;
+  bool has_eta_;
 };
 
 }  // namespace
@@ -141,7 +138,7 @@ Result<RunOutcome> RunMatrix(
   std::set<std::string> failed;
   nlohmann::json benchmarks = nlohmann::json::array();
   size_t done = 0;
-  Eta eta(phases, options.estimate);
+  Progress eta(phases, options.estimate);
   // Where a stop signal ended the run: the pass it did not finish.
   auto stopped_at = [&](const std::string& what) {
     return Status::IOError("stopped by signal " +
@@ -179,13 +176,16 @@ Result<RunOutcome> RunMatrix(
       ++done;
       if (Stopped(options) != 0) return stopped_at(StepName(step));
       if (failed.count(step.backend)) {
-        eta.Done(done - 1);
+        eta.Done(done - 1, 0);
         continue;
       }
+      const auto step_start = std::chrono::steady_clock::now();
       auto r = Call(channels.at(step.backend),
                     {{"op", "step"}, {"step", StepToJson(step)}});
       if (!r.ok() && Stopped(options) != 0) return stopped_at(StepName(step));
-      eta.Done(done - 1);
+      eta.Done(done - 1, std::chrono::duration<double>(
+                             std::chrono::steady_clock::now() - step_start)
+                             .count());
       if (!r.ok()) {
         fail(step.backend, r.status());
         continue;

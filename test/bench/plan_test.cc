@@ -160,5 +160,30 @@ TEST_CASE(
   CHECK(FormatDuration(7500) == "2 h 05 min");
 }
 
+TEST_CASE("the ETA starts from the model and follows the steps' own times",
+          "[bench][plan]") {
+  // 1,000 steps estimated at 1 s each.
+  Eta eta(std::vector<double>(1000, 1.0));
+  CHECK(eta.LeftSeconds() == Approx(1000));
+  // The first step took 40 s, as a pass that follows holding 13 GiB of
+  // warm files might if that time were counted: the ETA moves, but by
+  // less than a factor of 2, not by 40x.
+  eta.Done(0, 40);
+  CHECK(eta.LeftSeconds() > 999);
+  CHECK(eta.LeftSeconds() < 2 * 999);
+  // Steps that keep taking twice their estimate pull the scale to 2.
+  for (size_t i = 1; i < 500; ++i) eta.Done(i, 2.0);
+  CHECK(eta.Scale() == Approx(2.0).epsilon(0.1));
+  CHECK(eta.LeftSeconds() == Approx(1000).epsilon(0.1));
+  // An index past the steps changes nothing.
+  const double left = eta.LeftSeconds();
+  eta.Done(5000, 100);
+  CHECK(eta.LeftSeconds() == left);
+  // No estimates: nothing left, scale 1.
+  Eta none({});
+  CHECK(none.LeftSeconds() == 0);
+  CHECK(none.Scale() == 1.0);
+}
+
 }  // namespace
 }  // namespace flatbench::bench
