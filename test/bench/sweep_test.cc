@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "datagen/registry.h"
-#include "report/model.h"
+#include "report/prediction/model.h"
 #include "test/bench/tiny_dataset.h"
 #include "test/run_command.h"
 
