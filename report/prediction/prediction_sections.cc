@@ -201,9 +201,13 @@ Section ModelSection(const SweepInput& sweep, const datagen::Spec& full,
                   : "–"},
              {tg.filter_fp_rate < 1 ? Sig(tg.filter_fp_rate) : "no filter"},
              {std::to_string(tg.index_levels)}});
-        for (const char* kind : {"hit", "miss-absent", "miss-live"}) {
-          if (!results::CellExists(table, kind)) continue;
-          const double predicted = std::string(kind) == "hit"
+        for (std::string_view kind_name : results::kKinds) {
+          if (!results::IsReadKind(kind_name) ||
+              !results::CellExists(table, kind_name)) {
+            continue;
+          }
+          const std::string kind(kind_name);
+          const double predicted = kind == results::kKindHit
                                        ? m.at(tb).hit_reads
                                        : m.at(tb).miss_reads;
           const double measured =

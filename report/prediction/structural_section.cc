@@ -153,15 +153,15 @@ struct Predictor {
   const SweepSize& calibration;
   uint64_t ram_bytes;
 
-  // False when the backend has no geometry.
+  // False when the backend has no geometry or the table is unknown.
   bool Shape(const std::map<std::string, BackendGeometry>& geometry,
              const std::string& backend, const std::string& table,
              const std::string& kind, uint64_t reads_per_pass,
              IoShape* shape) const {
     auto g = geometry.find(GeometryBackend(backend));
     if (g == geometry.end()) return false;
-    const auto tb = table == "account" ? flatbench::Table::kAccount
-                                       : flatbench::Table::kStorage;
+    flatbench::Table tb;
+    if (!flatbench::ParseTable(table, &tb)) return false;
     *shape = ShapeOf(g->second, tb, kind, ram_bytes, reads_per_pass);
     return true;
   }
