@@ -1,8 +1,8 @@
 #pragma once
 // The device profile of a directory: what its storage delivers to random
 // reads, independent of any dataset, so that a structural prediction
-// (report/structural.h) can price each backend's reads on this host or on
-// another one. A scratch file is written in the directory, read at random
+// (report/prediction/structural.h) can price each backend's reads on this host
+// or on another one. A scratch file is written in the directory, read at random
 // 4 KiB-aligned offsets with O_DIRECT at each queue depth (that many reader
 // threads, one read in flight each) and read size of the contract
 // (common/sweep_schema.h kProfileQueueDepths, kProfileReadBytes), in

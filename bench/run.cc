@@ -25,8 +25,7 @@ Result<nlohmann::json> Call(WorkerChannel* ch, const nlohmann::json& req) {
 int Stopped(const RunOptions& o) { return o.stop_signal ? o.stop_signal() : 0; }
 
 std::string StepName(const Step& s) {
-  return EntryName(s.backend, s.cell.table, CellKindName(s.cell), s.mode,
-                   s.cell.threads, s.repetition);
+  return PassName(CellNameOf(s.backend, s.cell, s.mode, s.repetition));
 }
 
 // Elapsed, and what is left (plan.h's Eta) when the steps have estimates.

@@ -1,6 +1,7 @@
 #include "bench/schedule.h"
 
 #include <algorithm>
+#include <cassert>
 #include <map>
 #include <tuple>
 
@@ -18,14 +19,15 @@ bool Contains(const std::vector<std::string>& v, const std::string& s) {
 
 }  // namespace
 
+// The contract's constants are string literals, so .data() ends in NUL.
 const char* ModeName(Mode mode) {
   switch (mode) {
     case Mode::kWarm:
-      return "warm";
+      return results::kModeWarm.data();
     case Mode::kCold:
-      return "cold";
+      return results::kModeCold.data();
     case Mode::kColdLazy:
-      return "cold-lazy";
+      return results::kModeColdLazy.data();
   }
   return "?";
 }
@@ -40,11 +42,16 @@ bool ParseMode(std::string_view name, Mode* out) {
   return false;
 }
 
-std::string EntryName(const std::string& backend, Table table,
-                      std::string_view kind, Mode mode, int threads, int rep) {
-  return backend + "/" + TableName(table) + "/" + std::string(kind) + "/" +
-         ModeName(mode) + "/threads:" + std::to_string(threads) +
-         "/rep:" + std::to_string(rep);
+results::CellName CellNameOf(const std::string& backend, const Cell& cell,
+                             Mode mode, int rep) {
+  return {backend,        TableName(cell.table), CellKindName(cell),
+          ModeName(mode), cell.threads,          rep};
+}
+
+std::string PassName(const results::CellName& name) {
+  std::string out = results::FormatCellName(name);
+  assert(results::ParseCellName(out).has_value());
+  return out;
 }
 
 std::string CellKindName(const Cell& cell) {
@@ -109,9 +116,12 @@ Status ParseKinds(const std::vector<std::string>& names, ScheduleOptions* o) {
     } else if (datagen::ParseKeyKind(name, &kind)) {
       o->kinds.push_back(kind);
     } else {
-      return Status::Usage("--kinds: '" + name +
-                           "' is not hit, miss-absent, miss-live, scan or "
-                           "startup");
+      std::string known;
+      for (std::string_view k : results::kKinds) {
+        if (k == results::kKindDevice) continue;  // Device cells follow.
+        known += (known.empty() ? "" : ", ") + std::string(k);
+      }
+      return Status::Usage("--kinds: '" + name + "' is not one of " + known);
     }
   }
   if (seen.empty()) return Status::Usage("--kinds: empty list");

@@ -25,6 +25,7 @@
 
 #include "bench/defaults.h"
 #include "common/backend.h"
+#include "common/results_schema.h"
 #include "common/status.h"
 #include "datagen/sampler.h"
 #include "datagen/spec.h"
@@ -32,18 +33,12 @@
 namespace flatbench::bench {
 
 enum class Mode { kWarm, kCold, kColdLazy };
-const char* ModeName(Mode mode);  // "warm", "cold", "cold-lazy"
+// The contract's mode names (results::kModes).
+const char* ModeName(Mode mode);
 bool ParseMode(std::string_view name, Mode* out);
 inline bool IsCold(Mode m) { return m != Mode::kWarm; }
 
 inline constexpr uint64_t kDefaultDrawSeed = 0x647261772d6b6579ULL;
-
-// The kind of a device cell's entry (4 KiB O_DIRECT reads, see device.h).
-inline constexpr char kDeviceKind[] = "device";
-
-// "<backend>/<table>/<kind>/<mode>/threads:<N>/rep:<R>".
-std::string EntryName(const std::string& backend, Table table,
-                      std::string_view kind, Mode mode, int threads, int rep);
 
 // What a cell measures: point reads of its key kind; ordered scans, each
 // from a hit key (scan_pass.h); or the startup of a fresh process up to its
@@ -61,6 +56,15 @@ struct Cell {
 
 // The cell name's kind segment: the key kind's name, "scan" or "startup".
 std::string CellKindName(const Cell& cell);
+
+// The contract's name (results::CellName) of `backend`'s pass of `cell` in
+// `mode`, repetition `rep`. A device pass (4 KiB O_DIRECT reads, see
+// device.h) takes the same name with kind results::kKindDevice.
+results::CellName CellNameOf(const std::string& backend, const Cell& cell,
+                             Mode mode, int rep);
+// results::FormatCellName(name); debug builds assert that the name parses
+// back, so bench never writes a name the report refuses.
+std::string PassName(const results::CellName& name);
 
 // The seed of the sampler a cell draws its keys from: DrawSeed for reads;
 // scans and startups each walk their own permutation of the hit keys.

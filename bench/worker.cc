@@ -182,8 +182,8 @@ Result<nlohmann::json> Worker::RunStep(const Step& step) {
   facts.rss_after_open = s.opened.rss_after_open;
 
   PassSpec spec;
-  spec.name = EntryName(s.name, table, CellKindName(step.cell), step.mode,
-                        step.cell.threads, step.repetition);
+  spec.name =
+      PassName(CellNameOf(s.name, step.cell, step.mode, step.repetition));
   spec.threads = step.cell.threads;
   spec.reads_per_thread = step.reads_per_thread;
   Backend* backend = s.opened.backend.get();

@@ -109,8 +109,7 @@ Result<nlohmann::json> Worker::State::StartupStep(const Step& step) {
   datagen::Sampler sampler(ds.spec(), table, datagen::KeyKind::kHit,
                            CellDrawSeed(o.draw_seed, step.cell));
   StartupSpec spec;
-  spec.name = EntryName(name, table, CellKindName(step.cell), step.mode, 1,
-                        step.repetition);
+  spec.name = PassName(CellNameOf(name, step.cell, step.mode, step.repetition));
   spec.repetition = step.repetition;
   std::string key(KeySize(table), '\0');
   for (uint64_t i = 0; i < step.reads_per_thread; ++i) {
@@ -159,9 +158,10 @@ Result<nlohmann::json> Worker::State::DeviceCell(const Step& step) {
   facts.repetition = step.repetition;
   facts.file_bytes = dev->bytes();
   facts.pass_start_s = SinceOrigin(NowNs());
-  const std::string entry_name =
-      EntryName(name, step.cell.table, kDeviceKind, step.mode,
-                step.cell.threads, step.repetition);
+  results::CellName cell_name =
+      CellNameOf(name, step.cell, step.mode, step.repetition);
+  cell_name.kind = results::kKindDevice;
+  const std::string entry_name = PassName(cell_name);
   FLATBENCH_ASSIGN_OR_RETURN(auto pass,
                              dev->Run(entry_name, step.cell.threads,
                                       step.device_reads_per_thread, seed));

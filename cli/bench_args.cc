@@ -40,7 +40,9 @@ std::vector<std::string> KindNames() {
                  datagen::KeyKind::kMissLiveAccount}) {
     v.push_back(datagen::KeyKindName(k));
   }
-  v.insert(v.end(), {"scan", "startup"});  // The operations.
+  // The operations.
+  v.insert(v.end(), {std::string(results::kKindScan),
+                     std::string(results::kKindStartup)});
   return v;
 }
 

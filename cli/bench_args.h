@@ -11,6 +11,8 @@
 #include "bench/results.h"
 #include "bench/schedule.h"
 #include "bench/worker.h"
+#include "cli/flags.h"
+#include "common/results_schema.h"
 #include "datagen/dataset.h"
 #include "datagen/spec.h"
 
@@ -19,9 +21,11 @@ namespace flatbench::cli {
 struct BenchArgs {
   std::string dir, out;
   std::vector<std::string> backends;  // Empty: every one the dataset holds.
-  std::vector<std::string> modes = {"warm", "cold", "cold-lazy"};
-  std::vector<std::string> tables = {"account", "storage"};
-  std::vector<std::string> kinds = {"hit", "miss-absent", "miss-live"};
+  std::vector<std::string> modes = Names(results::kModes);
+  std::vector<std::string> tables = Names(results::kTables);
+  std::vector<std::string> kinds = {std::string(results::kKindHit),
+                                    std::string(results::kKindMissAbsent),
+                                    std::string(results::kKindMissLive)};
   std::vector<int> threads = {bench::kDefaultThreads.begin(),
                               bench::kDefaultThreads.end()};
   uint64_t reads = 0;         // 0: bench::DefaultReadsPerPass(scale).

@@ -13,6 +13,7 @@
 #include "cli/test_hooks.h"
 #include "common/child_process.h"
 #include "common/hex.h"
+#include "common/results_schema.h"
 #include "common/stop_signals.h"
 #include "datagen/dataset.h"
 
@@ -27,8 +28,8 @@ int RunWorker(const BenchArgs& a) {
   auto ds = datagen::Dataset::Open(a.dir);
   if (!ds.ok()) return Fail(ds.status());
   bench::WorkerOptions o;
-  o.lazy_needed =
-      std::find(a.modes.begin(), a.modes.end(), "cold-lazy") != a.modes.end();
+  o.lazy_needed = std::find(a.modes.begin(), a.modes.end(),
+                            results::kModeColdLazy) != a.modes.end();
   o.allow_drop_caches = a.evict == "drop_caches";
   o.run_origin_ns = a.run_origin_ns;
   o.check.samples = a.check_samples;

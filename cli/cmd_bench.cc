@@ -80,7 +80,7 @@ Command AddBench(CLI::App& app) {
   AddListOption(sub, "--modes", &a->modes, "Modes, any subset")
       ->check(CLI::IsMember(ModeNames()));
   AddListOption(sub, "--tables", &a->tables, "Tables, any subset")
-      ->check(CLI::IsMember({"account", "storage"}));
+      ->check(CLI::IsMember(Names(results::kTables)));
   AddListOption(sub, "--kinds", &a->kinds,
                 "Key kinds, any subset (miss-live: storage only), and the "
                 "operations scan (ordered pages from hit keys) and startup "

@@ -10,6 +10,7 @@
 #include "cli/flags.h"
 #include "common/child_process.h"
 #include "common/hex.h"
+#include "common/results_schema.h"
 #include "datagen/dataset.h"
 #include "datagen/registry.h"
 #include "flatbench_config.h"
@@ -24,7 +25,7 @@ struct GetArgs {
   std::string dir;
   std::string file;
   std::string backend = "arena";
-  std::string table = "account";
+  std::string table{results::kTableAccount};
   std::string key;
   bool no_verify = false;
   uint64_t cache_mib = 1024;
@@ -171,7 +172,7 @@ Command AddGet(CLI::App& app) {
       ->check(CLI::IsMember(BackendNames()));
   sub->add_option("--table", a->table, "account or storage (with --dir)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"account", "storage"}));
+      ->check(CLI::IsMember(Names(results::kTables)));
   sub->add_option("--key", a->key, "Key as hex")->required();
   sub->add_flag("--no-verify", a->no_verify,
                 "Skip the arena's block checksum check on this read (LMDB, "

@@ -22,9 +22,9 @@
 #include "datagen/dataset.h"
 #include "datagen/estimate.h"
 #include "datagen/registry.h"
-#include "report/report.h"
+#include "report/document/report.h"
 #include "report/thresholds.h"
-#include "report/verdict.h"
+#include "report/verdict/verdict.h"
 
 namespace flatbench::cli {
 namespace {

@@ -60,7 +60,8 @@ Status RunInfo(const InfoArgs& a) {
       std::printf("  %-32s %s\n", key.c_str(), value.c_str());
     }
     if (name == "arena") {
-      for (const char* table : {"account", "storage"}) {
+      for (Table t : {Table::kAccount, Table::kStorage}) {
+        const char* table = TableName(t);
         std::string path = ds.BackendDir(name) + "/" + table + ".arena";
         std::printf("\n");
         FLATBENCH_RETURN_IF_ERROR(PrintArenaInfo(path, a.shards));

@@ -6,8 +6,8 @@
 #include "cli/exit.h"
 #include "cli/report_summary.h"
 #include "common/files.h"
-#include "report/prediction.h"
-#include "report/report.h"
+#include "report/document/report.h"
+#include "report/prediction/prediction.h"
 
 namespace flatbench::cli {
 namespace {

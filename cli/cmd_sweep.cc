@@ -14,6 +14,7 @@
 #include "cli/test_hooks.h"
 #include "common/child_process.h"
 #include "common/files.h"
+#include "common/results_schema.h"
 #include "common/stop_signals.h"
 #include "datagen/dataset.h"
 #include "datagen/registry.h"
@@ -95,7 +96,7 @@ int RunSweepCommand(const SweepArgs& a) {
   plan.device_profile = !a.no_device;
   // The gate's mode only, every gated cell: the same schedule and gates
   // as `bench --modes cold`.
-  plan.bench_args = {"--modes",       "cold",
+  plan.bench_args = {"--modes",       std::string(results::kModeCold),
                      "--threads",     threads,
                      "--reads",       std::to_string(a.reads),
                      "--repetitions", std::to_string(a.repetitions),

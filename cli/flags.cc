@@ -32,6 +32,10 @@ CLI::Validator AtLeastOne() {
       "AT LEAST 1");
 }
 
+std::vector<std::string> Names(std::span<const std::string_view> names) {
+  return {names.begin(), names.end()};
+}
+
 std::vector<std::string> BackendNames() {
   std::vector<std::string> names = datagen::AvailableBackends();
   for (auto& v : datagen::ReadVariants()) names.push_back(std::move(v));

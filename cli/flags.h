@@ -3,7 +3,9 @@
 // CLI11 as it parses, and the choice of a dataset directory or one file.
 
 #include <CLI/CLI.hpp>
+#include <span>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -42,6 +44,10 @@ CLI::Option* AddListOption(CLI::App* sub, const std::string& name,
   if (!out->empty()) opt->default_str(JoinCsv(*out));
   return opt;
 }
+
+// The contract's names (results::kTables, kModes, ...) as strings, for
+// CLI11's choices and defaults.
+std::vector<std::string> Names(std::span<const std::string_view> names);
 
 // A whole number of at least 1 (CLI11's ranges print 2^64 - 1 as the top).
 CLI::Validator AtLeastOne();

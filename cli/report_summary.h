@@ -1,7 +1,7 @@
 #pragma once
 // The verdict as `flatbench report` and `gonogo` print it on stdout.
 
-#include "report/report.h"
+#include "report/document/report.h"
 
 namespace flatbench::cli {
 

@@ -80,7 +80,7 @@ class ReadSession {
 
 // The structure a point read in one table walks, read from the backend's
 // own metadata (not measured), for the geometric model of reads per hit
-// and per miss (report/model.h, RESEARCH.md).
+// and per miss (report/prediction/model.h, RESEARCH.md).
 struct ReadGeometry {
   uint64_t pairs = 0;
   // Units a hit reads from storage: arena data blocks, RocksDB data blocks,

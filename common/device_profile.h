@@ -4,7 +4,7 @@
 // with the mean latency at any queue depth and read size. `bench` checks a
 // profile before recording it in its results (results_schema.h
 // kRecordedDeviceProfile); `report` reads one from a sweep, a results file
-// or --device-profile to price reads with (report/structural.h). The
+// or --device-profile to price reads with (report/prediction/structural.h). The
 // measurement that writes it is bench/device_profile.h.
 
 #include <nlohmann/json.hpp>

@@ -5,18 +5,20 @@
 #include <cassert>
 #include <cstring>
 
+#include "common/results_schema.h"
 #include "common/rng.h"
 
 namespace flatbench::datagen {
 
+// The contract's constants are string literals, so .data() ends in NUL.
 const char* KeyKindName(KeyKind kind) {
   switch (kind) {
     case KeyKind::kHit:
-      return "hit";
+      return results::kKindHit.data();
     case KeyKind::kMissAbsent:
-      return "miss-absent";
+      return results::kKindMissAbsent.data();
     case KeyKind::kMissLiveAccount:
-      return "miss-live";
+      return results::kKindMissLive.data();
   }
   return "?";
 }

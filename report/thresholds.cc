@@ -251,9 +251,12 @@ Result<Thresholds> ParseThresholds(std::string_view text,
   FLATBENCH_RETURN_IF_ERROR(p.Object(doc, "", "gate", &gate));
   FLATBENCH_RETURN_IF_ERROR(p.RejectUnknown(*gate, "gate.", {"mode", "scale"}));
   FLATBENCH_RETURN_IF_ERROR(p.String(*gate, "gate.", "mode", &t.gate_mode));
-  if (t.gate_mode != "warm" && t.gate_mode != "cold" &&
-      t.gate_mode != "cold-lazy") {
-    return p.Bad("gate.mode", "must be warm, cold or cold-lazy");
+  if (!results::IsMode(t.gate_mode)) {
+    std::string modes;
+    for (std::string_view m : results::kModes) {
+      modes += (modes.empty() ? "" : ", ") + std::string(m);
+    }
+    return p.Bad("gate.mode", "must be one of " + modes);
   }
   FLATBENCH_RETURN_IF_ERROR(p.String(*gate, "gate.", "scale", &t.gate_scale));
   FLATBENCH_RETURN_IF_ERROR(p.String(doc, "", "candidate", &t.candidate));

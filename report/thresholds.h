@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/results_schema.h"
 #include "common/status.h"
 
 namespace flatbench::report {
@@ -41,7 +42,7 @@ struct RatioThreshold {
 };
 
 struct Thresholds {
-  std::string gate_mode = "cold";
+  std::string gate_mode{results::kModeCold};
   std::string gate_scale = "full";
   std::string candidate = "arena";
   std::vector<RatioThreshold> checks;

@@ -1,5 +1,7 @@
 // Every backend of this build round-trips every key of a tiny dataset, and
 // every sampled miss key is absent.
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -95,10 +97,38 @@ TEST_CASE("gen refuses another dataset, resumes, and rebuilds on request") {
   auto first = Generate(o, datagen::NewLoader);
   REQUIRE(first.ok());
   const std::string fp = first->front().fingerprint;
+  // The loaders Generate asks for: none for a skipped backend, one for a
+  // rebuilt one. The fingerprint cannot tell them apart (it is the
+  // generated stream's, the same either way).
+  int loads = 0;
+  const LoaderFactory counting = [&loads](const std::string& backend,
+                                          const std::string& dir,
+                                          const Spec& spec) {
+    ++loads;
+    return datagen::NewLoader(backend, dir, spec);
+  };
+  const std::string bdir = Dataset::Open(o.dir)->BackendDir(o.backends[0]);
+  const std::string stray = bdir + "/stray.txt";
+  { std::ofstream(stray) << "not the backend's"; }
 
-  SECTION("a finished backend is skipped, same fingerprint") {
-    auto again = Generate(o, datagen::NewLoader);
+  SECTION("a finished backend is skipped: no loader, its files untouched") {
+    // One of the backend's own files, with its inode and mtime.
+    std::string file;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(bdir)) {
+      if (e.is_regular_file() && e.path() != stray) file = e.path();
+    }
+    REQUIRE_FALSE(file.empty());
+    struct stat before {};
+    REQUIRE(::stat(file.c_str(), &before) == 0);
+    auto again = Generate(o, counting);
     REQUIRE(again.ok());
+    CHECK(loads == 0);
+    CHECK(std::filesystem::exists(stray));
+    struct stat after {};
+    REQUIRE(::stat(file.c_str(), &after) == 0);
+    CHECK(after.st_ino == before.st_ino);
+    CHECK(after.st_mtim.tv_sec == before.st_mtim.tv_sec);
+    CHECK(after.st_mtim.tv_nsec == before.st_mtim.tv_nsec);
     CHECK(again->front().fingerprint == fp);
   }
   SECTION("another spec is refused with exit 73 and data kept") {
@@ -119,10 +149,12 @@ TEST_CASE("gen refuses another dataset, resumes, and rebuilds on request") {
     REQUIRE(rebuilt.ok());
     CHECK(rebuilt->front().pairs[0] == 2000);
   }
-  SECTION("an interrupted backend (no marker) is rebuilt") {
+  SECTION("an interrupted backend (no marker) is rebuilt from scratch") {
     std::filesystem::remove(o.dir + "/" + o.backends[0] + ".complete");
-    auto resumed = Generate(o, datagen::NewLoader);
+    auto resumed = Generate(o, counting);
     REQUIRE(resumed.ok());
+    CHECK(loads == 1);
+    CHECK_FALSE(std::filesystem::exists(stray));  // The folder was replaced.
     CHECK(resumed->front().fingerprint == fp);
   }
   SECTION("a non-empty foreign directory is refused even with rebuild") {

@@ -36,10 +36,6 @@ void PutByte(const std::string& path, uint64_t offset, char c) {
   REQUIRE(f);
 }
 
-bool Built(const std::string& backend) {
-  return RunFlatbench("gen --help").out.find(backend) != std::string::npos;
-}
-
 // One lookup and what the undamaged file answers for it.
 struct Probe {
   std::string table;
@@ -155,8 +151,8 @@ uint64_t ParentOf(const std::string& file, uint64_t child) {
 
 }  // namespace
 
-TEST_CASE("get on a damaged data.mdb is exit 65 or the truth, never a signal") {
-  if (!Built("lmdb")) return;
+TEST_CASE("get on a damaged data.mdb is exit 65 or the truth, never a signal",
+          "[lmdb]") {
   TempDir tmp;
   const std::string dir = tmp / "ds";
   REQUIRE(RunFlatbench("gen --scale tiny --quiet --backends lmdb --dir " + dir)
@@ -249,8 +245,8 @@ TEST_CASE("get on a damaged data.mdb is exit 65 or the truth, never a signal") {
   REQUIRE(ReadAll(mdb) == original);
 }
 
-TEST_CASE("get --no-verify on a damaged data.mdb: LMDB's fault is exit 65") {
-  if (!Built("lmdb")) return;
+TEST_CASE("get --no-verify on a damaged data.mdb: LMDB's fault is exit 65",
+          "[lmdb]") {
   TempDir tmp;
   const std::string dir = tmp / "ds";
   REQUIRE(RunFlatbench("gen --scale tiny --quiet --backends lmdb --dir " + dir)

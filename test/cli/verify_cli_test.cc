@@ -159,8 +159,8 @@ TEST_CASE("verify --dir walks every pair of every backend; --quick samples") {
   CHECK(r.err.find("verify lmdb: done") != std::string::npos);  // Progress.
 }
 
-TEST_CASE("verify --dir catches a flipped byte in a RocksDB data block") {
-  if (!Built("rocksdb")) return;
+TEST_CASE("verify --dir catches a flipped byte in a RocksDB data block",
+          "[rocksdb]") {
   TempDir tmp;
   std::string dir = GenSmall(tmp / "ds", "rocksdb");
   // Account blocks are stored uncompressed: a value's bytes are in the file
@@ -174,8 +174,8 @@ TEST_CASE("verify --dir catches a flipped byte in a RocksDB data block") {
   CHECK(Count(r.err, "\n") == 1);
 }
 
-TEST_CASE("verify --dir catches a flipped byte in an LMDB leaf value") {
-  if (!Built("lmdb")) return;
+TEST_CASE("verify --dir catches a flipped byte in an LMDB leaf value",
+          "[lmdb]") {
   TempDir tmp;
   std::string dir = GenSmall(tmp / "ds", "lmdb");
   auto value = dg::MakeSlotValue(dg::kDefaultSeed, kAccounts / 3, 1);
@@ -189,8 +189,8 @@ TEST_CASE("verify --dir catches a flipped byte in an LMDB leaf value") {
   CHECK(Count(r.err, "\n") == 1);
 }
 
-TEST_CASE("a damaged LMDB page is exit 0 or 65 from verify, never a signal") {
-  if (!Built("lmdb")) return;
+TEST_CASE("a damaged LMDB page is exit 0 or 65 from verify, never a signal",
+          "[lmdb]") {
   TempDir tmp;
   std::string dir = GenSmall(tmp / "ds", "lmdb");
   const std::string mdb = dir + "/lmdb/data.mdb";
@@ -211,8 +211,8 @@ TEST_CASE("a damaged LMDB page is exit 0 or 65 from verify, never a signal") {
   if (r.exit_code == 65) CHECK(r.err.find("verify lmdb") != std::string::npos);
 }
 
-TEST_CASE("a truncated data.mdb makes verify and get exit 65, never a signal") {
-  if (!Built("lmdb")) return;
+TEST_CASE("a truncated data.mdb makes verify and get exit 65, never a signal",
+          "[lmdb]") {
   TempDir tmp;
   std::string dir = GenSmall(tmp / "ds", "lmdb");
   const std::string mdb = dir + "/lmdb/data.mdb";
@@ -234,8 +234,7 @@ TEST_CASE("a truncated data.mdb makes verify and get exit 65, never a signal") {
   CHECK(r.err.find("expected at least") != std::string::npos);
 }
 
-TEST_CASE("an interrupted gen removes its partial backend") {
-  if (!Built("lmdb")) return;
+TEST_CASE("an interrupted gen removes its partial backend", "[lmdb]") {
   TempDir tmp;
   const std::string dir = tmp / "ds";
   // Smoke-sized, so that the build is still running when the signal lands.

@@ -8,7 +8,7 @@
 
 #include "report/results.h"
 #include "report/thresholds.h"
-#include "report/verdict.h"
+#include "report/verdict/verdict.h"
 
 namespace flatbench::report::testing {
 

@@ -1,6 +1,6 @@
-// The geometric model (report/model.h) against figures computed by hand
-// for a small dataset's geometry.
-#include "report/model.h"
+// The geometric model (report/prediction/model.h) against figures computed by
+// hand for a small dataset's geometry.
+#include "report/prediction/model.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>

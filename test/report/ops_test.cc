@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "common/results_ops.h"
-#include "report/report.h"
+#include "report/document/report.h"
 #include "test/report/judge.h"
 #include "test/report/results_builder.h"
 

@@ -3,9 +3,9 @@
 // the expected answers by hand.
 #include <catch2/catch.hpp>
 
-#include "report/document.h"
-#include "report/html.h"
-#include "report/markdown.h"
+#include "report/document/document.h"
+#include "report/document/html.h"
+#include "report/document/markdown.h"
 #include "test/report/judge.h"
 #include "test/report/results_builder.h"
 

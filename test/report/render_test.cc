@@ -6,9 +6,9 @@
 #include <regex>
 #include <set>
 
-#include "report/report.h"
-#include "report/svg.h"
-#include "report/trend_chart.h"
+#include "report/document/report.h"
+#include "report/document/svg.h"
+#include "report/prediction/trend_chart.h"
 #include "test/crafted_profile.h"
 #include "test/report/judge.h"
 #include "test/report/results_builder.h"

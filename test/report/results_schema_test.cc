@@ -6,10 +6,13 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <span>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "common/backend.h"
+#include "common/results_meanings.h"
 #include "common/results_ops.h"
 
 namespace flatbench::results {
@@ -75,6 +78,20 @@ TEST_CASE("every name in the contract is spelled once", "[report][schema]") {
   }
   CHECK(BackendKey("lmdb", kSanityPassed) ==
         "flatbench.backend.lmdb.sanity_passed");
+}
+
+TEST_CASE("the table enum's names are the contract's", "[report][schema]") {
+  // common/backend.h spells the table names once more (its TableName is
+  // inline in a header every backend includes); this holds the two equal.
+  CHECK(std::string_view(TableName(Table::kAccount)) == kTableAccount);
+  CHECK(std::string_view(TableName(Table::kStorage)) == kTableStorage);
+  for (std::string_view name : kTables) {
+    Table t;
+    REQUIRE(ParseTable(name, &t));
+    CHECK(TableName(t) == name);
+  }
+  Table t;
+  CHECK_FALSE(ParseTable("accounts", &t));
 }
 
 TEST_CASE("counters are expected where the contract says", "[report][schema]") {
@@ -178,8 +195,38 @@ std::string WhereText(uint32_t where) {
   return out;
 }
 
-TEST_CASE("RESULTS_FORMAT.md lists exactly the contract's names and types",
+// Every name of `names` has exactly one meaning in `meanings`, and
+// `meanings` names nothing else.
+template <typename Item>
+void CheckOneMeaningEach(std::span<const Item> names,
+                         std::span<const Meaning> meanings) {
+  std::map<std::string, int> count;
+  for (const Meaning& m : meanings) {
+    CAPTURE(m.name);
+    CHECK_FALSE(m.text.empty());
+    ++count[std::string(m.name)];
+  }
+  CHECK(count.size() == names.size());
+  for (const Item& item : names) {
+    CAPTURE(item.name);
+    CHECK(count[std::string(item.name)] == 1);
+  }
+}
+
+TEST_CASE("the contract gives every name exactly one meaning",
           "[report][schema]") {
+  CheckOneMeaningEach(AllCounters(), CounterMeanings());
+  CheckOneMeaningEach(AllContextKeys(), ContextKeyMeanings());
+  CheckOneMeaningEach(AllBackendContextKeys(), BackendKeyMeanings());
+  CHECK(MeaningOf(kMeanInflight).find("read-loop span") !=
+        std::string_view::npos);
+  CHECK(MeaningOf(ContextKey{"flatbench.no_such_key", Type::kText, false})
+            .empty());
+}
+
+TEST_CASE(
+    "RESULTS_FORMAT.md lists exactly the contract's names, types and meanings",
+    "[report][schema]") {
   std::ifstream in(FLATBENCH_SOURCE_ROOT "/bench/RESULTS_FORMAT.md");
   REQUIRE(in);
   std::string text((std::istreambuf_iterator<char>(in)), {});
@@ -192,9 +239,10 @@ TEST_CASE("RESULTS_FORMAT.md lists exactly the contract's names and types",
     CAPTURE(c.name);
     auto it = counters.find(std::string(c.name));
     REQUIRE(it != counters.end());
-    REQUIRE(it->second.size() >= 2);
+    REQUIRE(it->second.size() == 3);
     CHECK(it->second[0] == TypeName(c.type));
-    CHECK(it->second[1].rfind(WhereText(c.where), 0) == 0);
+    CHECK(it->second[1] == WhereText(c.where));
+    CHECK(it->second[2] == MeaningOf(c));
   }
 
   auto run = DocTable(text, "key");
@@ -207,18 +255,20 @@ TEST_CASE("RESULTS_FORMAT.md lists exactly the contract's names and types",
     CAPTURE(k.name);
     auto it = run_keys.find(std::string(k.name));
     REQUIRE(it != run_keys.end());
-    REQUIRE(it->second.size() >= 2);
+    REQUIRE(it->second.size() == 3);
     CHECK(it->second[0] == TypeName(k.type));
     CHECK(it->second[1] == (k.provenance ? "yes" : "no"));
+    CHECK(it->second[2] == MeaningOf(k));
   }
   CHECK(backend_keys.size() == AllBackendContextKeys().size());
   for (const BackendContextKey& k : AllBackendContextKeys()) {
     CAPTURE(k.name);
     auto it = backend_keys.find(std::string(k.name));
     REQUIRE(it != backend_keys.end());
-    REQUIRE(it->second.size() >= 2);
+    REQUIRE(it->second.size() == 3);
     CHECK(it->second[0] == TypeName(k.type));
     CHECK(it->second[1] == (k.always ? "yes" : "no"));
+    CHECK(it->second[2] == MeaningOf(k));
   }
 }
 

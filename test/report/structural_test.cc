@@ -1,14 +1,14 @@
-// The structural prediction (report/structural.h) on a crafted device
-// profile and crafted passes, every expected figure computed by hand.
-#include "report/structural.h"
+// The structural prediction (report/prediction/structural.h) on a crafted
+// device profile and crafted passes, every expected figure computed by hand.
+#include "report/prediction/structural.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "common/results_schema.h"
-#include "report/markdown.h"
-#include "report/prediction.h"
+#include "report/document/markdown.h"
+#include "report/prediction/prediction.h"
 #include "test/crafted_profile.h"
 
 namespace flatbench::report {

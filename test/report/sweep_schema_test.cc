@@ -10,7 +10,7 @@
 #include <set>
 #include <string>
 
-#include "report/sweep_input.h"
+#include "report/prediction/sweep_input.h"
 
 namespace flatbench::sweep {
 namespace {

@@ -1,11 +1,11 @@
-// The extrapolation (report/trend.h) on synthetic sweeps with a known
-// trend.
-#include "report/trend.h"
+// The extrapolation (report/prediction/trend.h) on synthetic sweeps with a
+// known trend.
+#include "report/prediction/trend.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "report/trend_chart.h"
+#include "report/prediction/trend_chart.h"
 
 namespace flatbench::report {
 namespace {

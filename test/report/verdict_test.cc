@@ -1,6 +1,6 @@
 // The verdict on constructed results: every threshold at and either side of
 // its bound, and each validity gate turning the verdict INCONCLUSIVE.
-#include "report/verdict.h"
+#include "report/verdict/verdict.h"
 
 #include <catch2/catch.hpp>
 

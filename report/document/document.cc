@@ -1,0 +1,162 @@
+#include "report/document/document.h"
+
+#include <set>
+
+#include "report/document/document_context.h"
+#include "report/document/document_parts.h"
+#include "report/format.h"
+
+namespace flatbench::report {
+namespace {
+
+namespace r = flatbench::results;
+using Style = TableCell::Style;
+
+Section VerdictSection(const Verdict& v) {
+  Section s{"Verdict", {}};
+  Block lines;
+  lines.kind = Block::Kind::kList;
+  lines.items = VerdictLines(v);
+  s.blocks.push_back(std::move(lines));
+  if (!v.variants.empty()) {
+    s.blocks.push_back(Paragraph(
+        "Every read path of " + v.thresholds.candidate +
+        " in the results is judged by the same thresholds, one line each. " +
+        CandidateLabel(v.thresholds.candidate) +
+        ", the seed's design, comes first and alone sets the verdict and the "
+        "exit code; the other read paths read the same files another way "
+        "and say whether a failure belongs to the format or to its read "
+        "path."));
+  }
+  s.blocks.push_back(Paragraph(CandidateLabel(v.thresholds.candidate) + ": " +
+                               OutcomeName(v.outcome) + ". " + v.reason));
+  for (const auto& variant : v.variants) {
+    s.blocks.push_back(Paragraph(variant.thresholds.candidate + ": " +
+                                 OutcomeName(variant.outcome) + ". " +
+                                 variant.reason));
+  }
+  s.blocks.push_back(Paragraph(
+      "Thresholds: " + v.thresholds.source + ", XXH3-64 " +
+      v.thresholds.digest + "; applied to " + v.thresholds.gate_mode +
+      " mode at " + v.thresholds.gate_scale +
+      " scale, medians over the repetitions of each cell. A check is within "
+      "noise when the " +
+      Percent(kConfidence) +
+      " percentile bootstrap interval of its ratio of medians (" +
+      std::to_string(kResamples) +
+      " resamples of each backend's repetitions, fixed seed) contains its "
+      "bound; on a valid run one check failing with its interval clear of "
+      "its bound makes the verdict NO-GO, otherwise a check within noise "
+      "makes it INCONCLUSIVE."));
+  return s;
+}
+
+Section GateSection(const Verdict& v) {
+  Section s{"Validity gates", {}};
+  Table t;
+  t.header = {"gate", "result", "figure"};
+  Block details;
+  details.kind = Block::Kind::kList;
+  for (const auto& g : v.gates) {
+    t.rows.push_back({{g.name},
+                      {g.passed ? "passed" : "FAILED",
+                       g.passed ? Style::kPass : Style::kFail},
+                      {g.figure}});
+    for (const auto& d : g.details) details.items.push_back(g.name + ": " + d);
+  }
+  s.blocks.push_back(TableBlock(std::move(t)));
+  if (!details.items.empty()) {
+    s.blocks.push_back(Paragraph("What the failing gates found:"));
+    s.blocks.push_back(std::move(details));
+  }
+  return s;
+}
+
+Section CellSection(const Verdict& v, const ResultSet& res) {
+  const std::string& mode = v.thresholds.gate_mode;
+  Section s{"Per-cell results (" + mode + " mode)", {}};
+  s.blocks.push_back(Paragraph(
+      "Each ratio against its threshold. Hit checks compare median reads/s "
+      "(higher is better). Miss checks compare the median cost per miss: "
+      "threads / reads_per_s of each pass, the mean time one reader thread "
+      "spends per miss read (lower is better). The interval is the " +
+      Percent(kConfidence) +
+      " bootstrap interval of the ratio; the margin is the ratio's distance "
+      "from the bound in the passing direction."));
+  s.blocks.push_back(TableBlock(RatioTable(v)));
+  s.blocks.push_back(Paragraph(
+      "The one-page ceiling is the ratio an arena making exactly one 4 KiB "
+      "storage read per hit would reach here: at T threads, T / (T / D + c) "
+      "reads/s, D the candidate's own-file device rate at T threads and c "
+      "its CPU time per read (its time per read less its storage waits), "
+      "over the baseline's measured reads/s, with the " +
+      Percent(kConfidence) +
+      " bootstrap interval. A check whose bound lies above that interval is "
+      "beyond this device's limit for any one-page format (RESEARCH.md §7)."));
+  for (const auto& variant : v.variants) {
+    s.blocks.push_back(Paragraph("Read path " + variant.thresholds.candidate +
+                                 ", judged by the same thresholds (" +
+                                 OutcomeName(variant.outcome) + "):"));
+    s.blocks.push_back(TableBlock(RatioTable(variant)));
+  }
+  s.blocks.push_back(Paragraph(
+      "Each backend's figures per cell: medians over the repetitions, the "
+      "min–max spread of reads/s, p99 latency, major faults and bytes read "
+      "from storage per read, mean and peak reads in flight, and for cold "
+      "hits the I/O efficiency: reads/s as a fraction of the backend's own "
+      "files' device rate at the same thread count. Warm cells show minor "
+      "faults per read instead (near zero in steady state)."));
+  s.blocks.push_back(TableBlock(CellTable(v, mode, false)));
+  if (r::IsColdMode(mode)) {
+    s.blocks.push_back(Paragraph(
+        "Own-file device rates: 4 KiB O_DIRECT random reads at "
+        "extent-weighted offsets inside each backend's files for the table, "
+        "one read in flight per thread, measured in the backend's process "
+        "just before its hit pass (median over repetitions). The storage "
+        "uniformity gate requires their max/min per row to stay within " +
+        Ratio(v.thresholds.max_device_rate_spread) + "."));
+    s.blocks.push_back(TableBlock(DeviceRateTable(v, mode)));
+  }
+  s.blocks.push_back(Paragraph(
+      "Preloaded bytes: what each backend's files had resident right after "
+      "its open, before the pass (median over passes; in cold modes, what "
+      "the open itself read)."));
+  s.blocks.push_back(TableBlock(PreloadTable(v, res)));
+  std::string schedule = res.Context(r::kSchedule);
+  s.blocks.push_back(Paragraph(
+      "The schedule: when each backend's passes ran, in seconds from the "
+      "start of the run, and their positions in the run's order. With "
+      "interleaved repetitions every backend's passes span the whole run." +
+      (schedule.empty()
+           ? std::string()
+           : " The run recorded its order as: " + schedule + ".")));
+  s.blocks.push_back(TableBlock(ScheduleTable(v, res)));
+  std::set<std::string> other;
+  for (const auto& [key, st] : v.cells) {
+    if (key.mode != mode && r::IsReadKind(key.kind)) other.insert(key.mode);
+  }
+  for (const auto& m : other) {
+    s.blocks.push_back(Paragraph(
+        "Mode " + m + " (informational; the verdict uses " + mode + " only):"));
+    s.blocks.push_back(TableBlock(CellTable(v, m, true)));
+  }
+  return s;
+}
+
+}  // namespace
+
+Document BuildDocument(const Verdict& v, const ResultSet& results) {
+  Document d;
+  d.title = "flatbench go/no-go report";
+  d.outcome = v.outcome;
+  d.verdict_line = std::string("Verdict: ") + OutcomeName(v.outcome);
+  d.sections.push_back(VerdictSection(v));
+  d.sections.push_back(GateSection(v));
+  d.sections.push_back(CellSection(v, results));
+  d.sections.push_back(ChartSection(v));
+  d.sections.push_back(OpsSection(v, results));
+  AddContextSections(v, results, &d);
+  return d;
+}
+
+}  // namespace flatbench::report

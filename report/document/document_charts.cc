@@ -1,0 +1,161 @@
+// The report's charts. Reads/s and p99 latency are small multiples: one
+// figure each, rows by table and columns by thread count, every panel on
+// one shared log axis, so a backend's bar compares with any other at a
+// glance and a backend ten or a hundred times slower (LMDB's misses, a
+// reference row) still shows. Each cold hit bar carries its own files'
+// device rate as a tick. Each check's ratios are drawn with their
+// intervals against the threshold line.
+#include <algorithm>
+#include <functional>
+#include <set>
+
+#include "report/document/document_context.h"
+#include "report/document/document_parts.h"
+#include "report/format.h"
+
+namespace flatbench::report {
+namespace {
+
+namespace r = flatbench::results;
+
+std::string ThreadsText(int threads) {
+  return std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+}
+
+// One value per backend for a row; the panel's series are the backends in
+// `backends` order.
+using CellValue = std::function<double(const CellStats&)>;
+
+// Rows: tables; columns: thread counts with any value; each panel's groups:
+// the table's kinds. `value` gives a cell's bar, `low`/`high` its whisker
+// (may be empty); cold hit bars get their own-file device rate when
+// `markers`.
+BarGrid CellGrid(const Verdict& v, const std::string& mode,
+                 const std::vector<Row>& rows, const CellValue& value,
+                 const CellValue& low, const CellValue& high, bool markers) {
+  BarGrid grid;
+  const auto backends = BackendOrder(v);
+  for (const auto& backend : backends) {
+    grid.series_names.push_back(BackendLabel(v, backend));
+  }
+  std::vector<std::string> tables, kinds;
+  std::set<int> thread_counts;
+  for (const Row& row : rows) {
+    if (std::find(tables.begin(), tables.end(), row.table) == tables.end()) {
+      tables.push_back(row.table);
+    }
+    bool any = false;
+    for (const auto& backend : backends) {
+      any = any || Find(v, backend, row, mode) != nullptr;
+    }
+    if (any) thread_counts.insert(row.threads);
+  }
+  for (int threads : thread_counts) {
+    grid.column_labels.push_back(ThreadsText(threads));
+  }
+  for (const auto& table : tables) {
+    grid.row_labels.push_back(table);
+    std::vector<BarChart> panels;
+    for (int threads : thread_counts) {
+      BarChart p;
+      std::vector<Row> these;
+      for (const Row& row : rows) {
+        if (row.table == table && row.threads == threads) {
+          these.push_back(row);
+          p.groups.push_back(row.kind);
+        }
+      }
+      for (const auto& backend : backends) {
+        BarSeries series{BackendLabel(v, backend), {}, {}, {}, {}};
+        for (const Row& row : these) {
+          const CellStats* st = Find(v, backend, row, mode);
+          series.values.push_back(st ? value(*st) : NAN);
+          if (low) series.low.push_back(st ? low(*st) : NAN);
+          if (high) series.high.push_back(st ? high(*st) : NAN);
+          const bool tick = markers && row.kind == r::kKindHit;
+          series.marker.push_back(tick ? OwnDeviceRate(v, backend, row, mode)
+                                       : NAN);
+        }
+        p.series.push_back(std::move(series));
+      }
+      panels.push_back(std::move(p));
+    }
+    grid.panels.push_back(std::move(panels));
+  }
+  return grid;
+}
+
+// A chart block drawn from a grid (the HTML inline, the file standalone).
+Block GridBlock(const BarGrid& grid, std::string file) {
+  Block b;
+  b.kind = Block::Kind::kChart;
+  b.chart.title = grid.title;
+  b.chart_file = std::move(file);
+  b.svg_inline = RenderSvg(grid, /*standalone=*/false);
+  b.svg_standalone = RenderSvg(grid, /*standalone=*/true);
+  return b;
+}
+
+BarChart RatioChart(const Verdict& v, const RatioThreshold& th) {
+  BarChart c;
+  c.title = th.name + " per cell, with 95% intervals";
+  c.y_label = "ratio";
+  c.series = {{"ratio", {}, {}, {}, {}}};
+  c.threshold = th.bound;
+  c.threshold_label = (th.HigherIsBetter() ? "≥ " : "≤ ") + Ratio(th.bound);
+  c.higher_is_better = th.HigherIsBetter();
+  c.color_noise = true;
+  for (const auto& check : v.checks) {
+    if (check.threshold.name != th.name) continue;
+    c.groups.push_back(Row{check.candidate.table, check.candidate.kind,
+                           check.candidate.threads}
+                           .Label());
+    c.series[0].values.push_back(check.available ? check.ratio : NAN);
+    c.series[0].low.push_back(check.interval.low);
+    c.series[0].high.push_back(check.interval.high);
+  }
+  return c;
+}
+
+}  // namespace
+
+Section ChartSection(const Verdict& v) {
+  const std::string& mode = v.thresholds.gate_mode;
+  Section s{"Charts", {}};
+  s.blocks.push_back(Paragraph(
+      "Reads/s and p99 latency are small multiples: rows by table, columns "
+      "by thread count, every panel on one log axis, so equal heights are "
+      "equal values and equal gaps equal ratios anywhere in the figure. "
+      "Bars are medians over the repetitions, whiskers the min–max spread. "
+      "On cold hits the black tick across each bar is that backend's own "
+      "files' device rate: a bar near its tick has little left to gain from "
+      "the format. Ratio charts draw each check's 95% bootstrap interval "
+      "against the threshold line; amber bars are within noise."));
+  const std::vector<Row> rows = Rows(v, mode);
+  BarGrid reads = CellGrid(
+      v, mode, rows, [](const CellStats& st) { return st.reads_per_s.median; },
+      [](const CellStats& st) { return st.reads_per_s.min; },
+      [](const CellStats& st) { return st.reads_per_s.max; },
+      r::IsColdMode(mode));
+  reads.title = "Reads/s per backend (" + mode + ", median)";
+  reads.y_label = "reads/s";
+  reads.log_scale = true;
+  if (r::IsColdMode(mode)) reads.marker_label = "own files' device rate";
+  s.blocks.push_back(GridBlock(reads, "reads_per_s.svg"));
+  int i = 0;
+  for (const auto& th : v.thresholds.checks) {
+    s.blocks.push_back(
+        ChartBlock(RatioChart(v, th), "ratio_" + std::to_string(i++) + ".svg"));
+  }
+  BarGrid p99 = CellGrid(
+      v, mode, rows,
+      [](const CellStats& st) { return st.Of(r::kLatP99Ns).median / 1000; },
+      nullptr, nullptr, /*markers=*/false);
+  p99.title = "Median p99 latency per backend (" + mode + ")";
+  p99.y_label = "µs";
+  p99.log_scale = true;
+  s.blocks.push_back(GridBlock(p99, "p99.svg"));
+  return s;
+}
+
+}  // namespace flatbench::report

@@ -1,0 +1,55 @@
+#pragma once
+// Internal to the report's layout: the row model shared by the tables
+// (document_tables.cc) and charts (document_charts.cc) of document.cc.
+
+#include <string>
+#include <vector>
+
+#include "report/document/document.h"
+
+namespace flatbench::report {
+
+// A table x kind x threads cell, without backend and mode.
+struct Row {
+  std::string table;
+  std::string kind;
+  int threads = 0;
+  auto operator<=>(const Row&) const = default;
+  std::string Label() const {
+    return table + " " + kind + " " + std::to_string(threads) + "t";
+  }
+};
+
+// Read-kind rows seen in `mode`, plus, for the gate mode, every required
+// one (so a missing cell shows as a row of dashes).
+std::vector<Row> Rows(const Verdict& v, const std::string& mode);
+
+// The cell's stats, or nullptr if absent or without a good pass.
+const CellStats* Find(const Verdict& v, const std::string& backend,
+                      const Row& row, const std::string& mode);
+
+// The backend's own-file device rate for a row's table and threads (median
+// over repetitions), NaN if not measured.
+double OwnDeviceRate(const Verdict& v, const std::string& backend,
+                     const Row& row, const std::string& mode);
+
+Block ChartBlock(BarChart chart, std::string file);
+
+// Each ratio against its threshold, with interval and margin.
+Table RatioTable(const Verdict& v);
+// One row per backend per cell: the figures behind every ratio.
+Table CellTable(const Verdict& v, const std::string& mode,
+                bool with_mode_column);
+// Per-backend own-file device rates: backend x table x threads, with the
+// max/min spread per (table, threads).
+Table DeviceRateTable(const Verdict& v, const std::string& mode);
+// Median preloaded bytes per backend per mode.
+Table PreloadTable(const Verdict& v, const ResultSet& r);
+// First and last pass start per backend, and its share of the schedule.
+Table ScheduleTable(const Verdict& v, const ResultSet& r);
+
+Section ChartSection(const Verdict& v);
+// document_ops.cc: scans and startup, every backend, every mode measured.
+Section OpsSection(const Verdict& v, const ResultSet& r);
+
+}  // namespace flatbench::report

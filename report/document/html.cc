@@ -1,0 +1,109 @@
+#include "report/document/html.h"
+
+#include "report/format.h"
+
+namespace flatbench::report {
+namespace {
+
+const char kStyle[] = R"css(
+body { font-family: sans-serif; max-width: 1200px; margin: 1em auto;
+       padding: 0 1em; color: #222; }
+h1 { font-size: 1.6em; }
+h2 { border-bottom: 1px solid #ccc; padding-bottom: 0.2em; margin-top: 1.6em; }
+table { border-collapse: collapse; margin: 0.6em 0 1.2em; font-size: 0.85em; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: left;
+         vertical-align: top; }
+th { background: #f2f2f2; }
+td.pass { color: #1a7f1a; }
+td.fail { color: #b00020; font-weight: bold; }
+.verdict { display: inline-block; padding: 0.2em 0.7em; border-radius: 4px;
+           color: #fff; }
+.go { background: #1a7f1a; }
+.nogo { background: #b00020; }
+.inconclusive { background: #b36b00; }
+figure { margin: 1em 0; overflow-x: auto; }
+figure svg[viewBox] { max-width: 100%; height: auto; }
+)css";
+
+const char* OutcomeClass(Outcome o) {
+  switch (o) {
+    case Outcome::kGo:
+      return "go";
+    case Outcome::kNoGo:
+      return "nogo";
+    case Outcome::kInconclusive:
+      return "inconclusive";
+  }
+  return "inconclusive";
+}
+
+void RenderTable(const Table& t, std::string* o) {
+  *o += "<table>\n<thead><tr>";
+  for (const auto& h : t.header) *o += "<th>" + HtmlEscape(h) + "</th>";
+  *o += "</tr></thead>\n<tbody>\n";
+  for (const auto& row : t.rows) {
+    *o += "<tr>";
+    for (const auto& cell : row) {
+      switch (cell.style) {
+        case TableCell::Style::kPass:
+          *o += "<td class=\"pass\">";
+          break;
+        case TableCell::Style::kFail:
+          *o += "<td class=\"fail\">";
+          break;
+        case TableCell::Style::kPlain:
+          *o += "<td>";
+          break;
+      }
+      *o += HtmlEscape(cell.text) + "</td>";
+    }
+    *o += "</tr>\n";
+  }
+  *o += "</tbody>\n</table>\n";
+}
+
+}  // namespace
+
+std::string RenderHtml(const Document& doc) {
+  std::string o =
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta "
+      "charset=\"utf-8\">\n<title>" +
+      HtmlEscape(doc.title) + "</title>\n<style>" + kStyle +
+      "</style>\n</head>\n<body>\n<h1>" + HtmlEscape(doc.title) + "</h1>\n";
+  for (const auto& section : doc.sections) {
+    if (section.title == "Verdict") {
+      o += "<h2>Verdict: <span class=\"verdict " +
+           std::string(OutcomeClass(doc.outcome)) + "\">" +
+           HtmlEscape(OutcomeName(doc.outcome)) + "</span></h2>\n";
+    } else {
+      o += "<h2>" + HtmlEscape(section.title) + "</h2>\n";
+    }
+    for (const auto& b : section.blocks) {
+      switch (b.kind) {
+        case Block::Kind::kParagraph:
+          o += "<p>" + HtmlEscape(b.text) + "</p>\n";
+          break;
+        case Block::Kind::kList:
+          o += "<ul>\n";
+          for (const auto& item : b.items) {
+            o += "<li>" + HtmlEscape(item) + "</li>\n";
+          }
+          o += "</ul>\n";
+          break;
+        case Block::Kind::kTable:
+          RenderTable(b.table, &o);
+          break;
+        case Block::Kind::kChart:
+          o += "<figure>\n" +
+               (b.svg_inline.empty() ? RenderSvg(b.chart, /*standalone=*/false)
+                                     : b.svg_inline) +
+               "</figure>\n";
+          break;
+      }
+    }
+  }
+  o += "</body>\n</html>\n";
+  return o;
+}
+
+}  // namespace flatbench::report

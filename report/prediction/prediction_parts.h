@@ -1,0 +1,43 @@
+#pragma once
+// Sections of the prediction report, shared by prediction_document.cc and
+// prediction_sections.cc only.
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "datagen/spec.h"
+#include "report/document/document.h"
+#include "report/prediction/prediction.h"
+
+namespace flatbench::report {
+
+// The ratios against size: one table of every gated cell, one chart per
+// check, table and kind.
+Section TrendSection(const SweepInput& sweep, const datagen::Spec& full,
+                     const std::vector<PredictedCheck>& checks);
+
+// The geometric model: its inputs per size, its predictions against the
+// measured reads per read at every size (error shown), and at full scale
+// on the required RAM. Sets *full_geometry to each modelled backend's
+// geometry grown to `full` from the largest size.
+Section ModelSection(const SweepInput& sweep, const datagen::Spec& full,
+                     std::map<std::string, BackendGeometry>* full_geometry);
+
+// The structural prediction (structural.h) at full scale beside the trend,
+// and its validation at every measured size. `full` is each modelled
+// backend's geometry at full scale (ModelSection).
+Section StructuralSection(const SweepInput& sweep, const DeviceProfile& profile,
+                          const Thresholds& thresholds,
+                          const std::map<std::string, BackendGeometry>& full,
+                          const std::vector<PredictedCheck>& checks);
+
+// Each check's trend fitted without the largest size, against it.
+Section HoldoutSection(const SweepInput& sweep,
+                       const std::vector<PredictedCheck>& checks);
+
+// The hit checks' ratio of I/O efficiency per size, and its trend.
+Section EfficiencySection(const SweepInput& sweep, const Thresholds& th,
+                          double target_pairs);
+
+}  // namespace flatbench::report

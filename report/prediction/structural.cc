@@ -1,0 +1,138 @@
+#include "report/prediction/structural.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "common/results_schema.h"
+
+namespace flatbench::report {
+
+IoShape ShapeOf(const BackendGeometry& g, flatbench::Table table,
+                const std::string& kind, uint64_t ram_bytes,
+                uint64_t reads_per_pass) {
+  const ModelPrediction m = Predict(g, ram_bytes, reads_per_pass);
+  IoShape s;
+  s.unit_pages = std::max(1.0, m.at(table).data_pages);
+  s.pages = kind == results::kKindHit ? m.at(table).hit_reads
+                                      : m.at(table).miss_reads;
+  return s;
+}
+
+CpuCost CalibrateCpu(const ResultSet& rs, const std::string& backend,
+                     const std::string& table, const std::string& kind,
+                     double unit_pages, const DeviceProfile& profile) {
+  using Bound = DeviceProfile::Bound;
+  const double size_factor =
+      profile.LatencySeconds(1, unit_pages * kPageBytes, Bound::kMid) /
+      profile.LatencySeconds(1, kPageBytes, Bound::kMid);
+  std::vector<double> costs;
+  for (const auto& p : rs.passes) {
+    const CellKey& k = p.cell;
+    if (k.backend != backend || k.table != table || k.kind != kind ||
+        k.mode != results::kModeCold || k.threads != 1 || p.error) {
+      continue;
+    }
+    const double rate = p.Get(results::kReadsPerS);
+    const double bytes = p.Get(results::kBytesReadPerRead);
+    if (!(rate > 0) || !std::isfinite(bytes)) continue;
+    // The own files' 4 KiB latency at that moment: the hit pass carries
+    // its device cell's rate; a miss pass takes the same repetition's.
+    double device_rate = p.Get(results::kDeviceReadsPerS);
+    if (!(device_rate > 0)) {
+      for (const auto& d : rs.passes) {
+        if (d.cell.backend == backend && d.cell.table == table &&
+            d.cell.kind == results::kKindDevice && d.cell.mode == k.mode &&
+            d.cell.threads == 1 && d.rep == p.rep) {
+          device_rate = d.Get(results::kReadsPerS);
+        }
+      }
+    }
+    const double latency =
+        device_rate > 0 ? 1.0 / device_rate
+                        : profile.LatencySeconds(1, kPageBytes, Bound::kMid);
+    const double ops = bytes / kPageBytes / unit_pages;
+    costs.push_back(std::max(0.0, 1.0 / rate - ops * latency * size_factor));
+  }
+  CpuCost c;
+  c.source = CpuCost::Source::kResidual;
+  c.passes = static_cast<int>(costs.size());
+  if (costs.empty()) return c;
+  c.mid = Median(costs);
+  c.low = *std::min_element(costs.begin(), costs.end());
+  c.high = *std::max_element(costs.begin(), costs.end());
+  return c;
+}
+
+CpuCost MeasuredCpu(const ResultSet& rs, const std::string& backend,
+                    const std::string& table, const std::string& kind) {
+  std::vector<double> cold, warm;
+  for (const auto& p : rs.passes) {
+    const CellKey& k = p.cell;
+    if (k.backend != backend || k.table != table || k.kind != kind ||
+        k.threads != 1 || p.error) {
+      continue;
+    }
+    const double ns = p.Get(results::kCpuNsPerRead);
+    if (!(ns > 0) || !std::isfinite(ns)) continue;
+    if (k.mode == results::kModeCold) cold.push_back(ns * 1e-9);
+    if (k.mode == results::kModeWarm) warm.push_back(ns * 1e-9);
+  }
+  CpuCost c;
+  c.source = CpuCost::Source::kMeasured;
+  c.passes = static_cast<int>(cold.size());
+  if (cold.empty()) return c;
+  c.mid = Median(cold);
+  c.low = *std::min_element(cold.begin(), cold.end());
+  c.high = *std::max_element(cold.begin(), cold.end());
+  c.warm_passes = static_cast<int>(warm.size());
+  if (!warm.empty()) c.warm = Median(warm);
+  return c;
+}
+
+CpuCost CpuPerRead(const ResultSet& rs, const std::string& backend,
+                   const std::string& table, const std::string& kind,
+                   double unit_pages, const DeviceProfile& profile) {
+  CpuCost c = MeasuredCpu(rs, backend, table, kind);
+  if (c.passes > 0) return c;
+  return CalibrateCpu(rs, backend, table, kind, unit_pages, profile);
+}
+
+RatePrediction PredictRate(const IoShape& shape, const CpuCost& cpu,
+                           int threads, const DeviceProfile& profile,
+                           double own_latency) {
+  using Bound = DeviceProfile::Bound;
+  const double t = threads;
+  auto rate = [&](double c, Bound b, bool* cpu_bound) {
+    const double latency =
+        own_latency > 0
+            ? own_latency *
+                  profile.LatencySeconds(t, shape.ReadBytes(), Bound::kMid) /
+                  profile.LatencySeconds(t, kPageBytes, Bound::kMid)
+            : profile.LatencySeconds(t, shape.ReadBytes(), b);
+    const double io = shape.Ops() * latency;
+    // No cost at all (no CPU measured and no storage read): no prediction,
+    // rather than an infinite rate.
+    if (!(c + io > 0)) {
+      if (cpu_bound != nullptr) *cpu_bound = false;
+      return std::numeric_limits<double>::quiet_NaN();
+    }
+    const double by_latency = t / (c + io);
+    const double by_cpu =
+        c > 0 ? profile.cpus / c : std::numeric_limits<double>::infinity();
+    if (cpu_bound != nullptr) *cpu_bound = by_cpu < by_latency;
+    return std::min(by_latency, by_cpu);
+  };
+  RatePrediction r;
+  r.rate = rate(cpu.mid, Bound::kMid, &r.cpu_bound);
+  r.interval.low = rate(cpu.high, Bound::kSlow, nullptr);
+  r.interval.high = rate(cpu.low, Bound::kFast, nullptr);
+  return r;
+}
+
+std::string GeometryBackend(const std::string& backend) {
+  return backend.substr(0, backend.find('+'));
+}
+
+}  // namespace flatbench::report

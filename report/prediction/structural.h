@@ -1,0 +1,113 @@
+#pragma once
+// The structural prediction: each backend's reads/s in a cold cell from
+// the structure of its reads and the device that serves them, not from a
+// trend. Inputs:
+//
+//   geometry   the geometric model's 4 KiB pages per read (model.h) and the
+//              pages one data unit spans, so a read costs
+//              ops = pages / unit pages storage reads of unit pages x 4 KiB
+//              (RocksDB's 6-10 KB blocks: one read of 8-12 KiB; an arena
+//              block or LMDB page: one 4 KiB read);
+//   CPU        c, the time per read that is not waiting on the device, per
+//              (backend, table, kind): where the passes carry
+//              cpu_ns_per_read (the worker's CPU time over the pass / its
+//              reads, RESULTS_FORMAT.md), the median of the one-thread
+//              cold passes' -- the CPU of the read itself and of the cold
+//              read's page fault or syscall -- split into its warm part
+//              (the one-thread warm passes' median, when the run has warm
+//              cells) and the cold extra (the difference). For results
+//              without that counter, calibrated instead as a residual:
+//              each one-thread cold pass's 1 / reads_per_s less its
+//              measured storage reads priced at the latency of its own
+//              files' adjacent device cell (the same table's hit device
+//              cell for misses; the profile where the run had no device
+//              cells);
+//   device     the device profile (common/device_profile.h): mean latency
+//              L(q, s) at queue depth q and read size s, interpolated
+//              linearly in size and in log2(depth).
+//
+// With T threads each read takes c + ops x L(T, s), and the host's cpus
+// bound the rate by CPU alone:
+//
+//   reads/s = min(T / (c + ops x L(T, s)), cpus / c)
+//
+// The interval takes c at the lowest and highest of its passes and L at
+// the device profile's fastest and slowest round (mean latency scaled by
+// the round's rate against the cell's), together, so it holds both spreads
+// at once.
+
+#include <limits>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "common/device_profile.h"
+#include "common/status.h"
+#include "report/interval.h"
+#include "report/prediction/model.h"
+#include "report/results.h"
+
+namespace flatbench::report {
+
+// How one read of a cell uses the device, from the geometric model.
+struct IoShape {
+  double pages = 0;       // 4 KiB pages read from storage per read.
+  double unit_pages = 1;  // Pages one data unit read spans.
+  double Ops() const { return pages / unit_pages; }
+  double ReadBytes() const { return unit_pages * kPageBytes; }
+};
+IoShape ShapeOf(const BackendGeometry& g, flatbench::Table table,
+                const std::string& kind, uint64_t ram_bytes,
+                uint64_t reads_per_pass);
+
+// c of one (backend, table, kind): seconds per read not spent waiting on
+// the device; mid is the median over its passes, low and high the least
+// and greatest.
+struct CpuCost {
+  double mid = 0, low = 0, high = 0;
+  int passes = 0;
+  // kMeasured: from the passes' cpu_ns_per_read; kResidual: what the
+  // device did not take of each pass's time per read.
+  enum class Source { kMeasured, kResidual } source = Source::kResidual;
+  // kMeasured only: the median CPU per read of the cell's one-thread warm
+  // passes (NaN when the run has none), and their count. mid - warm is the
+  // cold read's extra: its page fault or read syscall.
+  double warm = std::numeric_limits<double>::quiet_NaN();
+  int warm_passes = 0;
+  double ColdExtra() const { return mid - warm; }
+};
+// c measured: from `rs`'s one-thread cold passes of the cell that carry
+// cpu_ns_per_read, with the warm part from its one-thread warm passes.
+// passes == 0 when none carries it.
+CpuCost MeasuredCpu(const ResultSet& rs, const std::string& backend,
+                    const std::string& table, const std::string& kind);
+// c as a residual, from `rs`'s one-thread cold passes of the cell;
+// unit_pages prices their measured bytes read. passes == 0 when the run
+// has none.
+CpuCost CalibrateCpu(const ResultSet& rs, const std::string& backend,
+                     const std::string& table, const std::string& kind,
+                     double unit_pages, const DeviceProfile& profile);
+// MeasuredCpu where the passes carry the counter, else CalibrateCpu.
+CpuCost CpuPerRead(const ResultSet& rs, const std::string& backend,
+                   const std::string& table, const std::string& kind,
+                   double unit_pages, const DeviceProfile& profile);
+
+struct RatePrediction {
+  double rate = 0;
+  Interval interval;       // low <= rate <= high.
+  bool cpu_bound = false;  // cpus / c is the lower of the two bounds.
+};
+// `own_latency` > 0: the mean latency (seconds) of a 4 KiB read at this
+// depth on the backend's own files (T / its device cells' reads/s), used in
+// place of the profile's, which then only scales it to the read size; the
+// interval then holds c's spread alone.
+RatePrediction PredictRate(const IoShape& shape, const CpuCost& cpu,
+                           int threads, const DeviceProfile& profile,
+                           double own_latency = 0);
+
+// The backend whose geometry a read-path variant uses: "arena+cache" ->
+// "arena".
+std::string GeometryBackend(const std::string& backend);
+
+}  // namespace flatbench::report

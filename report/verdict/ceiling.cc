@@ -1,0 +1,105 @@
+#include "report/verdict/ceiling.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "report/format.h"
+
+namespace flatbench::report {
+namespace {
+
+namespace r = flatbench::results;
+
+constexpr double kPageBytes = 4096;
+
+const CellStats* Find(const std::map<CellKey, CellStats>& cells,
+                      const CellKey& key) {
+  auto it = cells.find(key);
+  if (it == cells.end() || it->second.repetitions == 0) return nullptr;
+  return &it->second;
+}
+
+// The candidate's device cell, or its base backend's (same files).
+const CellStats* DeviceCell(const std::map<CellKey, CellStats>& cells,
+                            const CellKey& candidate) {
+  CellKey key = candidate;
+  key.kind = std::string(r::kKindDevice);
+  if (const CellStats* s = Find(cells, key)) return s;
+  const size_t plus = candidate.backend.find('+');
+  if (plus == std::string::npos) return nullptr;
+  key.backend = candidate.backend.substr(0, plus);
+  return Find(cells, key);
+}
+
+// The device rate of repetition `rep`, or the median when that repetition
+// has no device pass.
+double DeviceRateOfRep(const CellStats& device, int rep) {
+  for (size_t i = 0; i < device.reps.size(); ++i) {
+    if (device.reps[i] == rep) return device.rates[i];
+  }
+  return device.reads_per_s.median;
+}
+
+// Storage requests per read, counted generously: every major fault and
+// every 4 KiB read is one full device wait. Absent figures count 0.
+double RequestsPerRead(const CellStats& s) {
+  const double faults = s.Of(r::kMajorFaultsPerRead).median;
+  const double bytes = s.Of(r::kBytesReadPerRead).median;
+  return std::max(std::isfinite(faults) ? faults : 0.0,
+                  std::isfinite(bytes) ? bytes / kPageBytes : 0.0);
+}
+
+}  // namespace
+
+Ceiling ComputeCeiling(const std::map<CellKey, CellStats>& cells,
+                       const RatioThreshold& threshold,
+                       const CellKey& candidate, const CellKey& baseline) {
+  Ceiling c;
+  c.interval = {NAN, NAN};
+  if (threshold.metric != Metric::kHitReadsPerS) {
+    c.why_not = "a one-page format can answer a miss from memory";
+    return c;
+  }
+  const CellStats* a = Find(cells, candidate);
+  const CellStats* b = Find(cells, baseline);
+  const CellStats* dev = DeviceCell(cells, candidate);
+  if (a == nullptr || b == nullptr) {
+    c.why_not = "a cell is missing";
+    return c;
+  }
+  if (dev == nullptr) {
+    c.why_not = "no own-file device cell for " + candidate.backend;
+    return c;
+  }
+  const double threads = candidate.threads;
+  const double requests = RequestsPerRead(*a);
+  std::vector<double> best, cpu;
+  for (size_t i = 0; i < a->rates.size(); ++i) {
+    const double d = DeviceRateOfRep(*dev, a->reps[i]);
+    const double wait = threads / d;  // One 4 KiB read at T in flight.
+    const double per_read = threads / a->rates[i];
+    const double c_i = std::max(0.0, per_read - requests * wait);
+    cpu.push_back(c_i);
+    best.push_back(threads / (wait + c_i));
+  }
+  c.device_rate = dev->reads_per_s.median;
+  c.cpu_per_read_s = Median(cpu);
+  c.rate = Median(best);
+  c.ratio = c.rate / Median(b->rates);
+  c.available = std::isfinite(c.ratio) && c.ratio > 0;
+  if (!c.available) {
+    c.why_not = "the figures give no finite ratio";
+    return c;
+  }
+  c.interval = BootstrapRatioOfMedians(best, b->rates);
+  c.beyond = threshold.bound > c.interval.high;
+  return c;
+}
+
+std::string CeilingSummary(const Ceiling& c) {
+  if (!c.available) return "no device ceiling (" + c.why_not + ")";
+  return "ceiling " + Ratio(c.ratio) + " [" + Ratio(c.interval.low) + ", " +
+         Ratio(c.interval.high) + "]";
+}
+
+}  // namespace flatbench::report

@@ -1,0 +1,209 @@
+// The verdict's wording: the reason paragraph and the one-line summary
+// of each judged read path.
+#include "report/verdict/verdict_text.h"
+
+#include "report/format.h"
+
+namespace flatbench::report {
+namespace {
+
+std::string Where(const RatioCheck& c) {
+  return c.candidate.table + " " + c.candidate.kind + " at " +
+         std::to_string(c.candidate.threads) +
+         (c.candidate.threads == 1 ? " thread" : " threads");
+}
+
+std::string CheckSummary(const RatioCheck& c) {
+  const std::string where = Where(c);
+  if (!c.available) return c.threshold.name + ": no figure for " + where;
+  return c.threshold.name + " " + Ratio(c.ratio) + " [" +
+         Ratio(c.interval.low) + ", " + Ratio(c.interval.high) + "] (" +
+         (c.threshold.HigherIsBetter() ? "needs ≥ " : "needs ≤ ") +
+         Ratio(c.threshold.bound) + ") for " + where;
+}
+
+// The first four checks by `summary`, then how many more.
+std::string ListChecks(
+    const std::vector<const RatioCheck*>& checks,
+    std::string (*summary)(const RatioCheck&) = CheckSummary) {
+  std::string list;
+  for (size_t i = 0; i < checks.size() && i < 4; ++i) {
+    list += (i ? "; " : "") + summary(*checks[i]);
+  }
+  if (checks.size() > 4) {
+    list += "; and " + std::to_string(checks.size() - 4) + " more";
+  }
+  return list;
+}
+
+std::string BeyondSummary(const RatioCheck& c) {
+  return c.threshold.name + " for " + Where(c) + " needs " +
+         (c.threshold.HigherIsBetter() ? "≥ " : "≤ ") +
+         Ratio(c.threshold.bound) + ", " + CeilingSummary(c.ceiling);
+}
+
+// The sentence on checks no one-page format could pass here, or "".
+std::string BeyondSentence(const Verdict& v) {
+  std::vector<const RatioCheck*> beyond = v.BeyondCeiling();
+  if (beyond.empty()) return "";
+  // Appended piece by piece: g++ 12 misreads " " + temporary as an
+  // overlapping copy (-Wrestrict).
+  std::string out(" ");
+  out.append(std::to_string(beyond.size()))
+      .append(" of ")
+      .append(std::to_string(v.checks.size()));
+  return out +
+         " checks are beyond this device's limit for any one-page format: "
+         "their bound lies above the ratio an arena making exactly one 4 KiB "
+         "storage read per hit would reach on these files' device rates "
+         "(the ceiling, with its 95% interval; RESEARCH.md §7): " +
+         ListChecks(beyond, BeyondSummary) + ".";
+}
+
+std::string Reason(const Verdict& v) {
+  std::vector<const RatioCheck*> failed;
+  const RatioCheck* worst = nullptr;
+  for (const auto& c : v.checks) {
+    if (!c.passed) failed.push_back(&c);
+    if (worst == nullptr || c.Margin() < worst->Margin()) worst = &c;
+  }
+  const std::vector<const RatioCheck*> noisy = v.NoisyChecks();
+  const std::string n = std::to_string(v.checks.size());
+  const std::string where =
+      v.thresholds.gate_mode + " mode at " + v.thresholds.gate_scale + " scale";
+  const std::string interval_words =
+      "the 95% bootstrap interval of the ratio of medians over the "
+      "repetitions";
+  switch (v.outcome) {
+    case Outcome::kGo:
+      return "The run is valid (" + where +
+             ", every validity gate passed) and all " + n +
+             " ratio checks pass on medians over the repetitions, each with " +
+             interval_words +
+             " clear of its bound. The closest to its "
+             "bound: " +
+             (worst ? CheckSummary(*worst) : "none") + ".";
+    case Outcome::kNoGo: {
+      std::vector<const RatioCheck*> clear = v.ClearlyFailedChecks();
+      std::string text = "The run is valid (" + where +
+                         ", every validity gate passed), but " +
+                         std::to_string(clear.size()) + " of " + n +
+                         " ratio checks fail, each with " + interval_words +
+                         " clear of its bound: " + ListChecks(clear) + ".";
+      if (!noisy.empty()) {
+        text.append(" A clear failure decides the verdict; ")
+            .append(std::to_string(noisy.size()))
+            .append(" other checks are within noise: ")
+            .append(ListChecks(noisy))
+            .append(".");
+      }
+      return text;
+    }
+    case Outcome::kInconclusive:
+      break;
+  }
+  std::string why;
+  if (!v.Valid()) {
+    std::string gates;
+    for (const Gate* g : v.FailedGates()) {
+      gates += (gates.empty() ? "" : "; ") + g->name + " (" + g->figure + ")";
+    }
+    why =
+        "The run is not valid evidence for a verdict, so no GO or NO-GO is "
+        "given. Failed validity gates: " +
+        gates + ".";
+  } else {
+    why = "The run is valid (" + where + "), but no GO or NO-GO is given.";
+  }
+  if (!noisy.empty()) {
+    // Appended piece by piece: g++ 12 misreads " " + temporary here as an
+    // overlapping copy (-Wrestrict).
+    why.append(" ")
+        .append(std::to_string(noisy.size()))
+        .append(" of ")
+        .append(n)
+        .append(" checks are within noise (")
+        .append(interval_words)
+        .append(
+            " contains the bound, so the repetitions cannot tell pass from "
+            "fail): ")
+        .append(ListChecks(noisy))
+        .append(".");
+  }
+  std::string provisional = failed.empty()
+                                ? "all " + n + " ratio checks would pass"
+                                : std::to_string(failed.size()) + " of " + n +
+                                      " ratio checks would fail (" +
+                                      ListChecks(failed) + ")";
+  return why + " Provisionally, on these numbers, " + provisional +
+         "; this is not a verdict until a valid run at " +
+         v.thresholds.gate_scale + " scale with clear intervals confirms it.";
+}
+
+std::string ShortOutcome(const Verdict& v) {
+  const std::string n = std::to_string(v.checks.size());
+  switch (v.outcome) {
+    case Outcome::kGo:
+      return "all " + n + " checks pass clear of their bounds";
+    case Outcome::kNoGo:
+      return std::to_string(v.ClearlyFailedChecks().size()) + " of " + n +
+             " checks fail clear of their bounds";
+    case Outcome::kInconclusive:
+      break;
+  }
+  if (!v.Valid()) {
+    std::string gates;
+    for (const Gate* g : v.FailedGates()) {
+      gates += (gates.empty() ? "" : ", ") + g->name;
+    }
+    int failed = 0, missing = 0;
+    for (const auto& c : v.checks) {
+      missing += c.available ? 0 : 1;
+      failed += c.available && !c.passed ? 1 : 0;
+    }
+    std::string provisional =
+        failed == 0 && missing == 0
+            ? "all " + n + " checks would pass"
+            : std::to_string(failed) + " of " + n + " checks would fail";
+    if (missing > 0) {
+      provisional.append(", ")
+          .append(std::to_string(missing))
+          .append(" have no figure");
+    }
+    return "not valid evidence (failed gates: " + gates + "); provisionally " +
+           provisional;
+  }
+  return std::to_string(v.NoisyChecks().size()) + " of " + n +
+         " checks within noise, none failing clearly";
+}
+
+}  // namespace
+
+std::string VerdictReason(const Verdict& v) {
+  return Reason(v) + BeyondSentence(v);
+}
+
+std::string CandidateLabel(const std::string& candidate) {
+  return candidate == "arena" ? "arena (mmap)" : candidate;
+}
+
+std::vector<std::string> VerdictLines(const Verdict& v) {
+  std::vector<std::string> out;
+  auto line = [](const Verdict& x) {
+    std::string text = CandidateLabel(x.thresholds.candidate) + ": " +
+                       OutcomeName(x.outcome) + ", " + ShortOutcome(x);
+    const size_t beyond = x.BeyondCeiling().size();
+    if (beyond > 0) {
+      text.append("; ")
+          .append(std::to_string(beyond))
+          .append(beyond == 1 ? " check is" : " checks are")
+          .append(" beyond this device's limit for any one-page format");
+    }
+    return text;
+  };
+  out.push_back(line(v));
+  for (const auto& variant : v.variants) out.push_back(line(variant));
+  return out;
+}
+
+}  // namespace flatbench::report
