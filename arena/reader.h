@@ -252,6 +252,21 @@ class Reader {
   // when the block's page is not in the page cache, else buffered pread.
   Status LoadBlock(char* dst, uint64_t offset, uint64_t avail,
                    ReadBuffer* buffer) const;
+  // Whether the page at `offset` is in the page cache (false when unknown).
+  bool PageCached(uint64_t offset) const;
+  // cachestat(2)'s number and structures (linux/mman.h, Linux 6.5).
+  static constexpr long kSysCachestat = 451;
+  struct CachestatRange {
+    uint64_t off;
+    uint64_t len;
+  };
+  struct Cachestat {
+    uint64_t nr_cache;
+    uint64_t nr_dirty;
+    uint64_t nr_writeback;
+    uint64_t nr_evicted;
+    uint64_t nr_recently_evicted;
+  };
   // The mmap path's verify-once bitmap: whether block `id` of the file was
   // checked, and recording that it was.
   bool Verified(uint32_t id) const {
@@ -277,6 +292,7 @@ class Reader {
   // Cache path: the file opened with O_DIRECT, or -1 (cache_loads_ says
   // why).
   int direct_fd_ = -1;
+  bool cachestat_ = false;  // PageCached may use cachestat(2)
   std::string cache_loads_;
   ReadPath read_path_ = ReadPath::kMmap;
   std::vector<std::string> advice_warnings_;

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -344,6 +345,11 @@ void Reader::SetUpCacheLoads() {
   }
   if (why == nullptr) {
     cache_loads_ = "O_DIRECT";
+#if defined(__x86_64__) || defined(__aarch64__)
+    CachestatRange range{0, kBlockSize};
+    Cachestat stat{};
+    cachestat_ = ::syscall(kSysCachestat, data_fd_, &range, &stat, 0) == 0;
+#endif
     return;
   }
   ::close(direct_fd_);
