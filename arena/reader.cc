@@ -201,8 +201,8 @@ bool Reader::PageCached(uint64_t offset) const {
 // read, all charged to the reader; O_DIRECT into the frame skips them
 // (RESEARCH.md section 8, "CPU per cold hit of the cached path"). A page
 // the page cache already holds (a warm file, a neighbour's read) is copied
-// from there instead of read from the device again: mincore on the file's
-// map says which, without touching the page. A direct read that fails or
+// from there instead of read from the device again: PageCached says which,
+// without touching the page. A direct read that fails or
 // comes up short (a file system that opens with O_DIRECT but refuses the
 // read) is done again buffered, which gives the answer or the error.
 Status Reader::LoadBlock(char* dst, uint64_t offset, uint64_t avail,
