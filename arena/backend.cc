@@ -163,6 +163,14 @@ Settings ArenaBackend::Describe() const {
                        " bytes of 4 KiB frames (at most one per block, "
                        "2 MiB pages where allowed, filled on first use); "
                        "CLOCK eviction");
+    std::string loads;
+    for (const auto& r : readers_) {
+      if (loads.find(r->cache_loads()) == std::string::npos) {
+        loads += (loads.empty() ? "" : "; ") + r->cache_loads();
+      }
+    }
+    s.emplace_back("cache_loads", "blocks not in the page cache: " + loads +
+                                      "; blocks in it: buffered pread");
   }
   s.emplace_back("madvise", "MADV_RANDOM");
   std::string advice;

@@ -57,7 +57,10 @@ Result<std::unique_ptr<BlockCache>> BlockCache::Create(
 // populated at open: writing 1 GiB of frames took 2-9 s per cold open on a
 // busy 2-core host. A frame's memory arrives with the first pread into it,
 // an anonymous fault (one per 2 MiB page, zero-filled) rather than a fault
-// on the file's mapping.
+// on the file's mapping. That zero-fill is what a cold hit into a fresh
+// cache still costs beyond an O_DIRECT read into a reused buffer (RESEARCH.md
+// section 8, "CPU per cold hit of the cached path"); a full cache reuses
+// evicted frames and faults nothing.
 Status BlockCache::MapFrames() {
   constexpr uint64_t kHuge = uint64_t{2} << 20;
   map_bytes_ = frame_bytes() + kHuge;

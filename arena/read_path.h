@@ -11,7 +11,8 @@ enum class ReadPath {
   kPread,   // pread(2) of the block into the ReadBuffer (page cache).
   kDirect,  // pread(2) with O_DIRECT, 4 KiB-aligned, into the ReadBuffer.
   kCache,   // pread(2) once into a bounded cache of verified blocks
-            // (block_cache.h); later reads are memory reads.
+            // (block_cache.h), with O_DIRECT when the page cache lacks the
+            // block; later reads are memory reads.
 };
 
 // "mmap", "pread", "direct", "cache".

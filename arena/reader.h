@@ -67,6 +67,13 @@ struct ReaderOptions {
   // Frames of the cache read path (at most one per block of the file).
   // RocksDB's block cache is 1 GiB in this project's configuration.
   uint64_t cache_bytes = uint64_t{1} << 30;
+  // Cache read path: load a block that is not in the page cache with
+  // O_DIRECT straight into its frame, skipping the page cache's insertion
+  // and copy (RESEARCH.md section 8, "CPU per cold hit of the cached
+  // path"). Loads fall back to buffered pread where the file is opened with
+  // OpenFd, is zstd-compressed (blocks are not page-aligned), its file
+  // system refuses O_DIRECT, or this is false.
+  bool direct_cache_loads = true;
 };
 
 // Per-thread scratch, allocated once so reads allocate nothing: a
@@ -88,6 +95,10 @@ class ReadBuffer {
   // about log2(n) + 1 when n blocks start with the key's first 8 bytes).
   uint64_t blocks_read() const { return blocks_read_; }
   void CountBlockRead() { ++blocks_read_; }
+  // Of those, blocks the cache path loaded with O_DIRECT (Reader's
+  // cache_loads()).
+  uint64_t direct_reads() const { return direct_reads_; }
+  void CountDirectRead() { ++direct_reads_; }
   // The cached block (cache read path) that the last Get's value points
   // into; Get replaces it. Release() lets it go before the Reader goes.
   BlockCache::Pin* pin() { return &pin_; }
@@ -98,6 +109,7 @@ class ReadBuffer {
   alignas(64) char data_[kBlockPayload];
   ZSTD_DCtx* dctx_;
   uint64_t blocks_read_ = 0;
+  uint64_t direct_reads_ = 0;
   BlockCache::Pin pin_;
 };
 
@@ -149,6 +161,9 @@ class Reader {
   // Whether Get needs a ReadBuffer (compressed file or a pread read path).
   // The block cache of the cache read path, else null.
   const BlockCache* cache() const { return cache_.get(); }
+  // How the cache path loads blocks absent from the page cache: "O_DIRECT",
+  // or why they are read with buffered pread; empty on the other paths.
+  const std::string& cache_loads() const { return cache_loads_; }
   bool NeedsBuffer() const {
     return compressed_ || read_path_ != ReadPath::kMmap;
   }
@@ -201,12 +216,16 @@ class Reader {
   Reader() = default;
   static Result<std::unique_ptr<Reader>> OpenWith(int fd, int data_fd,
                                                   const std::string& name,
-                                                  const ReaderOptions& options);
+                                                  const ReaderOptions& options,
+                                                  std::string direct_refused);
   Status Validate(int fd, uint64_t size, const ReaderOptions& options);
   Status CheckDirectory(const char* dir, uint64_t data_end, uint64_t keys);
   Status LoadMetadata(int fd);
   Status SetUpShards(const ReaderOptions& options);
   Status SetUpVerification(const ReaderOptions& options);
+  // Keeps the cache path's O_DIRECT descriptor only when every block is
+  // page-aligned in the file; records how loads are done in cache_loads_.
+  void SetUpCacheLoads();
   void FillInfo(const Header& h, const ReaderOptions& options);
   Status CheckBlockOffsets(int shard) const;
   // File offset and readable length of a block; "bad block offset" when a
@@ -228,6 +247,26 @@ class Reader {
   Status FetchCached(int shard, uint32_t block, uint64_t offset, uint64_t avail,
                      bool verify, ReadBuffer* buffer, BlockContents* out,
                      BlockCache::Pin* pin) const;
+  // The cache path's read of a block's `avail` bytes at `offset` into `dst`
+  // (a frame or the ReadBuffer's I/O area, both page-aligned): O_DIRECT
+  // when the block's page is not in the page cache, else buffered pread.
+  Status LoadBlock(char* dst, uint64_t offset, uint64_t avail,
+                   ReadBuffer* buffer) const;
+  // Whether the page at `offset` is in the page cache (false when unknown).
+  bool PageCached(uint64_t offset) const;
+  // cachestat(2)'s number and structures (linux/mman.h, Linux 6.5).
+  static constexpr long kSysCachestat = 451;
+  struct CachestatRange {
+    uint64_t off;
+    uint64_t len;
+  };
+  struct Cachestat {
+    uint64_t nr_cache;
+    uint64_t nr_dirty;
+    uint64_t nr_writeback;
+    uint64_t nr_evicted;
+    uint64_t nr_recently_evicted;
+  };
   // The mmap path's verify-once bitmap: whether block `id` of the file was
   // checked, and recording that it was.
   bool Verified(uint32_t id) const {
@@ -249,7 +288,12 @@ class Reader {
                           uint32_t* block) const;
 
   std::string name_;
-  int data_fd_ = -1;  // pread and direct read paths only
+  int data_fd_ = -1;  // pread, direct and cache read paths only
+  // Cache path: the file opened with O_DIRECT, or -1 (cache_loads_ says
+  // why).
+  int direct_fd_ = -1;
+  bool cachestat_ = false;  // PageCached may use cachestat(2)
+  std::string cache_loads_;
   ReadPath read_path_ = ReadPath::kMmap;
   std::vector<std::string> advice_warnings_;
   const char* map_ = nullptr;

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -57,6 +58,7 @@ Result<std::unique_ptr<Reader>> Reader::Open(const std::string& path,
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return Status::FromErrno("open " + path);
   int data_fd = -1;
+  std::string direct_refused;
   if (options.read_path == ReadPath::kDirect) {
     data_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_DIRECT);
     if (data_fd < 0) {
@@ -64,8 +66,20 @@ Result<std::unique_ptr<Reader>> Reader::Open(const std::string& path,
       ::close(fd);
       return st;
     }
+  } else if (options.read_path == ReadPath::kCache) {
+    if (!options.direct_cache_loads) {
+      direct_refused = "O_DIRECT loads not asked for";
+    } else {
+      // Not fatal: loads are then buffered, as on a file system (or an
+      // older tmpfs) that refuses O_DIRECT.
+      data_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_DIRECT);
+      if (data_fd < 0) {
+        direct_refused =
+            std::string("open with O_DIRECT refused: ") + std::strerror(errno);
+      }
+    }
   }
-  auto r = OpenWith(fd, data_fd, path, options);
+  auto r = OpenWith(fd, data_fd, path, options, std::move(direct_refused));
   ::close(fd);
   return r;
 }
@@ -75,16 +89,24 @@ Result<std::unique_ptr<Reader>> Reader::OpenFd(int fd, const std::string& name,
   if (options.read_path == ReadPath::kDirect) {
     return Status::Usage(name + ": the direct read path needs Reader::Open");
   }
-  return OpenWith(fd, -1, name, options);
+  return OpenWith(fd, -1, name, options,
+                  "opened from a descriptor, no path to open with O_DIRECT");
 }
 
-// Takes over `data_fd` (the O_DIRECT descriptor, or -1).
+// Takes over `data_fd` (the O_DIRECT descriptor, or -1). `direct_refused`
+// says why the cache path has no O_DIRECT descriptor.
 Result<std::unique_ptr<Reader>> Reader::OpenWith(int fd, int data_fd,
                                                  const std::string& name,
-                                                 const ReaderOptions& options) {
+                                                 const ReaderOptions& options,
+                                                 std::string direct_refused) {
   std::unique_ptr<Reader> reader(new Reader());
   reader->name_ = name;
-  reader->data_fd_ = data_fd;
+  if (options.read_path == ReadPath::kCache) {
+    reader->direct_fd_ = data_fd;
+  } else {
+    reader->data_fd_ = data_fd;
+  }
+  reader->cache_loads_ = std::move(direct_refused);
   reader->read_path_ = options.read_path;
   if (options.read_path == ReadPath::kPread ||
       options.read_path == ReadPath::kCache) {
@@ -112,6 +134,7 @@ Result<std::unique_ptr<Reader>> Reader::OpenWith(int fd, int data_fd,
 Reader::~Reader() {
   if (map_ != nullptr) ::munmap(const_cast<char*>(map_), map_size_);
   if (data_fd_ >= 0) ::close(data_fd_);
+  if (direct_fd_ >= 0) ::close(direct_fd_);
 }
 
 Status Reader::Validate(int fd, uint64_t size, const ReaderOptions& options) {
@@ -183,6 +206,7 @@ Status Reader::Validate(int fd, uint64_t size, const ReaderOptions& options) {
   map_size_ = size;
   FLATBENCH_RETURN_IF_ERROR(SetUpShards(options));
   FLATBENCH_RETURN_IF_ERROR(SetUpVerification(options));
+  if (options.read_path == ReadPath::kCache) SetUpCacheLoads();
   // Metadata is loaded; from now on the map is read a block at a time.
   // The fd's POSIX_FADV_RANDOM does not reach the fault path: without
   // MADV_RANDOM a cold hit reads 16-52 KB through the map instead of one
@@ -300,6 +324,37 @@ Status Reader::SetUpVerification(const ReaderOptions& options) {
         std::make_unique<std::atomic<uint64_t>[]>((total_blocks_ + 63) / 64);
   }
   return Status::Ok();
+}
+
+// O_DIRECT needs the file offset, length and buffer aligned to the
+// device's logical block: a load reads the block's whole page into a frame
+// (or the ReadBuffer's I/O area), so every block must start on a page. An
+// uncompressed file's blocks do when each shard's data region does; a
+// compressed file packs blocks at any offset.
+void Reader::SetUpCacheLoads() {
+  if (direct_fd_ < 0) return;
+  const char* why = nullptr;
+  if (compressed_) {
+    why = "compressed blocks are not page-aligned";
+  } else {
+    for (const Shard& s : shards_) {
+      if (s.block_count != 0 && s.data_offset % kBlockSize != 0) {
+        why = "a shard's data region is not page-aligned";
+      }
+    }
+  }
+  if (why == nullptr) {
+    cache_loads_ = "O_DIRECT";
+#if defined(__x86_64__) || defined(__aarch64__)
+    CachestatRange range{0, kBlockSize};
+    Cachestat stat{};
+    cachestat_ = ::syscall(kSysCachestat, data_fd_, &range, &stat, 0) == 0;
+#endif
+    return;
+  }
+  ::close(direct_fd_);
+  direct_fd_ = -1;
+  cache_loads_ = why;
 }
 
 }  // namespace flatbench::arena

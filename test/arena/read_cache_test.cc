@@ -1,6 +1,7 @@
 // The cache read path (block_cache.h) and when each read path checks a
 // block's checksum (reader.h).
 
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -344,6 +345,155 @@ TEST_CASE("each read path checks a block when it says it does",
     REQUIRE(st.code() == Code::kCorruption);
   }
   REQUIRE(fresh_cache->cache()->loads() == 0);
+}
+
+// Writes the file's pages back and drops them from the page cache, so the
+// next read of them goes to the device. False where the file system keeps
+// them (tmpfs): the caller then cannot expect a direct read.
+bool DropFromPageCache(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  REQUIRE(fd >= 0);
+  REQUIRE(::fdatasync(fd) == 0);
+  REQUIRE(::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0);
+  const off_t size = ::lseek(fd, 0, SEEK_END);
+  void* m =
+      ::mmap(nullptr, static_cast<size_t>(size), PROT_READ, MAP_SHARED, fd, 0);
+  REQUIRE(m != MAP_FAILED);
+  std::vector<unsigned char> pages((static_cast<size_t>(size) + 4095) / 4096);
+  REQUIRE(::mincore(m, static_cast<size_t>(size), pages.data()) == 0);
+  ::munmap(m, static_cast<size_t>(size));
+  ::close(fd);
+  for (unsigned char p : pages) {
+    if ((p & 1) != 0) return false;
+  }
+  return true;
+}
+
+// The cache path loads a block that is not in the page cache with O_DIRECT
+// into its frame where it can, and with buffered pread where it cannot
+// (reader.h, ReaderOptions::direct_cache_loads); either way every load is
+// checked before the block is cached, and a block changed on disk is
+// reported, never cached.
+TEST_CASE("cache loads go direct where they can and are checked either way",
+          "[arena][cache][corruption]") {
+  testing::Rng rng(12);
+  testing::Model model;
+  for (int i = 0; i < 4000; ++i) model[rng.Bytes(20)] = rng.Bytes(60);
+  testing::TempDir dir;
+  const std::string path = dir.File("d.arena");
+  const std::string packed = dir.File("z.arena");
+  const BuildStats stats = testing::BuildFile(path, model, BuilderOptions{});
+  REQUIRE(stats.block_count > 50);
+  BuilderOptions zstd;
+  zstd.compress = true;
+  testing::BuildFile(packed, model, zstd);
+  auto open = [&](const std::string& file, bool direct) {
+    ReaderOptions ro;
+    ro.verify_checksums = true;
+    ro.read_path = ReadPath::kCache;
+    ro.direct_cache_loads = direct;
+    auto r = Reader::Open(file, ro);
+    INFO(r.status().message());
+    REQUIRE(r.ok());
+    return std::move(r).value();
+  };
+  // Each reader answers every key from its own loads.
+  auto read_all = [&](const Reader& r, ReadBuffer* buffer) {
+    bool found = false;
+    std::string_view value;
+    for (const auto& [k, v] : model) {
+      REQUIRE(r.Get(k, &found, &value, buffer).ok());
+      REQUIRE(found);
+      REQUIRE(value == v);
+    }
+    REQUIRE(r.cache()->loads() == r.cache()->slots());
+  };
+
+  const bool dropped = DropFromPageCache(path);
+  {
+    auto direct = open(path, true);
+    // A file system may refuse O_DIRECT (an older tmpfs): loads are then
+    // buffered, and the reader says why.
+    const std::string how = direct->cache_loads();
+    INFO(how);
+    REQUIRE((how == "O_DIRECT" ||
+             how.find("O_DIRECT refused") != std::string::npos));
+    ReadBuffer buffer;
+    read_all(*direct, &buffer);
+    if (how == "O_DIRECT" && dropped) {
+      REQUIRE(buffer.direct_reads() > 0);
+    }
+    buffer.Release();
+  }
+  {
+    auto buffered = open(path, false);
+    REQUIRE(buffered->cache_loads() == "O_DIRECT loads not asked for");
+    ReadBuffer buffer;
+    read_all(*buffered, &buffer);
+    REQUIRE(buffer.direct_reads() == 0);
+    buffer.Release();
+  }
+  {
+    // Pages the page cache holds are copied from it, not read again.
+    const std::string all = testing::ReadAll(path);
+    REQUIRE(all.size() > 0);
+    auto direct = open(path, true);
+    ReadBuffer buffer;
+    read_all(*direct, &buffer);
+    REQUIRE(buffer.direct_reads() == 0);
+    buffer.Release();
+  }
+  {
+    auto z = open(packed, true);
+    REQUIRE(z->cache_loads() == "compressed blocks are not page-aligned");
+    ReadBuffer buffer;
+    read_all(*z, &buffer);
+    REQUIRE(buffer.direct_reads() == 0);
+    buffer.Release();
+  }
+  {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    REQUIRE(fd >= 0);
+    ReaderOptions ro;
+    ro.verify_checksums = true;
+    ro.read_path = ReadPath::kCache;
+    auto r = Reader::OpenFd(fd, "d", ro);
+    ::close(fd);
+    REQUIRE(r.ok());
+    REQUIRE_THAT(r.value()->cache_loads(), Catch::Contains("descriptor"));
+    ReadBuffer buffer;
+    read_all(*r.value(), &buffer);
+    REQUIRE(buffer.direct_reads() == 0);
+    buffer.Release();
+  }
+
+  // Change a value byte of the first key's block on disk: a fresh reader
+  // reports it on every read, direct or buffered, and never caches it.
+  const auto& [key, want] = *model.begin();
+  auto probe = Reader::Open(path);
+  REQUIRE(probe.ok());
+  const uint64_t off =
+      probe.value()->BlockOffset(static_cast<unsigned char>(key[0]), 0);
+  std::string bytes = testing::ReadAll(path);
+  const uint32_t stored_len = LoadU16(bytes.data() + off + 12);
+  bytes[off + stored_len - 1] =
+      static_cast<char>(bytes[off + stored_len - 1] ^ 0x5a);
+  testing::WriteAll(path, bytes);
+  probe.value().reset();
+  for (const bool direct : {true, false}) {
+    CAPTURE(direct);
+    DropFromPageCache(path);
+    auto r = open(path, direct);
+    ReadBuffer buffer;
+    bool found = false;
+    std::string_view value;
+    for (int i = 0; i < 2; ++i) {
+      Status st = r->Get(key, &found, &value, &buffer);
+      REQUIRE(st.code() == Code::kCorruption);
+      REQUIRE_THAT(st.message(), Catch::Contains("block checksum mismatch"));
+    }
+    REQUIRE(r->cache()->loads() == 0);
+  }
 }
 
 }  // namespace
