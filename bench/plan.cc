@@ -123,7 +123,7 @@ double EstimateStep(const Step& step, const BackendFacts& facts,
 }
 
 double WarmBeginSeconds(const BackendFacts& facts, const BackendCost& cost,
-                        const datagen::Spec& spec) {
+                        const dataset::Spec& spec) {
   // Reading the files in (about 200 MB/s), holding them, opening, and the
   // warm-up reads: per table at most three per page (worker_state.h).
   const double pages = static_cast<double>(facts.disk_bytes) / 4096.0;

@@ -35,7 +35,7 @@
 #include <vector>
 
 #include "bench/schedule.h"
-#include "datagen/spec.h"
+#include "dataset/spec.h"
 
 namespace flatbench::bench {
 
@@ -67,7 +67,7 @@ struct BackendFacts {
 };
 
 struct PlanInput {
-  datagen::Spec spec;
+  dataset::Spec spec;
   ScheduleOptions schedule;        // The whole matrix, every backend.
   std::vector<std::string> gated;  // Backends the thresholds name.
   Mode gate_mode = Mode::kCold;    // The mode the verdict reads.
@@ -113,7 +113,7 @@ double EstimateStep(const Step& step, const BackendFacts& facts,
                     const BackendCost& cost, const HostCost& host,
                     bool drop_caches);
 double WarmBeginSeconds(const BackendFacts& facts, const BackendCost& cost,
-                        const datagen::Spec& spec);
+                        const dataset::Spec& spec);
 
 // EstimateStep with `in`'s facts and costs, plus a warm startup step's
 // warming again: what the progress lines' ETA sums.

@@ -18,8 +18,8 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-datagen::Spec SpecOf(const SweepPlan& plan, uint64_t accounts) {
-  datagen::Spec s;
+dataset::Spec SpecOf(const SweepPlan& plan, uint64_t accounts) {
+  dataset::Spec s;
   s.scale = "custom";
   s.accounts = accounts;
   s.slots_per_account = plan.slots_per_account;
@@ -106,7 +106,7 @@ SweepNeeds EstimateSweep(const SweepPlan& plan, uint64_t reads_per_pass,
   SweepNeeds n;
   uint64_t all_sizes = 0;
   for (uint64_t accounts : plan.accounts) {
-    const datagen::Spec spec = SpecOf(plan, accounts);
+    const dataset::Spec spec = SpecOf(plan, accounts);
     // gen's own arithmetic: backends not yet built, plus the device cells'
     // scratch, and the generator's memory.
     const datagen::RunNeeds needs =
@@ -221,7 +221,7 @@ Status RunSweep(const SweepPlan& plan, const SweepSteps& steps) {
   const size_t n = plan.accounts.size();
   for (size_t i = 0; i < n; ++i) {
     const uint64_t accounts = plan.accounts[i];
-    const datagen::Spec spec = SpecOf(plan, accounts);
+    const dataset::Spec spec = SpecOf(plan, accounts);
     const std::string tag = "sweep [" + std::to_string(i + 1) + "/" +
                             std::to_string(n) + "] " +
                             std::to_string(accounts) + " accounts";

@@ -45,7 +45,7 @@ std::vector<std::string> KindNames() {
 }
 
 bench::RunParameters MakeParameters(const BenchArgs& a,
-                                    const datagen::Spec& spec) {
+                                    const dataset::Spec& spec) {
   bench::RunParameters p;
   bench::ScheduleOptions& o = p.schedule;
   o.modes = Parsed<bench::Mode>(a.modes, [](std::string_view s, auto* m) {

@@ -12,7 +12,7 @@
 #include "bench/schedule.h"
 #include "bench/worker.h"
 #include "datagen/dataset.h"
-#include "datagen/spec.h"
+#include "dataset/spec.h"
 
 namespace flatbench::cli {
 
@@ -59,7 +59,7 @@ std::vector<std::string> KindNames();
 // The run's parameters: the schedule the flags ask for on a dataset of
 // `spec`, and how cold passes evict.
 bench::RunParameters MakeParameters(const BenchArgs& a,
-                                    const datagen::Spec& spec);
+                                    const dataset::Spec& spec);
 
 // Opens a backend of `ds` by name (the workers' and probes' opener).
 bench::Opener MakeOpener(const datagen::Dataset& ds);

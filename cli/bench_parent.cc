@@ -34,7 +34,7 @@ namespace {
 // `ds` null: the dataset is not built yet (gonogo --plan before gen), and
 // each backend's size is gen's estimate.
 Result<bench::PlanInput> PlanInputFor(const BenchArgs& a,
-                                      const datagen::Spec& spec,
+                                      const dataset::Spec& spec,
                                       const datagen::Dataset* ds,
                                       const bench::RunParameters& params,
                                       uint64_t warm_limit) {
@@ -85,7 +85,7 @@ Result<bench::PlanInput> PlanInputFor(const BenchArgs& a,
   return in;
 }
 
-void PrintPlan(const BenchArgs& a, const datagen::Spec& spec,
+void PrintPlan(const BenchArgs& a, const dataset::Spec& spec,
                const bench::RunParameters& p, const bench::Plan& plan) {
   const auto& o = p.schedule;
   std::string modes, threads;
@@ -110,9 +110,9 @@ void PrintPlan(const BenchArgs& a, const datagen::Spec& spec,
 // --plan-scale, the backends given, each backend's size estimated.
 Status PlanUnbuilt(const BenchArgs& a) {
   FLATBENCH_ASSIGN_OR_RETURN(
-      const datagen::Spec spec,
-      datagen::MakeSpec(a.plan_scale, a.plan_accounts, a.plan_slots,
-                        datagen::kDefaultSeed));
+      const dataset::Spec spec,
+      dataset::MakeSpec(a.plan_scale, a.plan_accounts, a.plan_slots,
+                        dataset::kDefaultSeed));
   if (a.backends.empty()) {
     return Status::Usage("--plan-scale: needs --backends");
   }

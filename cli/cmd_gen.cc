@@ -19,7 +19,7 @@ struct GenArgs {
   std::vector<std::string> backends;
   uint64_t accounts = 0;
   uint32_t slots = 4;
-  uint64_t seed = datagen::kDefaultSeed;
+  uint64_t seed = dataset::kDefaultSeed;
   bool rebuild = false;
   bool quiet = false;
 };
@@ -43,7 +43,7 @@ void CatchStopSignals() {
 Status RunGen(const GenArgs& a) {
   datagen::GenOptions o;
   FLATBENCH_ASSIGN_OR_RETURN(
-      o.spec, datagen::MakeSpec(a.scale, a.accounts, a.slots, a.seed));
+      o.spec, dataset::MakeSpec(a.scale, a.accounts, a.slots, a.seed));
   o.dir = a.dir;
   o.backends =
       a.backends.empty() ? datagen::DefaultBackends(o.spec) : a.backends;

@@ -103,7 +103,7 @@ std::string UtcStamp() {
 }
 
 // Refuses (73) when the disk or RAM this run will need is not there.
-Status CheckResources(const datagen::Spec& spec, const std::string& dir,
+Status CheckResources(const dataset::Spec& spec, const std::string& dir,
                       const std::vector<std::string>& backends) {
   datagen::RunNeeds n = datagen::EstimateRunNeeds(spec, dir, backends);
   std::fprintf(stderr,
@@ -219,7 +219,7 @@ std::vector<std::string> BenchArgs(const GonogoArgs& a,
 }
 
 // gonogo --plan: what each phase would do and cost; writes nothing.
-int PrintGonogoPlan(const GonogoArgs& a, const datagen::Spec& spec) {
+int PrintGonogoPlan(const GonogoArgs& a, const dataset::Spec& spec) {
   auto ds = datagen::Dataset::Open(a.dir);
   double gen = 0;
   std::string todo;
@@ -257,7 +257,7 @@ int PrintGonogoPlan(const GonogoArgs& a, const datagen::Spec& spec) {
 int RunGonogo(GonogoArgs a) {
   InstallStopHandler("gonogo", StopRole::kParent);
   auto spec =
-      datagen::MakeSpec(a.scale, a.accounts, a.slots, datagen::kDefaultSeed);
+      dataset::MakeSpec(a.scale, a.accounts, a.slots, dataset::kDefaultSeed);
   if (!spec.ok()) return Fail(spec.status());
   if (a.backends.empty()) {
     a.backends = datagen::DefaultBackends(spec.value());

@@ -23,7 +23,7 @@ Status RunInfo(const InfoArgs& a) {
   if (!a.file.empty()) return PrintArenaInfo(a.file, a.shards);
   FLATBENCH_ASSIGN_OR_RETURN(const datagen::Dataset ds,
                              datagen::Dataset::Open(a.dir));
-  const datagen::Spec& s = ds.spec();
+  const dataset::Spec& s = ds.spec();
   std::printf("dataset      %s\n", a.dir.c_str());
   std::printf("scale        %s\n", s.scale.c_str());
   std::printf("accounts     %llu\n",

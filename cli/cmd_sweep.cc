@@ -123,7 +123,7 @@ int RunSweepCommand(const SweepArgs& a) {
     FLATBENCH_ASSIGN_OR_RETURN(const ChildExit end, SpawnSelf(args));
     return ChildStatus(end, args[0], args[0]);
   };
-  steps.generate = [&](const datagen::Spec& spec, const std::string& dir) {
+  steps.generate = [&](const dataset::Spec& spec, const std::string& dir) {
     return spawn({"gen", "--scale", "custom", "--accounts",
                   std::to_string(spec.accounts), "--slots-per-account",
                   std::to_string(spec.slots_per_account), "--dir", dir,

@@ -87,7 +87,7 @@ std::string SelfCheckDone(const std::string& name) {
 
 Status CheckCounts(const datagen::Dataset& ds, const std::string& name,
                    const Backend& backend) {
-  const datagen::Spec& spec = ds.spec();
+  const dataset::Spec& spec = ds.spec();
   const uint64_t want[kNumTables] = {spec.accounts, spec.storage_slots()};
   FLATBENCH_ASSIGN_OR_RETURN(auto build, ds.Build(name));
   for (int t = 0; t < kNumTables; ++t) {

@@ -15,17 +15,17 @@ namespace {
 
 constexpr char kIdentityFormat[] = "flatbench-dataset/1";
 
-json SpecJson(const Spec& spec) {
+json SpecJson(const dataset::Spec& spec) {
   return {{"scale", spec.scale},
           {"accounts", spec.accounts},
           {"slots_per_account", spec.slots_per_account},
           {"seed", spec.seed},
-          {"generator_version", kGeneratorVersion}};
+          {"generator_version", dataset::kGeneratorVersion}};
 }
 
 }  // namespace
 
-Status WriteIdentity(const std::string& dir, const Spec& spec,
+Status WriteIdentity(const std::string& dir, const dataset::Spec& spec,
                      const std::string& fingerprint) {
   json j = {{"format", kIdentityFormat},
             {"spec", SpecJson(spec)},
@@ -34,7 +34,7 @@ Status WriteIdentity(const std::string& dir, const Spec& spec,
   return WriteFileAtomic(dir + "/" + kIdentityFile, j.dump(2) + "\n");
 }
 
-std::string DescribeSpec(const Spec& s) {
+std::string DescribeSpec(const dataset::Spec& s) {
   return s.scale + " (" + std::to_string(s.accounts) + " accounts x " +
          std::to_string(s.slots_per_account) + " slots, seed " +
          std::to_string(s.seed) + ")";
@@ -99,11 +99,12 @@ Result<Dataset> Dataset::Open(const std::string& dir) {
     ds.spec_.accounts = s.at("accounts").get<uint64_t>();
     ds.spec_.slots_per_account = s.at("slots_per_account").get<uint32_t>();
     ds.spec_.seed = s.at("seed").get<uint64_t>();
-    if (s.at("generator_version").get<int>() != kGeneratorVersion) {
+    if (s.at("generator_version").get<int>() != dataset::kGeneratorVersion) {
       return Status::Corruption(
           path + ": made by generator version " +
           std::to_string(s.at("generator_version").get<int>()) +
-          ", this build is version " + std::to_string(kGeneratorVersion));
+          ", this build is version " +
+          std::to_string(dataset::kGeneratorVersion));
     }
     ds.fingerprint_ = j.at("fingerprint").get<std::string>();
   } catch (const json::exception& e) {

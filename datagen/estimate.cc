@@ -17,7 +17,7 @@ constexpr uint64_t kDeviceScratchMax = 4ULL << 30;
 
 }  // namespace
 
-uint64_t RawBytes(const Spec& spec) {
+uint64_t RawBytes(const dataset::Spec& spec) {
   // 100.625 bytes per account pair, kept in integer eighths.
   return spec.accounts * 805 / 8 + spec.storage_slots() * (52 + 32);
 }
@@ -31,7 +31,8 @@ double Distinct(double bins, double n) {
 
 }  // namespace
 
-FsStoreEstimate EstimateFsStore(const Spec& spec, uint64_t block_bytes) {
+FsStoreEstimate EstimateFsStore(const dataset::Spec& spec,
+                                uint64_t block_bytes) {
   FsStoreEstimate e;
   e.files = spec.accounts + spec.storage_slots();
   // A storage key starts with its account key's first four bytes, so both
@@ -45,7 +46,8 @@ FsStoreEstimate EstimateFsStore(const Spec& spec, uint64_t block_bytes) {
   return e;
 }
 
-uint64_t EstimateDiskBytes(const Spec& spec, const std::string& backend) {
+uint64_t EstimateDiskBytes(const dataset::Spec& spec,
+                           const std::string& backend) {
   if (backend == "fs") return EstimateFsStore(spec).disk_bytes * 11 / 10;
   // Size over raw bytes at medium scale (10M x 4): arena 1.056,
   // rocksdb 1.008, lmdb 1.149; sqlite 1.22 (measured at smoke scale: 60.6 MiB).
@@ -56,7 +58,8 @@ uint64_t EstimateDiskBytes(const Spec& spec, const std::string& backend) {
   return static_cast<uint64_t>(RawBytes(spec) * factor * 1.10) + (64ULL << 20);
 }
 
-double EstimateBuildSeconds(const Spec& spec, const std::string& backend) {
+double EstimateBuildSeconds(const dataset::Spec& spec,
+                            const std::string& backend) {
   const double pairs =
       static_cast<double>(spec.accounts + spec.storage_slots());
   const double rate = backend == "arena"      ? 640e3
@@ -69,7 +72,7 @@ double EstimateBuildSeconds(const Spec& spec, const std::string& backend) {
   return setup + pairs / rate;
 }
 
-uint64_t EstimateGeneratorBytes(const Spec& spec) {
+uint64_t EstimateGeneratorBytes(const dataset::Spec& spec) {
   uint64_t per_bucket_accounts = spec.accounts / 256 + 1;
   uint64_t bucket =
       std::max<uint64_t>(28 * per_bucket_accounts,
@@ -119,7 +122,7 @@ uint64_t BlockBytes(const std::string& path) {
   return static_cast<uint64_t>(st.f_bsize);
 }
 
-RunNeeds EstimateRunNeeds(const Spec& spec, const std::string& dir,
+RunNeeds EstimateRunNeeds(const dataset::Spec& spec, const std::string& dir,
                           const std::vector<std::string>& backends) {
   auto ds = Dataset::Open(dir);
   RunNeeds n;
@@ -137,7 +140,7 @@ RunNeeds EstimateRunNeeds(const Spec& spec, const std::string& dir,
   return n;
 }
 
-Status CheckRunNeeds(const RunNeeds& needs, const Spec& spec,
+Status CheckRunNeeds(const RunNeeds& needs, const dataset::Spec& spec,
                      const std::string& dir) {
   if (needs.disk > needs.free_disk) {
     return Status::RefuseOverwrite(dir +

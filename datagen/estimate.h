@@ -12,14 +12,15 @@
 #include <vector>
 
 #include "common/status.h"
-#include "datagen/spec.h"
+#include "dataset/spec.h"
 
 namespace flatbench::datagen {
 
-uint64_t RawBytes(const Spec& spec);
+uint64_t RawBytes(const dataset::Spec& spec);
 // Expected on-disk bytes of `backend` ("arena", "rocksdb", "lmdb",
 // "sqlite", "fs"), margin included.
-uint64_t EstimateDiskBytes(const Spec& spec, const std::string& backend);
+uint64_t EstimateDiskBytes(const dataset::Spec& spec,
+                           const std::string& backend);
 
 // The filesystem store (one file per key, two folder levels by the key's
 // first two bytes, baselines/fs_layout.h) takes one inode and at least one
@@ -31,17 +32,19 @@ struct FsStoreEstimate {
   uint64_t inodes = 0;   // files + folders
   uint64_t disk_bytes = 0;
 };
-FsStoreEstimate EstimateFsStore(const Spec& spec, uint64_t block_bytes = 4096);
+FsStoreEstimate EstimateFsStore(const dataset::Spec& spec,
+                                uint64_t block_bytes = 4096);
 
 // Seconds to build `backend` for `spec`, at the generation rates measured
 // at medium scale on a loaded 2-core host (RESEARCH.md, section 6): arena
 // 640k, RocksDB 520k, LMDB 170k pairs/s; and at smoke scale on the same
 // host: SQLite 270k, PostgreSQL 127k pairs/s after about 3 s for its
 // cluster and server, the fs store 12k files/s (a file per key).
-double EstimateBuildSeconds(const Spec& spec, const std::string& backend);
+double EstimateBuildSeconds(const dataset::Spec& spec,
+                            const std::string& backend);
 // Peak memory of the generator: bucketed counters plus one bucket's sort
 // buffer (stream.h).
-uint64_t EstimateGeneratorBytes(const Spec& spec);
+uint64_t EstimateGeneratorBytes(const dataset::Spec& spec);
 
 // What the host has: MemAvailable from /proc/meminfo (0 if unreadable), and
 // the free bytes of the filesystem holding `path` or its nearest existing
@@ -63,11 +66,11 @@ struct RunNeeds {
 // Disk counts every backend in `backends` that `dir` does not hold complete
 // for `spec`, plus room for the device cells' scratch file (the largest
 // backend's size, at most 4 GiB).
-RunNeeds EstimateRunNeeds(const Spec& spec, const std::string& dir,
+RunNeeds EstimateRunNeeds(const dataset::Spec& spec, const std::string& dir,
                           const std::vector<std::string>& backends);
 // kRefuseOverwrite, with the figures, when the disk holding `dir` or the
 // memory falls short of `needs` (an unknown amount of memory passes).
-Status CheckRunNeeds(const RunNeeds& needs, const Spec& spec,
+Status CheckRunNeeds(const RunNeeds& needs, const dataset::Spec& spec,
                      const std::string& dir);
 
 // Warm mode holds every backend's files resident at once. It is skipped

@@ -68,7 +68,7 @@ std::string RebuildHint(const GenOptions& o) {
     cmd += " --accounts " + std::to_string(o.spec.accounts) +
            " --slots-per-account " + std::to_string(o.spec.slots_per_account);
   }
-  if (o.spec.seed != kDefaultSeed)
+  if (o.spec.seed != dataset::kDefaultSeed)
     cmd += " --seed " + std::to_string(o.spec.seed);
   return cmd + " --rebuild";
 }

@@ -46,7 +46,7 @@ std::vector<std::string> AvailableBackends() {
   return out;
 }
 
-std::vector<std::string> DefaultBackends(const Spec& spec) {
+std::vector<std::string> DefaultBackends(const dataset::Spec& spec) {
   std::vector<std::string> out;
   for (auto& name : AvailableBackends()) {
     if (name == "fs" && spec.accounts + spec.storage_slots() >
@@ -58,7 +58,7 @@ std::vector<std::string> DefaultBackends(const Spec& spec) {
   return out;
 }
 
-Status CheckBuildable(const std::string& name, const Spec& spec,
+Status CheckBuildable(const std::string& name, const dataset::Spec& spec,
                       const std::string& dir) {
   if (name != "fs") return Status::Ok();
   const uint64_t block = BlockBytes(dir);
@@ -129,7 +129,7 @@ Result<std::unique_ptr<Backend>> OpenBackend(const std::string& name,
 
 Result<std::unique_ptr<BulkLoader>> NewLoader(const std::string& name,
                                               const std::string& dir,
-                                              const Spec& spec) {
+                                              const dataset::Spec& spec) {
   if (StorageBackend(name) != name) {
     return Status::Usage("--backends: '" + name + "' reads the files of '" +
                          StorageBackend(name) + "'; build those");

@@ -9,7 +9,7 @@
 
 #include "baselines/table_scan.h"
 #include "common/backend.h"
-#include "datagen/spec.h"
+#include "dataset/spec.h"
 
 namespace flatbench::datagen {
 
@@ -18,12 +18,12 @@ namespace flatbench::datagen {
 std::vector<std::string> AvailableBackends();
 // AvailableBackends() less those that are not built at `spec`'s scale (the
 // fs store above smoke scale): what gen and gonogo build by default.
-std::vector<std::string> DefaultBackends(const Spec& spec);
+std::vector<std::string> DefaultBackends(const dataset::Spec& spec);
 // Refuses, before anything is written, a backend that cannot be built for
 // `spec` in `dir`: the fs store above smoke scale (kUsage), or where the
 // filesystem lacks the inodes or bytes it needs (kRefuseOverwrite); both
 // messages give the file, inode and disk figures and what is free.
-Status CheckBuildable(const std::string& name, const Spec& spec,
+Status CheckBuildable(const std::string& name, const dataset::Spec& spec,
                       const std::string& dir);
 // Read variants: other ways of reading a backend's files, named
 // "BACKEND+HOW" ("arena+pread", "arena+direct", "arena+cache"). They open the
@@ -36,7 +36,7 @@ Result<std::unique_ptr<Backend>> OpenBackend(const std::string& name,
 // A loader that builds backend `name` for `spec` in the (empty) `dir`.
 Result<std::unique_ptr<BulkLoader>> NewLoader(const std::string& name,
                                               const std::string& dir,
-                                              const Spec& spec);
+                                              const dataset::Spec& spec);
 
 // An ordered walk of `table` of a baseline `backend` (opened by
 // OpenBackend), for the full verify; kUsage for the arena, which walks its

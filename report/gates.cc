@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "datagen/estimate.h"
-#include "datagen/spec.h"
+#include "dataset/spec.h"
 #include "report/format.h"
 
 namespace flatbench::report {
@@ -21,7 +21,7 @@ Gate ScaleGate(const ResultSet& res, const Thresholds& t) {
   Gate g{"gate scale", true, "", {}};
   size_t bad = 0;
   const std::string scale = res.scale();
-  auto want = datagen::MakeSpec(t.gate_scale, 0, 0, datagen::kDefaultSeed);
+  auto want = dataset::MakeSpec(t.gate_scale, 0, 0, dataset::kDefaultSeed);
   auto accounts = res.Integer(r::kDatasetAccounts.name);
   auto slots = res.Integer(r::kDatasetSlotsPerAccount.name);
   g.figure = "scale " + scale + ", " +

@@ -31,7 +31,7 @@ inline const std::string& TinyDatasetDir() {
     path = *dir / "tiny";
     datagen::GenOptions o;
     o.dir = path;
-    auto spec = datagen::MakeSpec("tiny", 0, 0, datagen::kDefaultSeed);
+    auto spec = dataset::MakeSpec("tiny", 0, 0, dataset::kDefaultSeed);
     if (!spec.ok()) throw std::runtime_error(spec.status().message());
     o.spec = spec.value();
     o.backends = TinyBackends();

@@ -14,6 +14,7 @@
 
 using namespace flatbench;
 using namespace flatbench::datagen;
+using namespace flatbench::dataset;
 
 namespace {
 

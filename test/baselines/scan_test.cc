@@ -119,8 +119,8 @@ constexpr const char* kDirect = "arena+direct";
 
 TEST_CASE("every backend scans the same pages as the sorted stream",
           "[baselines][scan]") {
-  datagen::Spec spec =
-      datagen::MakeSpec("tiny", 0, 0, datagen::kDefaultSeed).value();
+  dataset::Spec spec =
+      dataset::MakeSpec("tiny", 0, 0, dataset::kDefaultSeed).value();
   testing::CollectSink model;
   REQUIRE(datagen::GenerateSorted(spec, &model).ok());
   auto ds = datagen::Dataset::Open(testing::TinyDatasetDir());
@@ -137,8 +137,8 @@ TEST_CASE("every backend scans the same pages as the sorted stream",
 // Run alone (meson test `baselines_direct`): skipped, with the reason, where
 // the dataset's file system refuses O_DIRECT (tmpfs, for one).
 TEST_CASE("the O_DIRECT read path scans the same pages", "[direct]") {
-  datagen::Spec spec =
-      datagen::MakeSpec("tiny", 0, 0, datagen::kDefaultSeed).value();
+  dataset::Spec spec =
+      dataset::MakeSpec("tiny", 0, 0, dataset::kDefaultSeed).value();
   testing::CollectSink model;
   REQUIRE(datagen::GenerateSorted(spec, &model).ok());
   // Its own tiny dataset of the arena alone: cheaper than every backend's.

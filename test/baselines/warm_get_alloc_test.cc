@@ -80,7 +80,7 @@ const datagen::Dataset& SmallDataset() {
     datagen::GenOptions o;
     o.dir = tmp / "ds";
     o.spec =
-        datagen::MakeSpec("custom", 3000, 2, datagen::kDefaultSeed).value();
+        dataset::MakeSpec("custom", 3000, 2, dataset::kDefaultSeed).value();
     o.backends = datagen::AvailableBackends();
     o.progress = false;
     auto built = datagen::Generate(o, datagen::NewLoader);
@@ -98,7 +98,7 @@ struct Lookup {
 };
 
 // Hits and both kinds of miss, on both tables, drawn before any counting.
-std::vector<Lookup> Lookups(const datagen::Spec& spec) {
+std::vector<Lookup> Lookups(const dataset::Spec& spec) {
   std::vector<Lookup> out;
   for (Table t : {Table::kAccount, Table::kStorage}) {
     for (auto kind : {datagen::KeyKind::kHit, datagen::KeyKind::kMissAbsent,

@@ -152,7 +152,7 @@ TEST_CASE("the sweep measures its device profile once, before any size",
     CHECK(generated == 0);  // Before the first size is built.
     return json{{"marker", profiles}};
   };
-  steps.generate = [&](const datagen::Spec&, const std::string&) {
+  steps.generate = [&](const dataset::Spec&, const std::string&) {
     ++generated;
     return Status::Ok();
   };

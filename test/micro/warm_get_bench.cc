@@ -28,7 +28,7 @@ using namespace flatbench;
 
 // Keys cycle over a permutation of the whole hit key space (up to 1M keys),
 // prepared before timing.
-std::vector<std::string> HitKeys(const datagen::Spec& spec, Table table) {
+std::vector<std::string> HitKeys(const dataset::Spec& spec, Table table) {
   datagen::Sampler sampler(spec, table, datagen::KeyKind::kHit, 11);
   uint64_t n = std::min<uint64_t>(sampler.space(), 1 << 20);
   std::vector<std::string> keys(n, std::string(KeySize(table), '\0'));
@@ -104,7 +104,7 @@ int main(int argc, char** argv) {
   for (const std::string& scale : scales) {
     datagen::GenOptions o;
     o.dir = tmp / scale;
-    auto spec = datagen::MakeSpec(scale, 0, 0, datagen::kDefaultSeed);
+    auto spec = dataset::MakeSpec(scale, 0, 0, dataset::kDefaultSeed);
     if (!spec.ok()) {
       std::fprintf(stderr, "warm_get: --scales: %s\n",
                    spec.status().message().c_str());
