@@ -372,4 +372,9 @@ std::string FormatPlan(const Plan& plan) {
   return out;
 }
 
+uint64_t WarmHoldLimitBytes(uint64_t mem_available) {
+  return mem_available > (1ULL << 30) ? (mem_available - (1ULL << 30)) * 4 / 5
+                                      : 0;
+}
+
 }  // namespace flatbench::bench

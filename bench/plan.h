@@ -99,6 +99,11 @@ struct Plan {
   double seconds = 0;                // The whole estimate.
 };
 
+// Warm mode's hold: four fifths of the memory available beyond 1 GiB
+// (`mem_available`, MemAvailableBytes), leaving the rest for the processes
+// themselves; 0 when no more than 1 GiB is available.
+uint64_t WarmHoldLimitBytes(uint64_t mem_available);
+
 // Below the gate's scale a reference row's share is held to this fraction
 // of a gated backend's mean estimated time.
 inline constexpr double kReferenceTimeShare = 0.5;

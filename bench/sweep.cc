@@ -11,7 +11,8 @@
 #include "common/files.h"
 #include "common/sweep_schema.h"
 #include "datagen/dataset.h"
-#include "datagen/estimate.h"
+#include "datagen/needs.h"
+#include "dataset/estimate.h"
 
 namespace flatbench::bench {
 namespace {
@@ -112,7 +113,7 @@ SweepNeeds EstimateSweep(const SweepPlan& plan, uint64_t reads_per_pass,
     const datagen::RunNeeds needs =
         datagen::EstimateRunNeeds(spec, SizeDir(plan, accounts), plan.backends);
     for (const auto& b : plan.backends) {
-      n.build_seconds += datagen::EstimateBuildSeconds(spec, b);
+      n.build_seconds += dataset::EstimateBuildSeconds(spec, b);
     }
     all_sizes += needs.disk;
     n.disk_bytes = std::max(n.disk_bytes, needs.disk);
@@ -128,8 +129,8 @@ SweepNeeds EstimateSweep(const SweepPlan& plan, uint64_t reads_per_pass,
 }
 
 Status CheckSweepFits(const SweepPlan& plan, const SweepNeeds& needs) {
-  const uint64_t free_disk = datagen::FreeBytes(plan.dir);
-  const uint64_t free_ram = datagen::MemAvailableBytes();
+  const uint64_t free_disk = FreeBytes(plan.dir);
+  const uint64_t free_ram = MemAvailableBytes();
   const double hours = (needs.build_seconds + needs.bench_seconds) / 3600.0;
   if (plan.progress) {
     std::fprintf(stderr,

@@ -70,7 +70,7 @@ struct SweepSteps {
   std::function<bool(uint64_t accounts)> after_generate;
 };
 
-// What a plan needs, from datagen/estimate.h.
+// What a plan needs, from dataset/estimate.h and datagen/needs.h.
 struct SweepNeeds {
   uint64_t disk_bytes = 0;  // Peak: the largest size (all sizes with keep).
   uint64_t ram_bytes = 0;   // The largest size's generator, plus 1 GiB.

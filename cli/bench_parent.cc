@@ -22,8 +22,8 @@
 #include "common/results_schema.h"
 #include "common/stop_signals.h"
 #include "datagen/dataset.h"
-#include "datagen/estimate.h"
 #include "datagen/registry.h"
+#include "dataset/estimate.h"
 #include "report/thresholds.h"
 
 namespace flatbench::cli {
@@ -67,7 +67,7 @@ Result<bench::PlanInput> PlanInputFor(const BenchArgs& a,
   for (const auto& b : params.schedule.backends) {
     bench::BackendFacts f;
     if (ds == nullptr) {
-      f.disk_bytes = datagen::EstimateDiskBytes(spec, b.substr(0, b.find('+')));
+      f.disk_bytes = dataset::EstimateDiskBytes(spec, b.substr(0, b.find('+')));
     } else {
       // One walk for both figures: the fs store holds a file per key.
       std::error_code ec;
@@ -123,8 +123,7 @@ Status PlanUnbuilt(const BenchArgs& a) {
       params.schedule.no_warm.push_back(b);
     }
   }
-  const uint64_t warm_limit =
-      datagen::WarmHoldLimitBytes(datagen::MemAvailableBytes());
+  const uint64_t warm_limit = bench::WarmHoldLimitBytes(MemAvailableBytes());
   FLATBENCH_ASSIGN_OR_RETURN(
       auto in, PlanInputFor(a, spec, nullptr, params, warm_limit));
   FLATBENCH_ASSIGN_OR_RETURN(const bench::Plan plan, bench::MakePlan(in));
@@ -177,8 +176,7 @@ Status RunParent(const BenchArgs& a) {
                                   " (run flatbench gen --backends " + b + ")");
     }
   }
-  const uint64_t warm_limit =
-      datagen::WarmHoldLimitBytes(datagen::MemAvailableBytes());
+  const uint64_t warm_limit = bench::WarmHoldLimitBytes(MemAvailableBytes());
   FLATBENCH_ASSIGN_OR_RETURN(
       const bench::PlanInput plan_input,
       PlanInputFor(a, ds.spec(), &ds, params, warm_limit));

@@ -20,8 +20,9 @@
 #include "common/files.h"
 #include "common/stop_signals.h"
 #include "datagen/dataset.h"
-#include "datagen/estimate.h"
+#include "datagen/needs.h"
 #include "datagen/registry.h"
+#include "dataset/estimate.h"
 #include "report/report.h"
 #include "report/thresholds.h"
 #include "report/verdict.h"
@@ -225,7 +226,7 @@ int PrintGonogoPlan(const GonogoArgs& a, const dataset::Spec& spec) {
   std::string todo;
   for (const auto& b : StorageBackends(a.backends)) {
     if (ds.ok() && ds->spec() == spec && ds->Build(b).ok()) continue;
-    gen += datagen::EstimateBuildSeconds(spec, b);
+    gen += dataset::EstimateBuildSeconds(spec, b);
     if (!todo.empty()) todo += ',';
     todo += b;
   }

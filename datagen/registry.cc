@@ -5,7 +5,7 @@
 #include "baselines/fs_layout.h"
 #include "common/files.h"
 #include "datagen/dataset.h"
-#include "datagen/estimate.h"
+#include "dataset/estimate.h"
 #include "flatbench_config.h"
 #if FLATBENCH_HAVE_ROCKSDB
 #include "baselines/rocksdb_backend.h"
@@ -62,7 +62,8 @@ Status CheckBuildable(const std::string& name, const dataset::Spec& spec,
                       const std::string& dir) {
   if (name != "fs") return Status::Ok();
   const uint64_t block = BlockBytes(dir);
-  const FsStoreEstimate e = EstimateFsStore(spec, block != 0 ? block : 4096);
+  const dataset::FsStoreEstimate e =
+      dataset::EstimateFsStore(spec, block != 0 ? block : 4096);
   const std::string figures = std::to_string(e.files) + " files, about " +
                               std::to_string(e.inodes) + " inodes and " +
                               HumanBytes(e.disk_bytes) + " of disk";
