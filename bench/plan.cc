@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "common/files.h"
+#include "dataset/names.h"
 
 namespace flatbench::bench {
 namespace {
@@ -73,7 +74,7 @@ std::string DescribeScope(const PlanInput& in, const BackendScope& sc) {
 }  // namespace
 
 BackendCost CostOf(const std::string& backend) {
-  const std::string base = backend.substr(0, backend.find('+'));
+  const std::string base = dataset::StoreOf(backend);
   auto it = CostTable().find(base);
   if (it != CostTable().end()) return it->second;
   BackendCost slowest;

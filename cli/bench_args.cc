@@ -2,10 +2,10 @@
 
 #include <cassert>
 
+#include "backends/table.h"
 #include "bench/page_cache.h"
 #include "bench/schedule.h"
 #include "cli/flags.h"
-#include "datagen/registry.h"
 #include "datagen/sampler.h"
 
 namespace flatbench::cli {
@@ -78,7 +78,7 @@ bench::RunParameters MakeParameters(const BenchArgs& a,
 
 bench::Opener MakeOpener(const datagen::Dataset& ds) {
   return [ds](const std::string& name, const OpenOptions& options) {
-    return datagen::OpenBackend(name, ds.BackendDir(name), options);
+    return backends::Open(name, ds.BackendDir(name), options);
   };
 }
 

@@ -2,8 +2,6 @@
 
 #include <cstdint>
 
-#include "datagen/registry.h"
-
 namespace flatbench::cli {
 
 std::string JoinCsv(const std::vector<std::string>& items) {
@@ -30,12 +28,6 @@ CLI::Validator AtLeastOne() {
         return "'" + input + "' is not a whole number of at least 1";
       },
       "AT LEAST 1");
-}
-
-std::vector<std::string> BackendNames() {
-  std::vector<std::string> names = datagen::AvailableBackends();
-  for (auto& v : datagen::ReadVariants()) names.push_back(std::move(v));
-  return names;
 }
 
 void AddDirOrFile(CLI::App* sub, std::string* dir, std::string* file) {

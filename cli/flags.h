@@ -46,10 +46,6 @@ CLI::Option* AddListOption(CLI::App* sub, const std::string& name,
 // A whole number of at least 1 (CLI11's ranges print 2^64 - 1 as the top).
 CLI::Validator AtLeastOne();
 
-// Every backend name `--backends`/`--backend` accepts in this build: the
-// backends it holds, then the read variants.
-std::vector<std::string> BackendNames();
-
 // `--dir DIR` or `--file F`, exactly one of them (a CLI11 option group).
 void AddDirOrFile(CLI::App* sub, std::string* dir, std::string* file);
 

@@ -6,6 +6,7 @@
 
 #include "common/files.h"
 #include "datagen/dataset_files.h"
+#include "dataset/names.h"
 
 namespace flatbench::datagen {
 namespace fs = std::filesystem;
@@ -44,8 +45,8 @@ bool IsDatasetFile(const std::string& name) {
   if (name == kIdentityFile || name == std::string(kIdentityFile) + ".tmp") {
     return true;
   }
-  for (const char* b : kDatasetBackends) {
-    std::string s = b;
+  for (std::string_view b : dataset::kStores) {
+    std::string s(b);
     if (name == s || name == s + ".complete" || name == s + ".complete.tmp") {
       return true;
     }
@@ -63,15 +64,11 @@ Status WriteMarker(const Dataset& ds, const BackendBuild& b) {
   return WriteFileAtomic(ds.MarkerPath(b.backend), j.dump(2) + "\n");
 }
 
-std::string StorageBackend(const std::string& name) {
-  return name.substr(0, name.find('+'));
-}
-
 std::string Dataset::BackendDir(const std::string& backend) const {
-  return dir_ + "/" + StorageBackend(backend);
+  return dir_ + "/" + dataset::StoreOf(backend);
 }
 std::string Dataset::MarkerPath(const std::string& backend) const {
-  return dir_ + "/" + StorageBackend(backend) + ".complete";
+  return dir_ + "/" + dataset::StoreOf(backend) + ".complete";
 }
 
 Result<Dataset> Dataset::Open(const std::string& dir) {

@@ -60,9 +60,6 @@ class Dataset {
 
 // DIR/dataset.json, the dataset's identity.
 inline constexpr char kIdentityFile[] = "dataset.json";
-// The backends a dataset directory may hold folders and markers for.
-inline constexpr const char* kDatasetBackends[] = {
-    "arena", "rocksdb", "lmdb", "postgres", "sqlite", "fs"};
 // Whether `name`, directly under a dataset directory, is one of the
 // dataset's own files (identity, backend folders, markers, their .tmp).
 bool IsDatasetFile(const std::string& name);
@@ -74,10 +71,6 @@ Status WriteIdentity(const std::string& dir, const dataset::Spec& spec,
 Status WriteMarker(const Dataset& ds, const BackendBuild& b);
 // "smoke (100000 accounts x 5 slots, seed 1)", for messages.
 std::string DescribeSpec(const dataset::Spec& spec);
-
-// The backend whose files `name` reads: the part before a '+' ("arena" for
-// "arena+pread"), else `name` itself.
-std::string StorageBackend(const std::string& name);
 
 using LoaderFactory = std::function<Result<std::unique_ptr<BulkLoader>>(
     const std::string& backend, const std::string& backend_dir,

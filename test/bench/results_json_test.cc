@@ -300,7 +300,7 @@ TEST_CASE("bench exit codes", "[bench][cli]") {
     o.spec = dataset::MakeSpec("custom", 500, 2, dataset::kDefaultSeed).value();
     o.backends = {"arena"};
     o.progress = false;
-    REQUIRE(datagen::Generate(o, datagen::NewLoader).ok());
+    REQUIRE(datagen::Generate(o, backends::NewLoader).ok());
     for (const auto& b : testing::TinyBackends()) {
       if (b == "arena") continue;
       CAPTURE(b);

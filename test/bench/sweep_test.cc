@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "datagen/registry.h"
+#include "backends/table.h"
 #include "report/model.h"
 #include "test/bench/tiny_dataset.h"
 #include "test/run_command.h"
@@ -76,7 +76,7 @@ TEST_CASE(
   CHECK(fs::exists(dir + "/data-1000"));
   CHECK_FALSE(fs::exists(dir + "/data-2000"));
   const json& geometry = state["sizes"][1]["geometry"];
-  for (const auto& b : datagen::AvailableBackends()) {
+  for (const auto& b : backends::Stores()) {
     CAPTURE(b);
     // Reference stores report no geometry; the gated three must.
     if (!geometry.contains(b)) {
@@ -206,7 +206,7 @@ TEST_CASE("the model on the tiny dataset's own geometry",
   REQUIRE(ds.ok());
   for (const auto& name : TinyBackends()) {
     CAPTURE(name);
-    auto b = datagen::OpenBackend(name, ds->BackendDir(name), {});
+    auto b = backends::Open(name, ds->BackendDir(name), {});
     REQUIRE(b.ok());
     report::BackendGeometry g;
     for (Table t : {Table::kAccount, Table::kStorage}) {

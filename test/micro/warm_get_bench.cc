@@ -17,9 +17,10 @@
 #include <string>
 #include <vector>
 
+#include "backends/table.h"
 #include "datagen/dataset.h"
-#include "datagen/registry.h"
 #include "datagen/sampler.h"
+#include "dataset/names.h"
 #include "test/temp_dir.h"
 
 namespace {
@@ -112,11 +113,11 @@ int main(int argc, char** argv) {
     }
     o.spec = spec.value();
     o.backends.clear();
-    for (const auto& name : datagen::AvailableBackends()) {
+    for (const auto& name : backends::Stores()) {
       if (only.empty() || Contains(only, name)) o.backends.push_back(name);
     }
     o.progress = false;
-    auto built = datagen::Generate(o, datagen::NewLoader);
+    auto built = datagen::Generate(o, backends::NewLoader);
     if (!built.ok()) {
       std::fprintf(stderr, "warm_get: %s\n", built.status().message().c_str());
       return 1;
@@ -138,7 +139,9 @@ int main(int argc, char** argv) {
       if (Contains(o.backends, "arena")) {
         runs.push_back({"arena", false});
         runs.push_back({"arena", true, true});
-        for (const auto& v : datagen::ReadVariants()) {
+        for (const backends::Entry& e : backends::All()) {
+          const std::string v(e.name);
+          if (!e.built || e.is_store() || e.store != "arena") continue;
           if (only.empty() || Contains(only, v)) runs.push_back({v, true});
         }
       }
@@ -146,8 +149,8 @@ int main(int argc, char** argv) {
         OpenOptions options;
         options.verify_checksums = run.verify;
         options.verify_every_read = run.every;
-        auto backend = datagen::OpenBackend(
-            run.name, o.dir + "/" + datagen::StorageBackend(run.name), options);
+        auto backend = backends::Open(
+            run.name, o.dir + "/" + dataset::StoreOf(run.name), options);
         if (!backend.ok()) {
           std::fprintf(stderr, "warm_get: %s\n",
                        backend.status().message().c_str());
