@@ -42,6 +42,12 @@ class ArenaBackend final : public Backend {
   // From the file header; never fails once open.
   Result<uint64_t> CountPairs(Table table) const override;
   Result<ReadGeometry> Geometry(Table table) const override;
+  // The arena's own Iterator over `table`'s reader: every block it enters
+  // is checked against its checksum.
+  Result<std::unique_ptr<TableScan>> OpenScan(Table table) override;
+  // A full walk of both files (arena::VerifyFile): every block checksum,
+  // key order, counts and shard boundaries.
+  Result<std::string> CheckIntegrity() override;
   std::vector<std::string> DataFiles(Table table) const override {
     return {ArenaPath(dir_, table)};
   }

@@ -86,6 +86,7 @@ class FsBackend : public Backend {
     }
   }
   std::string Name() const override { return "fs"; }
+  Result<std::unique_ptr<TableScan>> OpenScan(Table table) override;
   Result<std::unique_ptr<ReadSession>> NewSession() override {
     return std::unique_ptr<ReadSession>(new FsSession(fds_, paths_));
   }
@@ -300,13 +301,9 @@ Result<std::unique_ptr<BulkLoader>> NewFsStoreLoader(const std::string& dir) {
   return std::unique_ptr<BulkLoader>(new FsLoader(dir));
 }
 
-Result<std::unique_ptr<TableScan>> NewFsStoreScan(Backend& backend,
-                                                  Table table) {
-  auto* fs = dynamic_cast<FsBackend*>(&backend);
-  if (fs == nullptr) return Status::Usage(backend.Name() + ": not fs");
+Result<std::unique_ptr<TableScan>> FsBackend::OpenScan(Table table) {
   const int t = static_cast<int>(table);
-  return std::unique_ptr<TableScan>(
-      new FsScan(fs->fds_[t], fs->paths_[t], table));
+  return std::unique_ptr<TableScan>(new FsScan(fds_[t], paths_[t], table));
 }
 
 }  // namespace flatbench::baselines

@@ -8,7 +8,6 @@
 #include <memory>
 #include <string>
 
-#include "baselines/table_scan.h"
 #include "common/backend.h"
 
 namespace flatbench::baselines {
@@ -26,10 +25,5 @@ Result<std::unique_ptr<Backend>> OpenFsStore(const std::string& dir,
 // Finish, makes everything durable with one syncfs and renames both
 // folders into place; an unfinished load leaves nothing OpenFsStore opens.
 Result<std::unique_ptr<BulkLoader>> NewFsStoreLoader(const std::string& dir);
-
-// An ordered walk of `table` of a backend opened by OpenFsStore; kUsage for
-// any other backend.
-Result<std::unique_ptr<TableScan>> NewFsStoreScan(Backend& backend,
-                                                  Table table);
 
 }  // namespace flatbench::baselines

@@ -16,7 +16,7 @@ namespace flatbench::baselines::fs_layout {
 
 // The most pairs a store is built for: smoke scale (100k accounts x 5
 // slots). One file per key beyond that costs inodes and a 4 KiB block per
-// pair (datagen/estimate.h, EstimateFsStore).
+// pair (dataset/estimate.h, EstimateFsStore).
 inline constexpr uint64_t kMaxPairs = 600'000;
 
 // Longest relative path "ab/cd/<hex key>" plus its NUL, for a 52-byte key.

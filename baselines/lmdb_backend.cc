@@ -110,6 +110,7 @@ class LmdbSession : public ReadSession {
 class LmdbBackend : public Backend {
  public:
   std::string Name() const override { return "lmdb"; }
+  Result<std::unique_ptr<TableScan>> OpenScan(Table table) override;
   Result<std::unique_ptr<ReadSession>> NewSession() override {
     MDB_txn* txn = nullptr;
     FLATBENCH_RETURN_IF_ERROR(FromMdb(
@@ -318,15 +319,13 @@ class LmdbScan : public TableScan {
 
 }  // namespace
 
-Result<std::unique_ptr<TableScan>> NewLmdbScan(Backend& backend, Table table) {
-  auto* lmdb = dynamic_cast<LmdbBackend*>(&backend);
-  if (lmdb == nullptr) {
-    return Status::Usage(backend.Name() + ": not an LMDB backend");
-  }
+Result<std::unique_ptr<TableScan>> LmdbBackend::OpenScan(Table table) {
   auto scan = std::make_unique<LmdbScan>();
   FLATBENCH_RETURN_IF_ERROR(
-      scan->Open(lmdb->env_.get(), lmdb->dbis_[static_cast<int>(table)]));
+      scan->Open(env_.get(), dbis_[static_cast<int>(table)]));
   return std::unique_ptr<TableScan>(std::move(scan));
 }
+
+std::string LmdbVersion() { return mdb_version(nullptr, nullptr, nullptr); }
 
 }  // namespace flatbench::baselines

@@ -4,7 +4,6 @@
 #include <memory>
 #include <string>
 
-#include "baselines/table_scan.h"
 #include "common/backend.h"
 
 namespace flatbench::baselines {
@@ -23,8 +22,10 @@ Result<std::unique_ptr<BulkLoader>> NewLmdbLoader(const std::string& dir,
                                                   uint64_t expected_pairs,
                                                   uint64_t expected_bytes);
 
-// An ordered scan (an LMDB cursor in its own read transaction) of `table`
-// of a backend opened by OpenLmdb; kUsage for any other backend.
-Result<std::unique_ptr<TableScan>> NewLmdbScan(Backend& backend, Table table);
+// The backend's OpenScan is an LMDB cursor in its own read transaction. It
+// has no CheckIntegrity of its own: LMDB keeps no checksums.
+
+// The linked LMDB's version text (mdb_version).
+std::string LmdbVersion();
 
 }  // namespace flatbench::baselines

@@ -112,6 +112,12 @@ class PostgresBackend : public Backend {
   }
 
   std::string Name() const override { return "postgres"; }
+  Result<std::unique_ptr<TableScan>> OpenScan(Table table) override;
+  // PostgreSQL checks each page's checksum as it reads it: OpenScan's walk
+  // is the check, and there is no other.
+  Result<std::string> CheckIntegrity() override {
+    return std::string("page checksums checked as the walk read them");
+  }
 
   Result<std::unique_ptr<ReadSession>> NewSession() override {
     FLATBENCH_ASSIGN_OR_RETURN(auto conn, PgConnect(server_));
@@ -351,15 +357,10 @@ Result<std::unique_ptr<Backend>> OpenPostgres(const std::string& dir,
   return std::unique_ptr<Backend>(std::move(b));
 }
 
-Result<std::unique_ptr<TableScan>> NewPostgresScan(Backend& backend,
-                                                   Table table) {
-  auto* pg = dynamic_cast<PostgresBackend*>(&backend);
-  if (pg == nullptr) {
-    return Status::Usage(backend.Name() + ": not a PostgreSQL backend");
-  }
-  FLATBENCH_ASSIGN_OR_RETURN(auto conn, PgConnect(pg->server_));
+Result<std::unique_ptr<TableScan>> PostgresBackend::OpenScan(Table table) {
+  FLATBENCH_ASSIGN_OR_RETURN(auto conn, PgConnect(server_));
   return std::unique_ptr<TableScan>(
-      new PgTableScan(&pg->server_, std::move(conn), static_cast<int>(table)));
+      new PgTableScan(&server_, std::move(conn), static_cast<int>(table)));
 }
 
 }  // namespace flatbench::baselines

@@ -7,7 +7,6 @@
 #include <memory>
 #include <string>
 
-#include "baselines/table_scan.h"
 #include "common/backend.h"
 
 namespace flatbench::baselines {
@@ -34,9 +33,8 @@ Result<std::unique_ptr<Backend>> OpenPostgres(const std::string& dir,
 // Finish stops the server and leaves the cluster incomplete (no marker).
 Result<std::unique_ptr<BulkLoader>> NewPostgresLoader(const std::string& dir);
 
-// An ordered walk of `table` of a backend opened by OpenPostgres, on its
-// own connection, in key-ordered pages; kUsage for any other backend.
-Result<std::unique_ptr<TableScan>> NewPostgresScan(Backend& backend,
-                                                   Table table);
+// The backend's OpenScan walks `table` on its own connection, in
+// key-ordered pages; the server checks each page's checksum as the walk
+// reads it, which is what its CheckIntegrity reports.
 
 }  // namespace flatbench::baselines

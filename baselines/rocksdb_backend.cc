@@ -8,6 +8,7 @@
 #include <rocksdb/sst_file_writer.h>
 #include <rocksdb/table.h>
 #include <rocksdb/table_properties.h>
+#include <rocksdb/version.h>
 
 #include <filesystem>
 #include <vector>
@@ -116,6 +117,8 @@ class RocksBackend : public Backend {
     db_->Close().PermitUncheckedError();
   }
   std::string Name() const override { return "rocksdb"; }
+  Result<std::unique_ptr<TableScan>> OpenScan(Table table) override;
+  Result<std::string> CheckIntegrity() override;
   Result<std::unique_ptr<ReadSession>> NewSession() override {
     return std::unique_ptr<ReadSession>(new RocksSession(db_.get(), tables_));
   }
@@ -332,25 +335,22 @@ class RocksScan : public TableScan {
 
 }  // namespace
 
-Result<std::unique_ptr<TableScan>> NewRocksDbScan(Backend& backend,
-                                                  Table table) {
-  auto* rocks = dynamic_cast<RocksBackend*>(&backend);
-  if (rocks == nullptr) {
-    return Status::Usage(backend.Name() + ": not a RocksDB backend");
-  }
-  return std::unique_ptr<TableScan>(
-      new RocksScan(rocks->db(), rocks->family(table)));
+Result<std::unique_ptr<TableScan>> RocksBackend::OpenScan(Table table) {
+  return std::unique_ptr<TableScan>(new RocksScan(db(), family(table)));
 }
 
-Status VerifyRocksDbChecksums(Backend& backend) {
-  auto* rocks = dynamic_cast<RocksBackend*>(&backend);
-  if (rocks == nullptr) {
-    return Status::Usage(backend.Name() + ": not a RocksDB backend");
-  }
+Result<std::string> RocksBackend::CheckIntegrity() {
   rocksdb::ReadOptions read;
   read.fill_cache = false;
   read.readahead_size = 2 << 20;
-  return FromRocks(rocks->db()->VerifyChecksum(read), "rocksdb VerifyChecksum");
+  FLATBENCH_RETURN_IF_ERROR(
+      FromRocks(db()->VerifyChecksum(read), "rocksdb VerifyChecksum"));
+  return std::string("VerifyChecksum ok");
+}
+
+std::string RocksDbVersion() {
+  return std::to_string(ROCKSDB_MAJOR) + "." + std::to_string(ROCKSDB_MINOR) +
+         "." + std::to_string(ROCKSDB_PATCH);
 }
 
 }  // namespace flatbench::baselines

@@ -5,7 +5,6 @@
 #include <memory>
 #include <string>
 
-#include "baselines/table_scan.h"
 #include "common/backend.h"
 
 namespace flatbench::baselines {
@@ -19,15 +18,12 @@ Result<std::unique_ptr<Backend>> OpenRocksDb(const std::string& dir,
 // into the bottommost level of a new database in `dir` at Finish.
 Result<std::unique_ptr<BulkLoader>> NewRocksDbLoader(const std::string& dir);
 
-// An ordered scan (a RocksDB iterator, checksums verified, block cache not
-// filled) of `table` of a backend opened by OpenRocksDb; kUsage for any
-// other backend.
-Result<std::unique_ptr<TableScan>> NewRocksDbScan(Backend& backend,
-                                                  Table table);
-
-// RocksDB's own DB::VerifyChecksum: every block of every SST file of a
-// backend opened by OpenRocksDb, against its stored checksum. kCorruption
+// The backend's OpenScan is a RocksDB iterator (checksums verified, block
+// cache not filled); its CheckIntegrity is RocksDB's own DB::VerifyChecksum:
+// every block of every SST file against its stored checksum, kCorruption
 // with RocksDB's message (which names the file) on a mismatch.
-Status VerifyRocksDbChecksums(Backend& backend);
+
+// The linked RocksDB's version, "MAJOR.MINOR.PATCH".
+std::string RocksDbVersion();
 
 }  // namespace flatbench::baselines

@@ -96,6 +96,8 @@ class SqliteSession : public ReadSession {
 class SqliteBackend : public Backend {
  public:
   std::string Name() const override { return "sqlite"; }
+  Result<std::unique_ptr<TableScan>> OpenScan(Table table) override;
+  Result<std::string> CheckIntegrity() override;
   Result<std::unique_ptr<ReadSession>> NewSession() override {
     auto s = std::make_unique<SqliteSession>();
     FLATBENCH_RETURN_IF_ERROR(s->Init(path_));
@@ -296,10 +298,6 @@ class SqliteScan : public TableScan {
   Statement stmt_;
 };
 
-SqliteBackend* AsSqlite(Backend& backend) {
-  return dynamic_cast<SqliteBackend*>(&backend);
-}
-
 }  // namespace
 
 Result<std::unique_ptr<Backend>> OpenSqlite(const std::string& dir,
@@ -321,24 +319,19 @@ Result<std::unique_ptr<BulkLoader>> NewSqliteLoader(const std::string& dir) {
   return std::unique_ptr<BulkLoader>(std::move(loader));
 }
 
-Result<std::unique_ptr<TableScan>> NewSqliteScan(Backend& backend,
-                                                 Table table) {
-  SqliteBackend* b = AsSqlite(backend);
-  if (b == nullptr) return Status::Usage(backend.Name() + ": not SQLite");
+Result<std::unique_ptr<TableScan>> SqliteBackend::OpenScan(Table table) {
   auto scan = std::make_unique<SqliteScan>();
-  FLATBENCH_RETURN_IF_ERROR(scan->Open(b->path_, table));
+  FLATBENCH_RETURN_IF_ERROR(scan->Open(path_, table));
   return std::unique_ptr<TableScan>(std::move(scan));
 }
 
-Status CheckSqliteIntegrity(Backend& backend) {
-  SqliteBackend* b = AsSqlite(backend);
-  if (b == nullptr) return Status::Usage(backend.Name() + ": not SQLite");
+Result<std::string> SqliteBackend::CheckIntegrity() {
   FLATBENCH_ASSIGN_OR_RETURN(auto result,
-                             b->db_.QueryText("PRAGMA integrity_check(10)"));
+                             db_.QueryText("PRAGMA integrity_check(10)"));
   if (result != "ok") {
-    return Status::Corruption(b->path_ + ": integrity_check: " + result);
+    return Status::Corruption(path_ + ": integrity_check: " + result);
   }
-  return Status::Ok();
+  return std::string("integrity_check ok (SQLite keeps no checksums)");
 }
 
 }  // namespace flatbench::baselines

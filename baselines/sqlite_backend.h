@@ -8,7 +8,6 @@
 #include <memory>
 #include <string>
 
-#include "baselines/table_scan.h"
 #include "common/backend.h"
 
 namespace flatbench::baselines {
@@ -34,12 +33,8 @@ Result<std::unique_ptr<Backend>> OpenSqlite(const std::string& dir,
 // so an unfinished load leaves nothing that OpenSqlite accepts.
 Result<std::unique_ptr<BulkLoader>> NewSqliteLoader(const std::string& dir);
 
-// An ordered walk of `table` (its own read-only connection) of a backend
-// opened by OpenSqlite; kUsage for any other backend.
-Result<std::unique_ptr<TableScan>> NewSqliteScan(Backend& backend, Table table);
-
-// SQLite's own whole-file check, PRAGMA integrity_check, on a backend
-// opened by OpenSqlite: kCorruption with SQLite's first findings.
-Status CheckSqliteIntegrity(Backend& backend);
+// The backend's OpenScan walks `table` on its own read-only connection; its
+// CheckIntegrity is SQLite's own whole-file PRAGMA integrity_check,
+// kCorruption with SQLite's first findings.
 
 }  // namespace flatbench::baselines

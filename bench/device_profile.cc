@@ -23,7 +23,6 @@
 #include "common/rng.h"
 #include "common/stop_signals.h"
 #include "common/sweep_schema.h"
-#include "datagen/estimate.h"
 
 namespace flatbench::bench {
 namespace {
@@ -240,7 +239,7 @@ Result<json> MeasureDeviceProfile(const DeviceProfileOptions& o) {
   if (!(o.seconds > 0) || o.rounds < 1) {
     return Status::Usage("device profile: seconds and rounds must be positive");
   }
-  const uint64_t free_disk = datagen::FreeBytes(o.dir);
+  const uint64_t free_disk = FreeBytes(o.dir);
   if (free_disk != 0 && free_disk < o.file_bytes + (64ULL << 20)) {
     return Status::RefuseOverwrite(
         o.dir +

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "common/files.h"
+#include "dataset/names.h"
 
 namespace flatbench::bench {
 namespace {
@@ -74,7 +75,7 @@ std::string DescribeScope(const PlanInput& in, const BackendScope& sc) {
 }  // namespace
 
 BackendCost CostOf(const std::string& backend) {
-  const std::string base = backend.substr(0, backend.find('+'));
+  const std::string base = dataset::StoreOf(backend);
   auto it = CostTable().find(base);
   if (it != CostTable().end()) return it->second;
   BackendCost slowest;
@@ -124,7 +125,7 @@ double EstimateStep(const Step& step, const BackendFacts& facts,
 }
 
 double WarmBeginSeconds(const BackendFacts& facts, const BackendCost& cost,
-                        const datagen::Spec& spec) {
+                        const dataset::Spec& spec) {
   // Reading the files in (about 200 MB/s), holding them, opening, and the
   // warm-up reads: per table at most three per page (worker_state.h).
   const double pages = static_cast<double>(facts.disk_bytes) / 4096.0;
@@ -393,6 +394,11 @@ std::string FormatPlan(const Plan& plan) {
   out += "  (the estimate is a per-pass cost model, not a measurement)\n";
   for (const auto& n : plan.notes) out += "  left out: " + n + "\n";
   return out;
+}
+
+uint64_t WarmHoldLimitBytes(uint64_t mem_available) {
+  return mem_available > (1ULL << 30) ? (mem_available - (1ULL << 30)) * 4 / 5
+                                      : 0;
 }
 
 }  // namespace flatbench::bench

@@ -35,7 +35,7 @@
 #include <vector>
 
 #include "bench/schedule.h"
-#include "datagen/spec.h"
+#include "dataset/spec.h"
 
 namespace flatbench::bench {
 
@@ -67,7 +67,7 @@ struct BackendFacts {
 };
 
 struct PlanInput {
-  datagen::Spec spec;
+  dataset::Spec spec;
   ScheduleOptions schedule;        // The whole matrix, every backend.
   std::vector<std::string> gated;  // Backends the thresholds name.
   Mode gate_mode = Mode::kCold;    // The mode the verdict reads.
@@ -99,6 +99,11 @@ struct Plan {
   double seconds = 0;                // The whole estimate.
 };
 
+// Warm mode's hold: four fifths of the memory available beyond 1 GiB
+// (`mem_available`, MemAvailableBytes), leaving the rest for the processes
+// themselves; 0 when no more than 1 GiB is available.
+uint64_t WarmHoldLimitBytes(uint64_t mem_available);
+
 // Below the gate's scale a reference row's share is held to this fraction
 // of a gated backend's mean estimated time.
 inline constexpr double kReferenceTimeShare = 0.5;
@@ -113,7 +118,7 @@ double EstimateStep(const Step& step, const BackendFacts& facts,
                     const BackendCost& cost, const HostCost& host,
                     bool drop_caches);
 double WarmBeginSeconds(const BackendFacts& facts, const BackendCost& cost,
-                        const datagen::Spec& spec);
+                        const dataset::Spec& spec);
 
 // EstimateStep with `in`'s facts and costs, plus a warm startup step's
 // warming again: what the progress lines' ETA sums.

@@ -69,8 +69,12 @@ nlohmann::json RunContext(const datagen::Dataset& ds, const RunParameters& p,
           "the same keys in the same cell and repetition; key bytes are "
           "prepared before the timed loop";
   set(results::kKeyDraw, draw.str());
-  set(results::kLibRocksdb, versions.rocksdb);
-  set(results::kLibLmdb, versions.lmdb);
+  auto version_of = [&](const std::string& library) -> std::string {
+    auto it = versions.find(library);
+    return it != versions.end() ? it->second : "not built";
+  };
+  set(results::kLibRocksdb, version_of("rocksdb"));
+  set(results::kLibLmdb, version_of("lmdb"));
   set(results::kLibCompiler, FLATBENCH_COMPILER);
   set(results::kEvictionBound, p.eviction_bound);
   set(results::kWarmBound, p.warm_bound);

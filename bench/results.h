@@ -3,6 +3,7 @@
 // binary, dataset identity, run parameters, schedule, environment, library
 // versions.
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -11,11 +12,10 @@
 
 namespace flatbench::bench {
 
-// Library versions the CLI knows (bench/ does not link the backends).
-struct Versions {
-  std::string rocksdb = "not built";
-  std::string lmdb = "not built";
-};
+// Versions of the libraries linked into this build, by library name
+// ("rocksdb", "lmdb"): the CLI fills it from the backends table (bench/
+// does not link the backends). A library not in it is "not built".
+using Versions = std::map<std::string, std::string>;
 
 struct RunParameters {
   ScheduleOptions schedule;

@@ -128,7 +128,7 @@ Status ParseKinds(const std::vector<std::string>& names, ScheduleOptions* o) {
   return Status::Ok();
 }
 
-std::vector<Cell> EnumerateCells(const datagen::Spec& spec,
+std::vector<Cell> EnumerateCells(const dataset::Spec& spec,
                                  const std::vector<Table>& tables,
                                  const std::vector<KeyKind>& kinds,
                                  const std::vector<int>& threads) {
@@ -145,7 +145,7 @@ std::vector<Cell> EnumerateCells(const datagen::Spec& spec,
   return cells;
 }
 
-Result<std::vector<Phase>> MakeSchedule(const datagen::Spec& spec,
+Result<std::vector<Phase>> MakeSchedule(const dataset::Spec& spec,
                                         const ScheduleOptions& o) {
   std::vector<Cell> cells = EnumerateCells(spec, o.tables, o.kinds, o.threads);
   if (o.scan) {

@@ -28,7 +28,7 @@
 #include "common/results_schema.h"
 #include "common/status.h"
 #include "datagen/sampler.h"
-#include "datagen/spec.h"
+#include "dataset/spec.h"
 
 namespace flatbench::bench {
 
@@ -79,7 +79,7 @@ inline constexpr uint64_t kDefaultStartupProbes = 5;
 // The cells of `tables` x `kinds` x `threads` that exist for `spec`:
 // miss-live is a storage kind only, and a dataset without slots has no
 // storage cells. The report's required cells are the same enumeration.
-std::vector<Cell> EnumerateCells(const datagen::Spec& spec,
+std::vector<Cell> EnumerateCells(const dataset::Spec& spec,
                                  const std::vector<Table>& tables,
                                  const std::vector<datagen::KeyKind>& kinds,
                                  const std::vector<int>& threads);
@@ -148,7 +148,7 @@ struct Phase {
 
 // The whole run. Errors: kUsage when a thread count exceeds a (table, kind)
 // key space.
-Result<std::vector<Phase>> MakeSchedule(const datagen::Spec& spec,
+Result<std::vector<Phase>> MakeSchedule(const dataset::Spec& spec,
                                         const ScheduleOptions& options);
 
 // Adds each name of --kinds to `o`: a key kind (o->kinds), "scan" or

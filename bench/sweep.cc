@@ -11,15 +11,16 @@
 #include "common/files.h"
 #include "common/sweep_schema.h"
 #include "datagen/dataset.h"
-#include "datagen/estimate.h"
+#include "datagen/needs.h"
+#include "dataset/estimate.h"
 
 namespace flatbench::bench {
 namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-datagen::Spec SpecOf(const SweepPlan& plan, uint64_t accounts) {
-  datagen::Spec s;
+dataset::Spec SpecOf(const SweepPlan& plan, uint64_t accounts) {
+  dataset::Spec s;
   s.scale = "custom";
   s.accounts = accounts;
   s.slots_per_account = plan.slots_per_account;
@@ -106,13 +107,13 @@ SweepNeeds EstimateSweep(const SweepPlan& plan, uint64_t reads_per_pass,
   SweepNeeds n;
   uint64_t all_sizes = 0;
   for (uint64_t accounts : plan.accounts) {
-    const datagen::Spec spec = SpecOf(plan, accounts);
+    const dataset::Spec spec = SpecOf(plan, accounts);
     // gen's own arithmetic: backends not yet built, plus the device cells'
     // scratch, and the generator's memory.
     const datagen::RunNeeds needs =
         datagen::EstimateRunNeeds(spec, SizeDir(plan, accounts), plan.backends);
     for (const auto& b : plan.backends) {
-      n.build_seconds += datagen::EstimateBuildSeconds(spec, b);
+      n.build_seconds += dataset::EstimateBuildSeconds(spec, b);
     }
     all_sizes += needs.disk;
     n.disk_bytes = std::max(n.disk_bytes, needs.disk);
@@ -128,8 +129,8 @@ SweepNeeds EstimateSweep(const SweepPlan& plan, uint64_t reads_per_pass,
 }
 
 Status CheckSweepFits(const SweepPlan& plan, const SweepNeeds& needs) {
-  const uint64_t free_disk = datagen::FreeBytes(plan.dir);
-  const uint64_t free_ram = datagen::MemAvailableBytes();
+  const uint64_t free_disk = FreeBytes(plan.dir);
+  const uint64_t free_ram = MemAvailableBytes();
   const double hours = (needs.build_seconds + needs.bench_seconds) / 3600.0;
   if (plan.progress) {
     std::fprintf(stderr,
@@ -221,7 +222,7 @@ Status RunSweep(const SweepPlan& plan, const SweepSteps& steps) {
   const size_t n = plan.accounts.size();
   for (size_t i = 0; i < n; ++i) {
     const uint64_t accounts = plan.accounts[i];
-    const datagen::Spec spec = SpecOf(plan, accounts);
+    const dataset::Spec spec = SpecOf(plan, accounts);
     const std::string tag = "sweep [" + std::to_string(i + 1) + "/" +
                             std::to_string(n) + "] " +
                             std::to_string(accounts) + " accounts";

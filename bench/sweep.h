@@ -22,7 +22,7 @@
 
 #include "bench/worker.h"
 #include "common/status.h"
-#include "datagen/spec.h"
+#include "dataset/spec.h"
 
 namespace flatbench::bench {
 
@@ -30,7 +30,7 @@ struct SweepPlan {
   std::string dir;                 // sweep.json, the datasets, bench files.
   std::vector<uint64_t> accounts;  // Sizes; REQUIRES: ascending, distinct.
   uint32_t slots_per_account = 4;
-  uint64_t seed = datagen::kDefaultSeed;
+  uint64_t seed = dataset::kDefaultSeed;
   std::vector<std::string> backends;
   // Read paths measured besides `backends` on their files ("arena+cache"),
   // built by no step of their own; their geometry is their backend's.
@@ -50,7 +50,7 @@ struct SweepSteps {
   // Builds (or resumes building) the dataset of `spec` in `dataset_dir`
   // with the plan's backends; returns how that ended (flatbench sweep: the
   // gen child's end, read by common/child_process.h's ChildStatus).
-  std::function<Status(const datagen::Spec& spec,
+  std::function<Status(const dataset::Spec& spec,
                        const std::string& dataset_dir)>
       generate;
   // Runs bench on the dataset with plan.bench_args, writing `out`;
@@ -70,7 +70,7 @@ struct SweepSteps {
   std::function<bool(uint64_t accounts)> after_generate;
 };
 
-// What a plan needs, from datagen/estimate.h.
+// What a plan needs, from dataset/estimate.h and datagen/needs.h.
 struct SweepNeeds {
   uint64_t disk_bytes = 0;  // Peak: the largest size (all sizes with keep).
   uint64_t ram_bytes = 0;   // The largest size's generator, plus 1 GiB.

@@ -22,14 +22,6 @@ Status VerifyArenaFile(const std::string& path, bool print) {
   return Status::Ok();
 }
 
-Status VerifyArenaDir(const std::string& dir) {
-  for (Table t : {Table::kAccount, Table::kStorage}) {
-    FLATBENCH_RETURN_IF_ERROR(
-        VerifyArenaFile(arena::ArenaPath(dir, t), /*print=*/true));
-  }
-  return Status::Ok();
-}
-
 Status PrintArenaInfo(const std::string& path, bool per_shard) {
   FLATBENCH_ASSIGN_OR_RETURN(auto reader, arena::Reader::Open(path));
   const arena::ArenaInfo& i = reader->info();

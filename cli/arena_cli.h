@@ -9,8 +9,6 @@ namespace flatbench::cli {
 
 // Full walk of one arena file; prints a summary line when `print`.
 Status VerifyArenaFile(const std::string& path, bool print);
-// Full walk of both table files of an arena backend directory.
-Status VerifyArenaDir(const std::string& dir);
 // Layout, sizes, settings, failed kernel advice and a measured filter
 // false-positive rate.
 Status PrintArenaInfo(const std::string& path, bool per_shard);

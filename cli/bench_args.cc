@@ -2,10 +2,10 @@
 
 #include <cassert>
 
+#include "backends/table.h"
 #include "bench/page_cache.h"
 #include "bench/schedule.h"
 #include "cli/flags.h"
-#include "datagen/registry.h"
 #include "datagen/sampler.h"
 
 namespace flatbench::cli {
@@ -47,7 +47,7 @@ std::vector<std::string> KindNames() {
 }
 
 bench::RunParameters MakeParameters(const BenchArgs& a,
-                                    const datagen::Spec& spec) {
+                                    const dataset::Spec& spec) {
   bench::RunParameters p;
   bench::ScheduleOptions& o = p.schedule;
   o.modes = Parsed<bench::Mode>(a.modes, [](std::string_view s, auto* m) {
@@ -80,7 +80,7 @@ bench::RunParameters MakeParameters(const BenchArgs& a,
 
 bench::Opener MakeOpener(const datagen::Dataset& ds) {
   return [ds](const std::string& name, const OpenOptions& options) {
-    return datagen::OpenBackend(name, ds.BackendDir(name), options);
+    return backends::Open(name, ds.BackendDir(name), options);
   };
 }
 

@@ -14,7 +14,7 @@
 #include "cli/flags.h"
 #include "common/results_schema.h"
 #include "datagen/dataset.h"
-#include "datagen/spec.h"
+#include "dataset/spec.h"
 
 namespace flatbench::cli {
 
@@ -63,7 +63,7 @@ std::vector<std::string> KindNames();
 // The run's parameters: the schedule the flags ask for on a dataset of
 // `spec`, and how cold passes evict.
 bench::RunParameters MakeParameters(const BenchArgs& a,
-                                    const datagen::Spec& spec);
+                                    const dataset::Spec& spec);
 
 // Opens a backend of `ds` by name (the workers' and probes' opener).
 bench::Opener MakeOpener(const datagen::Dataset& ds);

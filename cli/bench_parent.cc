@@ -10,31 +10,37 @@
 #include <memory>
 #include <thread>
 
+#include "backends/table.h"
 #include "bench/pass.h"
 #include "bench/plan.h"
 #include "bench/results.h"
 #include "bench/run.h"
 #include "cli/bench_channel.h"
-#include "cli/library_versions.h"
 #include "cli/test_hooks.h"
 #include "common/device_profile.h"
 #include "common/files.h"
 #include "common/results_schema.h"
 #include "common/stop_signals.h"
 #include "datagen/dataset.h"
-#include "datagen/estimate.h"
-#include "datagen/registry.h"
+#include "dataset/estimate.h"
+#include "dataset/names.h"
 #include "report/thresholds.h"
 
 namespace flatbench::cli {
 namespace {
+
+// Whether warm mode means nothing for backend `name` (the table says).
+bool NoWarm(const std::string& name) {
+  const backends::Entry* e = backends::Find(name);
+  return e != nullptr && !e->runs_warm;
+}
 
 // The plan's view of the run: every backend's role (from the thresholds),
 // its files, and what the host can hold warm.
 // `ds` null: the dataset is not built yet (gonogo --plan before gen), and
 // each backend's size is gen's estimate.
 Result<bench::PlanInput> PlanInputFor(const BenchArgs& a,
-                                      const datagen::Spec& spec,
+                                      const dataset::Spec& spec,
                                       const datagen::Dataset* ds,
                                       const bench::RunParameters& params,
                                       uint64_t warm_limit) {
@@ -48,7 +54,7 @@ Result<bench::PlanInput> PlanInputFor(const BenchArgs& a,
   // A gated backend's read variants are judged by the same thresholds
   // (README, "The verdict"), so they run the gated schedule too.
   for (const auto& b : params.schedule.backends) {
-    const std::string base = datagen::StorageBackend(b);
+    const std::string base = dataset::StoreOf(b);
     if (base != b &&
         std::find(in.gated.begin(), in.gated.end(), base) != in.gated.end()) {
       in.gated.push_back(b);
@@ -67,7 +73,7 @@ Result<bench::PlanInput> PlanInputFor(const BenchArgs& a,
   for (const auto& b : params.schedule.backends) {
     bench::BackendFacts f;
     if (ds == nullptr) {
-      f.disk_bytes = datagen::EstimateDiskBytes(spec, b.substr(0, b.find('+')));
+      f.disk_bytes = dataset::EstimateDiskBytes(spec, dataset::StoreOf(b));
     } else {
       // One walk for both figures: the fs store holds a file per key.
       std::error_code ec;
@@ -85,7 +91,7 @@ Result<bench::PlanInput> PlanInputFor(const BenchArgs& a,
   return in;
 }
 
-void PrintPlan(const BenchArgs& a, const datagen::Spec& spec,
+void PrintPlan(const BenchArgs& a, const dataset::Spec& spec,
                const bench::RunParameters& p, const bench::Plan& plan) {
   const auto& o = p.schedule;
   std::string modes, threads;
@@ -110,21 +116,18 @@ void PrintPlan(const BenchArgs& a, const datagen::Spec& spec,
 // --plan-scale, the backends given, each backend's size estimated.
 Status PlanUnbuilt(const BenchArgs& a) {
   FLATBENCH_ASSIGN_OR_RETURN(
-      const datagen::Spec spec,
-      datagen::MakeSpec(a.plan_scale, a.plan_accounts, a.plan_slots,
-                        datagen::kDefaultSeed));
+      const dataset::Spec spec,
+      dataset::MakeSpec(a.plan_scale, a.plan_accounts, a.plan_slots,
+                        dataset::kDefaultSeed));
   if (a.backends.empty()) {
     return Status::Usage("--plan-scale: needs --backends");
   }
   bench::RunParameters params = MakeParameters(a, spec);
   params.schedule.backends = a.backends;
   for (const auto& b : a.backends) {
-    if (b.size() > 7 && b.compare(b.size() - 7, 7, "+direct") == 0) {
-      params.schedule.no_warm.push_back(b);
-    }
+    if (NoWarm(b)) params.schedule.no_warm.push_back(b);
   }
-  const uint64_t warm_limit =
-      datagen::WarmHoldLimitBytes(datagen::MemAvailableBytes());
+  const uint64_t warm_limit = bench::WarmHoldLimitBytes(MemAvailableBytes());
   FLATBENCH_ASSIGN_OR_RETURN(
       auto in, PlanInputFor(a, spec, nullptr, params, warm_limit));
   FLATBENCH_ASSIGN_OR_RETURN(const bench::Plan plan, bench::MakePlan(in));
@@ -152,33 +155,30 @@ Status RunParent(const BenchArgs& a) {
     return PlanUnbuilt(a);
   }
   FLATBENCH_ASSIGN_OR_RETURN(const datagen::Dataset ds, std::move(opened));
-  std::vector<std::string> backends = a.backends;
-  if (backends.empty()) {
+  std::vector<std::string> chosen = a.backends;
+  if (chosen.empty()) {
     // Default: every backend this build has that the dataset holds.
     for (const auto& b : ds.CompleteBackends()) {
-      for (const auto& known : datagen::AvailableBackends()) {
-        if (b == known) backends.push_back(b);
+      for (const auto& known : backends::Stores()) {
+        if (b == known) chosen.push_back(b);
       }
     }
-    if (backends.empty()) {
+    if (chosen.empty()) {
       return Status::MissingInput("--dir: " + a.dir +
                                   " holds no complete backend");
     }
   }
   bench::RunParameters params = MakeParameters(a, ds.spec());
-  params.schedule.backends = backends;
-  for (const auto& b : backends) {
-    if (b.size() > 7 && b.compare(b.size() - 7, 7, "+direct") == 0) {
-      params.schedule.no_warm.push_back(b);
-    }
+  params.schedule.backends = chosen;
+  for (const auto& b : chosen) {
+    if (NoWarm(b)) params.schedule.no_warm.push_back(b);
     if (!ds.Build(b).ok()) {
       return Status::MissingInput("--backends: '" + b +
                                   "' is not built in dataset " + a.dir +
                                   " (run flatbench gen --backends " + b + ")");
     }
   }
-  const uint64_t warm_limit =
-      datagen::WarmHoldLimitBytes(datagen::MemAvailableBytes());
+  const uint64_t warm_limit = bench::WarmHoldLimitBytes(MemAvailableBytes());
   FLATBENCH_ASSIGN_OR_RETURN(
       const bench::PlanInput plan_input,
       PlanInputFor(a, ds.spec(), &ds, params, warm_limit));
@@ -192,7 +192,13 @@ Status RunParent(const BenchArgs& a) {
     return Status::RefuseOverwrite(
         "--out: " + a.out + " already exists (pass --force to replace it)");
   }
-  nlohmann::json run_context = bench::RunContext(ds, params, LibraryVersions());
+  nlohmann::json run_context = bench::RunContext(ds, params, [] {
+    bench::Versions v;
+    for (auto& [library, version] : backends::LibraryVersions()) {
+      v[library] = version;
+    }
+    return v;
+  }());
   if (!profile.is_null()) {
     run_context[std::string(results::kRecordedDeviceProfile.name)] = profile;
   }
@@ -200,7 +206,7 @@ Status RunParent(const BenchArgs& a) {
   const uint64_t origin = bench::NowNs();
   std::vector<std::unique_ptr<ProcessChannel>> owned;
   std::map<std::string, bench::WorkerChannel*> channels;
-  for (const auto& b : backends) {
+  for (const auto& b : chosen) {
     auto child = LineChild::Start(WorkerArgs(a, b, params.evict, origin));
     if (!child.ok()) return child.status().WithContext(b);
     owned.push_back(std::make_unique<ProcessChannel>(std::move(child).value()));
@@ -219,7 +225,7 @@ Status RunParent(const BenchArgs& a) {
     std::fprintf(stderr,
                  "bench: %zu backends, each in its own process, "
                  "interleaved\n",
-                 backends.size());
+                 chosen.size());
   }
   auto outcome = bench::RunMatrix(ds, ro, channels, run_context);
   owned.clear();  // Ends the workers (a stop signal already has).

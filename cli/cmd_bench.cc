@@ -5,6 +5,7 @@
 // backend's worker and a startup probe (cli/bench_child.h).
 #include <memory>
 
+#include "backends/table.h"
 #include "cli/bench_args.h"
 #include "cli/bench_child.h"
 #include "cli/bench_parent.h"
@@ -64,7 +65,7 @@ Command AddBench(CLI::App& app) {
                 "Comma-separated backends (default: every backend built "
                 "in the dataset); also the arena's diagnostic read paths "
                 "arena+pread and arena+direct, on the arena's files")
-      ->check(CLI::IsMember(BackendNames()));
+      ->check(CLI::IsMember(backends::Names()));
   sub->add_option("--out", a->out,
                   "Results JSON file (required unless --plan)");
   sub->add_flag("--plan", a->plan_only,

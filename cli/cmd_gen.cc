@@ -3,12 +3,12 @@
 #include <cstdio>
 #include <memory>
 
+#include "backends/table.h"
 #include "cli/command.h"
 #include "cli/exit.h"
 #include "cli/flags.h"
 #include "common/files.h"
 #include "datagen/dataset.h"
-#include "datagen/registry.h"
 
 namespace flatbench::cli {
 namespace {
@@ -19,7 +19,7 @@ struct GenArgs {
   std::vector<std::string> backends;
   uint64_t accounts = 0;
   uint32_t slots = 4;
-  uint64_t seed = datagen::kDefaultSeed;
+  uint64_t seed = dataset::kDefaultSeed;
   bool rebuild = false;
   bool quiet = false;
 };
@@ -43,10 +43,10 @@ void CatchStopSignals() {
 Status RunGen(const GenArgs& a) {
   datagen::GenOptions o;
   FLATBENCH_ASSIGN_OR_RETURN(
-      o.spec, datagen::MakeSpec(a.scale, a.accounts, a.slots, a.seed));
+      o.spec, dataset::MakeSpec(a.scale, a.accounts, a.slots, a.seed));
   o.dir = a.dir;
   o.backends =
-      a.backends.empty() ? datagen::DefaultBackends(o.spec) : a.backends;
+      a.backends.empty() ? backends::DefaultStores(o.spec) : a.backends;
   // Before anything is written; a backend already built is not checked.
   auto existing = datagen::Dataset::Open(a.dir);
   for (const auto& b : o.backends) {
@@ -54,14 +54,14 @@ Status RunGen(const GenArgs& a) {
         existing->Build(b).ok()) {
       continue;
     }
-    FLATBENCH_RETURN_IF_ERROR(datagen::CheckBuildable(b, o.spec, a.dir));
+    FLATBENCH_RETURN_IF_ERROR(backends::CheckBuildable(b, o.spec, a.dir));
   }
   o.rebuild = a.rebuild;
   o.progress = !a.quiet;
   o.stop = &g_stop_signal;
   CatchStopSignals();
   FLATBENCH_ASSIGN_OR_RETURN(auto builds,
-                             datagen::Generate(o, datagen::NewLoader));
+                             datagen::Generate(o, backends::NewLoader));
   std::printf("dataset %s: %s\n", a.dir.c_str(), o.spec.Canonical().c_str());
   std::printf("%-8s %12s %12s %10s %12s\n", "backend", "pairs", "disk",
               "build s", "keys/s");
@@ -96,7 +96,7 @@ Command AddGen(CLI::App& app) {
   AddListOption(sub, "--backends", &a->backends,
                 "Comma-separated backends (default: every backend of this "
                 "build; fs only up to smoke scale, it is one file per key)")
-      ->check(CLI::IsMember(BackendNames()));
+      ->check(CLI::IsMember(backends::Names()));
   sub->add_option("--accounts", a->accounts, "Accounts (--scale custom)");
   sub->add_option("--slots-per-account", a->slots,
                   "Storage slots per account (--scale custom)")

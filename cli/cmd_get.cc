@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 
+#include "backends/table.h"
 #include "cli/arena_cli.h"
 #include "cli/command.h"
 #include "cli/exit.h"
@@ -12,11 +13,6 @@
 #include "common/hex.h"
 #include "common/results_schema.h"
 #include "datagen/dataset.h"
-#include "datagen/registry.h"
-#include "flatbench_config.h"
-#if FLATBENCH_HAVE_LMDB
-#include "baselines/lmdb_path.h"
-#endif
 
 namespace flatbench::cli {
 namespace {
@@ -29,7 +25,7 @@ struct GetArgs {
   std::string key;
   bool no_verify = false;
   uint64_t cache_mib = 1024;
-  bool in_process = false;  // Hidden: read LMDB here, not in a child.
+  bool in_process = false;  // Hidden: read here, not in a child.
 };
 
 // `checked`, when set, is what a checked walk of the same file found; the
@@ -57,32 +53,26 @@ Status Lookup(Backend& backend, Table table, const std::string& key,
   return Status::Ok();
 }
 
-// LMDB read here (in get's child): its pages on the key's path are checked
-// with pread before LMDB follows them (baselines/lmdb_path.h), unless
-// --no-verify.
-Status LookupLmdb(const datagen::Dataset& ds, const GetArgs& a, Table table,
-                  const std::string& key) {
-#if FLATBENCH_HAVE_LMDB
+// A backend whose reader trusts its pages, read here (in get's child): with
+// a checked walk of its own (LMDB's, baselines/lmdb_path.h), the pages on
+// the key's path are checked with pread before its reader follows them,
+// unless --no-verify.
+Status LookupIsolated(const datagen::Dataset& ds, const GetArgs& a,
+                      const backends::Entry& entry, Table table,
+                      const std::string& key) {
+  const std::string dir = ds.BackendDir(a.backend);
   std::optional<std::string> checked;
-  if (!a.no_verify) {
-    auto walk =
-        baselines::CheckedLmdbLookup(ds.BackendDir("lmdb") + "/data.mdb",
-                                     TableName(table), key, KeySize(table));
+  const bool check = !a.no_verify && entry.checked_get != nullptr;
+  if (check) {
+    auto walk = entry.checked_get(dir, table, key);
     if (!walk.ok()) {
       return walk.status().WithContext(std::string("get ") + TableName(table) +
                                        " key " + a.key);
     }
     if (walk->found) checked = std::move(walk->value);
   }
-  OpenOptions options;
-  FLATBENCH_ASSIGN_OR_RETURN(
-      auto backend,
-      datagen::OpenBackend("lmdb", ds.BackendDir("lmdb"), options));
-  return Lookup(*backend, table, key, a.key, a.no_verify ? nullptr : &checked);
-#else
-  (void)ds, (void)a, (void)table, (void)key;
-  return Status::Usage("--backend lmdb: this build has no LMDB");
-#endif
+  FLATBENCH_ASSIGN_OR_RETURN(auto backend, entry.open(dir, OpenOptions()));
+  return Lookup(*backend, table, key, a.key, check ? &checked : nullptr);
 }
 
 // Signals that reading a damaged map can raise: SIGBUS past the file's end,
@@ -93,16 +83,17 @@ bool IsFault(int signo) {
          signo == SIGILL || signo == SIGFPE;
 }
 
-// LMDB keeps no checksums and trusts its pages, so a damaged page can crash
-// it. The lookup runs in a child process (as verify's LMDB check does),
-// which prints the value or its own error; a child that faults, or exits
-// with a status get does not document (a sanitizer's report), is reported
-// as corruption of the data file instead of taking get down.
-// Returns the exit code get ends with.
-int GetInChild(const datagen::Dataset& ds, const GetArgs& a) {
-  std::vector<std::string> args = {"get",  "--dir",       a.dir,   "--backend",
-                                   "lmdb", "--table",     a.table, "--key",
-                                   a.key,  "--in-process"};
+// A backend that keeps no checksums and trusts its pages (LMDB) can crash
+// on a damaged page. The lookup runs in a child process (as verify's check
+// of such a backend does), which prints the value or its own error; a child
+// that faults, or exits with a status get does not document (a sanitizer's
+// report), is reported as corruption of the backend's files instead of
+// taking get down. Returns the exit code get ends with.
+int GetInChild(const datagen::Dataset& ds, const GetArgs& a,
+               const backends::Entry& entry) {
+  std::vector<std::string> args = {
+      "get",     "--dir", a.dir,   "--backend", a.backend,
+      "--table", a.table, "--key", a.key,       "--in-process"};
   if (a.no_verify) args.push_back("--no-verify");
   auto end = SpawnSelf(args);
   if (!end.ok()) return Fail(end.status());
@@ -111,9 +102,10 @@ int GetInChild(const datagen::Dataset& ds, const GetArgs& a) {
   if (end->DocumentedCode("get").has_value()) return end->code;
   if (end->signal != 0 && !IsFault(end->signal)) return end->ExitCode();
   return Fail(Status::Corruption(
-      ds.BackendDir("lmdb") + "/data.mdb: reading it for " + a.table + " key " +
-      a.key + " killed the lookup (" + end->Describe("get") +
-      "): damaged pages (LMDB keeps no checksums)"));
+      ds.BackendDir(a.backend) + "/" + std::string(entry.isolated_file) +
+      ": reading it for " + a.table + " key " + a.key + " killed the lookup (" +
+      end->Describe("get") + "): damaged pages (" + a.backend +
+      " keeps no checksums)"));
 }
 
 // The lookup get does, or (for LMDB read in a child) the child's exit code
@@ -134,20 +126,21 @@ Status RunGet(const GetArgs& a, int* child_exit) {
   FLATBENCH_ASSIGN_OR_RETURN(const datagen::Dataset ds,
                              datagen::Dataset::Open(a.dir));
   FLATBENCH_RETURN_IF_ERROR(ds.Build(a.backend).status());
-  if (a.backend == "lmdb" && !a.in_process) {
-    *child_exit = GetInChild(ds, a);
+  FLATBENCH_ASSIGN_OR_RETURN(const backends::Entry* entry,
+                             backends::Built(a.backend, "--backend"));
+  if (entry->isolate_reads() && !a.in_process) {
+    *child_exit = GetInChild(ds, a, *entry);
     return Status::Ok();
   }
-  if (a.backend == "lmdb") {
+  if (entry->isolate_reads()) {
     DieBySignalOnFault();
-    return LookupLmdb(ds, a, table, key);
+    return LookupIsolated(ds, a, *entry, table, key);
   }
   OpenOptions options;
   options.verify_checksums = !a.no_verify;
   options.cache_bytes = a.cache_mib << 20;
-  FLATBENCH_ASSIGN_OR_RETURN(
-      auto backend,
-      datagen::OpenBackend(a.backend, ds.BackendDir(a.backend), options));
+  FLATBENCH_ASSIGN_OR_RETURN(auto backend,
+                             entry->open(ds.BackendDir(a.backend), options));
   return Lookup(*backend, table, key, a.key);
 }
 
@@ -169,7 +162,7 @@ Command AddGet(CLI::App& app) {
                   "the arena's files with pread or O_DIRECT, arena+cache "
                   "through its cache of verified blocks")
       ->capture_default_str()
-      ->check(CLI::IsMember(BackendNames()));
+      ->check(CLI::IsMember(backends::Names()));
   sub->add_option("--table", a->table, "account or storage (with --dir)")
       ->capture_default_str()
       ->check(CLI::IsMember(Names(results::kTables)));

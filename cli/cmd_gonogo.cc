@@ -11,6 +11,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "backends/table.h"
 #include "bench/plan.h"
 #include "cli/command.h"
 #include "cli/exit.h"
@@ -20,8 +21,9 @@
 #include "common/files.h"
 #include "common/stop_signals.h"
 #include "datagen/dataset.h"
-#include "datagen/estimate.h"
-#include "datagen/registry.h"
+#include "datagen/needs.h"
+#include "dataset/estimate.h"
+#include "dataset/names.h"
 #include "report/document/report.h"
 #include "report/thresholds.h"
 #include "report/verdict/verdict.h"
@@ -51,26 +53,6 @@ struct GonogoArgs {
   bool plan_only = false;
   bool full_reference = false;
 };
-
-// Read variants ("BACKEND+HOW") that gonogo measures by default beside the
-// backends it builds: each reads the files of its BACKEND, so it adds
-// passes (a reference row's light share, bench/plan.h) and no build.
-// The arena's cached read path is measured beside the seed's candidate
-// (RESEARCH.md §3).
-const std::vector<std::string> kDefaultReadVariants = {"arena+cache"};
-
-// The backends to build and verify: variants stand for the backend whose
-// files they read.
-std::vector<std::string> StorageBackends(const std::vector<std::string>& v) {
-  std::vector<std::string> out;
-  for (const auto& b : v) {
-    const std::string base = b.substr(0, b.find('+'));
-    if (std::find(out.begin(), out.end(), base) == out.end()) {
-      out.push_back(base);
-    }
-  }
-  return out;
-}
 
 // The command line that started this process, to tell the user how to
 // resume.
@@ -103,7 +85,7 @@ std::string UtcStamp() {
 }
 
 // Refuses (73) when the disk or RAM this run will need is not there.
-Status CheckResources(const datagen::Spec& spec, const std::string& dir,
+Status CheckResources(const dataset::Spec& spec, const std::string& dir,
                       const std::vector<std::string>& backends) {
   datagen::RunNeeds n = datagen::EstimateRunNeeds(spec, dir, backends);
   std::fprintf(stderr,
@@ -219,13 +201,13 @@ std::vector<std::string> BenchArgs(const GonogoArgs& a,
 }
 
 // gonogo --plan: what each phase would do and cost; writes nothing.
-int PrintGonogoPlan(const GonogoArgs& a, const datagen::Spec& spec) {
+int PrintGonogoPlan(const GonogoArgs& a, const dataset::Spec& spec) {
   auto ds = datagen::Dataset::Open(a.dir);
   double gen = 0;
   std::string todo;
-  for (const auto& b : StorageBackends(a.backends)) {
+  for (const auto& b : dataset::StoresOf(a.backends)) {
     if (ds.ok() && ds->spec() == spec && ds->Build(b).ok()) continue;
-    gen += datagen::EstimateBuildSeconds(spec, b);
+    gen += dataset::EstimateBuildSeconds(spec, b);
     if (!todo.empty()) todo += ',';
     todo += b;
   }
@@ -257,15 +239,20 @@ int PrintGonogoPlan(const GonogoArgs& a, const datagen::Spec& spec) {
 int RunGonogo(GonogoArgs a) {
   InstallStopHandler("gonogo", StopRole::kParent);
   auto spec =
-      datagen::MakeSpec(a.scale, a.accounts, a.slots, datagen::kDefaultSeed);
+      dataset::MakeSpec(a.scale, a.accounts, a.slots, dataset::kDefaultSeed);
   if (!spec.ok()) return Fail(spec.status());
   if (a.backends.empty()) {
-    a.backends = datagen::DefaultBackends(spec.value());
-    a.backends.insert(a.backends.end(), kDefaultReadVariants.begin(),
-                      kDefaultReadVariants.end());
+    // Beside the stores it builds, the read variants the table marks as
+    // measured by default (the arena's cached read path, RESEARCH.md §3):
+    // each reads its store's files, so it adds passes (a reference row's
+    // light share, bench/plan.h) and no build.
+    a.backends = backends::DefaultStores(spec.value());
+    for (std::string& v : backends::DefaultVariants()) {
+      a.backends.push_back(std::move(v));
+    }
   }
   // gen and verify build and check the stores; bench measures every name.
-  const std::string backends = JoinCsv(StorageBackends(a.backends));
+  const std::string backends = JoinCsv(dataset::StoresOf(a.backends));
   if (a.dir.empty()) a.dir = "data/" + a.scale;
   if (a.plan_only) return PrintGonogoPlan(a, spec.value());
   json identity = {{"scale", a.scale},
@@ -276,7 +263,7 @@ int RunGonogo(GonogoArgs a) {
     a.out = FindUnfinished(a.results_root, identity);
   // Before anything is written: only backends not yet built count.
   if (Status st =
-          CheckResources(spec.value(), a.dir, StorageBackends(a.backends));
+          CheckResources(spec.value(), a.dir, dataset::StoresOf(a.backends));
       !st.ok()) {
     return Fail(st);
   }
@@ -407,7 +394,7 @@ Command AddGonogo(CLI::App& app) {
   AddListOption(sub, "--backends", &a->backends,
                 "Comma-separated backends (default: all in this build; fs "
                 "only up to smoke scale)")
-      ->check(CLI::IsMember(BackendNames()));
+      ->check(CLI::IsMember(backends::Names()));
   AddListOption(sub, "--threads", &a->threads,
                 "Thread counts, 1 to 1024 (bench default)")
       ->check(CLI::Range(1, 1024));

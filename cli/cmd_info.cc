@@ -2,13 +2,13 @@
 #include <cstdio>
 #include <memory>
 
+#include "backends/table.h"
 #include "cli/arena_cli.h"
 #include "cli/command.h"
 #include "cli/exit.h"
 #include "cli/flags.h"
 #include "common/files.h"
 #include "datagen/dataset.h"
-#include "datagen/registry.h"
 
 namespace flatbench::cli {
 namespace {
@@ -23,7 +23,7 @@ Status RunInfo(const InfoArgs& a) {
   if (!a.file.empty()) return PrintArenaInfo(a.file, a.shards);
   FLATBENCH_ASSIGN_OR_RETURN(const datagen::Dataset ds,
                              datagen::Dataset::Open(a.dir));
-  const datagen::Spec& s = ds.spec();
+  const dataset::Spec& s = ds.spec();
   std::printf("dataset      %s\n", a.dir.c_str());
   std::printf("scale        %s\n", s.scale.c_str());
   std::printf("accounts     %llu\n",
@@ -36,7 +36,7 @@ Status RunInfo(const InfoArgs& a) {
                                        ? "(no backend complete yet)"
                                        : ds.fingerprint().c_str());
   std::printf("disk         %s\n", HumanBytes(DiskBytes(a.dir)).c_str());
-  for (const auto& name : datagen::AvailableBackends()) {
+  for (const auto& name : backends::Stores()) {
     auto b = ds.Build(name);
     if (!b.ok()) {
       std::printf("\n%s: %s\n", name.c_str(),
@@ -52,8 +52,8 @@ Status RunInfo(const InfoArgs& a) {
         name.c_str(), static_cast<unsigned long long>(pairs),
         HumanBytes(b->disk_bytes).c_str(), b->build_seconds,
         b->build_seconds > 0 ? pairs / b->build_seconds : 0.0);
-    FLATBENCH_ASSIGN_OR_RETURN(
-        auto backend, datagen::OpenBackend(name, ds.BackendDir(name), {}));
+    FLATBENCH_ASSIGN_OR_RETURN(auto backend,
+                               backends::Open(name, ds.BackendDir(name), {}));
     std::printf("  resident metadata after open: %s\n",
                 HumanBytes(backend->ResidentMetadataBytes()).c_str());
     for (const auto& [key, value] : backend->Describe()) {

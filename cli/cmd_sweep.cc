@@ -7,6 +7,7 @@
 #include <memory>
 #include <sstream>
 
+#include "backends/table.h"
 #include "bench/sweep.h"
 #include "cli/command.h"
 #include "cli/exit.h"
@@ -17,7 +18,7 @@
 #include "common/results_schema.h"
 #include "common/stop_signals.h"
 #include "datagen/dataset.h"
-#include "datagen/registry.h"
+#include "dataset/names.h"
 
 namespace flatbench::cli {
 namespace {
@@ -70,25 +71,22 @@ int RunSweepCommand(const SweepArgs& a) {
     return Fail(st);
   }
   const std::vector<std::string> asked =
-      a.backends.empty() ? datagen::AvailableBackends() : a.backends;
-  // Read variants ("arena+cache") read their backend's files: it is built
+      a.backends.empty() ? backends::Stores() : a.backends;
+  // Read variants ("arena+cache") read their store's files: it is built
   // (and its geometry recorded) even when only the variant was asked for.
-  std::vector<std::string> backends, variants;
+  const std::vector<std::string> stores = dataset::StoresOf(asked);
+  std::vector<std::string> variants;
   for (const auto& b : asked) {
-    const std::string base = b.substr(0, b.find('+'));
-    if (std::find(backends.begin(), backends.end(), base) == backends.end()) {
-      backends.push_back(base);
-    }
-    if (base != b) variants.push_back(b);
+    if (dataset::StoreOf(b) != b) variants.push_back(b);
   }
-  std::vector<std::string> measured = backends;
+  std::vector<std::string> measured = stores;
   measured.insert(measured.end(), variants.begin(), variants.end());
-  const std::string names = JoinCsv(backends);
+  const std::string names = JoinCsv(stores);
   const std::string bench_names = JoinCsv(measured);
   const std::string threads = JoinCsv(a.threads);
   plan.dir = a.dir;
   plan.slots_per_account = a.slots;
-  plan.backends = backends;
+  plan.backends = stores;
   plan.read_variants = variants;
   plan.keep = a.keep;
   plan.progress = !a.quiet;
@@ -124,7 +122,7 @@ int RunSweepCommand(const SweepArgs& a) {
     FLATBENCH_ASSIGN_OR_RETURN(const ChildExit end, SpawnSelf(args));
     return ChildStatus(end, args[0], args[0]);
   };
-  steps.generate = [&](const datagen::Spec& spec, const std::string& dir) {
+  steps.generate = [&](const dataset::Spec& spec, const std::string& dir) {
     return spawn({"gen", "--scale", "custom", "--accounts",
                   std::to_string(spec.accounts), "--slots-per-account",
                   std::to_string(spec.slots_per_account), "--dir", dir,
@@ -155,7 +153,7 @@ int RunSweepCommand(const SweepArgs& a) {
       [](const std::string& dir,
          const std::string& backend) -> Result<std::unique_ptr<Backend>> {
     FLATBENCH_ASSIGN_OR_RETURN(auto ds, datagen::Dataset::Open(dir));
-    return datagen::OpenBackend(backend, ds.BackendDir(backend), {});
+    return backends::Open(backend, ds.BackendDir(backend), {});
   };
   if (const uint64_t stop = StopAfterGenHook(); stop != 0) {
     steps.after_generate = [stop](uint64_t accounts) {
@@ -214,7 +212,7 @@ Command AddSweep(CLI::App& app) {
                 "Comma-separated backends (default: all in this build), and "
                 "read paths of the arena (arena+cache, arena+pread, "
                 "arena+direct) measured on its files")
-      ->check(CLI::IsMember(BackendNames()));
+      ->check(CLI::IsMember(backends::Names()));
   AddListOption(sub, "--threads", &a->threads,
                 "Thread counts, 1 to 1024 (bench --threads)")
       ->check(CLI::Range(1, 1024));

@@ -3,9 +3,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "arena/backend.h"
-#include "arena/iterator.h"
-#include "baselines/table_scan.h"
+#include "backends/table.h"
 #include "cli/arena_cli.h"
 #include "cli/command.h"
 #include "cli/exit.h"
@@ -13,7 +11,6 @@
 #include "common/child_process.h"
 #include "datagen/check.h"
 #include "datagen/dataset.h"
-#include "datagen/registry.h"
 
 namespace flatbench::cli {
 namespace {
@@ -25,69 +22,22 @@ struct VerifyArgs {
   uint64_t samples = 10'000;
   bool quick = false;
   bool quiet = false;
-  bool in_process = false;  // Hidden: check LMDB here, not in a child.
+  bool in_process = false;  // Hidden: check here, not in a child.
 };
 
-// The arena's ordered walk, through its own iterator.
-datagen::NextPairFn ArenaWalk(const arena::Reader& reader) {
-  auto it = std::make_shared<arena::Iterator>(reader);
-  auto started = std::make_shared<bool>(false);
-  return [it, started](bool* valid, std::string_view* key,
-                       std::string_view* value) {
-    if (*started) {
-      it->Next();
-    } else {
-      it->SeekToFirst();
-      *started = true;
-    }
-    *valid = it->Valid();
-    if (!*valid) return it->status();
-    *key = it->key();
-    *value = it->value();
-    return Status::Ok();
-  };
-}
-
-// Opens an ordered walk of `table` of `backend`, whichever kind it is.
+// Opens the backend's ordered walk of `table` (Backend::OpenScan).
 Result<datagen::NextPairFn> OpenWalk(Backend& backend, Table table) {
-  if (auto* a = dynamic_cast<arena::ArenaBackend*>(&backend)) {
-    return ArenaWalk(a->reader(table));
-  }
-  FLATBENCH_ASSIGN_OR_RETURN(std::shared_ptr<baselines::TableScan> owned,
-                             datagen::OpenTableScan(backend, table));
+  FLATBENCH_ASSIGN_OR_RETURN(std::shared_ptr<TableScan> owned,
+                             backend.OpenScan(table));
   return datagen::NextPairFn(
       [owned](bool* valid, std::string_view* key, std::string_view* value) {
         return owned->Next(valid, key, value);
       });
 }
 
-// The backend's own whole-store check, where it has one.
-Status SelfCheck(const std::string& name, const std::string& dir,
-                 Backend& backend) {
-  if (name == "arena") return VerifyArenaDir(dir);
-  return datagen::CheckStoreIntegrity(backend);
-}
-
-// What SelfCheck runs for `name`; empty when it has no check of its own.
-std::string SelfCheckName(const std::string& name) {
-  if (name == "arena") return "walking every block of both files";
-  if (name == "rocksdb") return "VerifyChecksum of every SST file";
-  if (name == "sqlite") return "PRAGMA integrity_check of the whole file";
-  return "";  // postgres: its page checksums are checked by the walk.
-}
-
-// What a passed SelfCheck showed.
-std::string SelfCheckDone(const std::string& name) {
-  if (name == "arena") return "every block checksum checked";
-  if (name == "rocksdb") return "VerifyChecksum ok";
-  if (name == "sqlite") return "integrity_check ok (SQLite keeps no checksums)";
-  if (name == "postgres") return "page checksums checked as the walk read them";
-  return "no checksums (" + name + " keeps none)";
-}
-
 Status CheckCounts(const datagen::Dataset& ds, const std::string& name,
                    const Backend& backend) {
-  const datagen::Spec& spec = ds.spec();
+  const dataset::Spec& spec = ds.spec();
   const uint64_t want[kNumTables] = {spec.accounts, spec.storage_slots()};
   FLATBENCH_ASSIGN_OR_RETURN(auto build, ds.Build(name));
   for (int t = 0; t < kNumTables; ++t) {
@@ -108,22 +58,24 @@ Status CheckCounts(const datagen::Dataset& ds, const std::string& name,
   return Status::Ok();
 }
 
-Status VerifyBackend(const datagen::Dataset& ds, const std::string& name,
+Status VerifyBackend(const datagen::Dataset& ds, const backends::Entry& entry,
                      const VerifyArgs& a) {
+  const std::string name(entry.name);
   FLATBENCH_ASSIGN_OR_RETURN(auto build, ds.Build(name));
   OpenOptions open;
   open.verify_checksums = true;
-  FLATBENCH_ASSIGN_OR_RETURN(
-      auto backend, datagen::OpenBackend(name, ds.BackendDir(name), open));
+  FLATBENCH_ASSIGN_OR_RETURN(auto backend,
+                             entry.open(ds.BackendDir(name), open));
   Backend& b = *backend;
   FLATBENCH_RETURN_IF_ERROR(CheckCounts(ds, name, b));
+  std::string integrity;
   if (!a.quick) {
     // These walks print nothing until they end; say what is running.
-    if (!a.quiet && !SelfCheckName(name).empty()) {
+    if (!a.quiet && !entry.integrity_check.empty()) {
       std::fprintf(stderr, "verify %s: %s\n", name.c_str(),
-                   SelfCheckName(name).c_str());
+                   std::string(entry.integrity_check).c_str());
     }
-    FLATBENCH_RETURN_IF_ERROR(SelfCheck(name, ds.BackendDir(name), b));
+    FLATBENCH_ASSIGN_OR_RETURN(integrity, b.CheckIntegrity());
   }
   datagen::CheckOptions opts;
   opts.samples = a.samples;
@@ -157,18 +109,21 @@ Status VerifyBackend(const datagen::Dataset& ds, const std::string& name,
       name.c_str(), static_cast<unsigned long long>(report.pairs[0]),
       static_cast<unsigned long long>(report.pairs[1]),
       static_cast<unsigned long long>(sample.misses_verified),
-      SelfCheckDone(name).c_str(), report.seconds,
+      integrity.c_str(), report.seconds,
       report.seconds > 0 ? pairs / report.seconds : 0.0);
   return Status::Ok();
 }
 
-// LMDB keeps no checksums and trusts its pages, so a damaged branch or leaf
-// page can crash it. Its check runs in a child process; a child that dies
-// (a signal, or an exit status verify does not document, such as a
-// sanitizer's report) is reported as corruption instead of taking verify
-// down. A documented exit is the child's own verdict, already printed.
+// A backend that keeps no checksums and trusts its pages (LMDB) can crash
+// on a damaged branch or leaf page. Its check runs in a child process; a
+// child that dies (a signal, or an exit status verify does not document,
+// such as a sanitizer's report) is reported as corruption instead of taking
+// verify down. A documented exit is the child's own verdict, already
+// printed.
 Result<ChildExit> VerifyInChild(const datagen::Dataset& ds,
-                                const std::string& name, const VerifyArgs& a) {
+                                const backends::Entry& entry,
+                                const VerifyArgs& a) {
+  const std::string name(entry.name);
   std::vector<std::string> args = {"verify",
                                    "--dir",
                                    ds.dir(),
@@ -182,8 +137,9 @@ Result<ChildExit> VerifyInChild(const datagen::Dataset& ds,
   FLATBENCH_ASSIGN_OR_RETURN(ChildExit end, SpawnSelf(args));
   if (end.DocumentedCode("verify").has_value()) return end;
   return Status::Corruption(
-      ds.BackendDir(name) + "/data.mdb: reading it killed the check (" +
-      end.Describe("verify") + "): damaged pages (LMDB keeps no checksums)");
+      ds.BackendDir(name) + "/" + std::string(entry.isolated_file) +
+      ": reading it killed the check (" + end.Describe("verify") +
+      "): damaged pages (" + name + " keeps no checksums)");
 }
 
 int RunVerify(const VerifyArgs& a) {
@@ -202,13 +158,16 @@ int RunVerify(const VerifyArgs& a) {
   }
   if (a.in_process) DieBySignalOnFault();
   for (const auto& name : names) {
-    if (name == "lmdb" && !a.in_process) {
-      auto end = VerifyInChild(ds.value(), name, a);
+    auto built = backends::Built(name, "--backends");
+    if (!built.ok()) return Fail(built.status().WithContext("verify " + name));
+    const backends::Entry& entry = *built.value();
+    if (entry.isolate_reads() && !a.in_process) {
+      auto end = VerifyInChild(ds.value(), entry, a);
       if (!end.ok()) return Fail(end.status().WithContext("verify " + name));
       if (!end->ok()) return end->ExitCode();  // It printed why.
       continue;
     }
-    Status st = VerifyBackend(ds.value(), name, a);
+    Status st = VerifyBackend(ds.value(), entry, a);
     if (!st.ok()) return Fail(st.WithContext("verify " + name));
   }
   if (!a.in_process) std::printf("verify: ok\n");
@@ -233,7 +192,7 @@ Command AddVerify(CLI::App& app) {
   AddDirOrFile(sub, &a->dir, &a->file);
   AddListOption(sub, "--backends", &a->backends,
                 "Only these backends (default: every complete one)")
-      ->check(CLI::IsMember(BackendNames()));
+      ->check(CLI::IsMember(backends::Names()));
   sub->add_flag("--quick", a->quick,
                 "Counts and sampled lookups only, no full walk");
   sub->add_option("--samples", a->samples,

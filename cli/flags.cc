@@ -2,8 +2,6 @@
 
 #include <cstdint>
 
-#include "datagen/registry.h"
-
 namespace flatbench::cli {
 
 std::string JoinCsv(const std::vector<std::string>& items) {
@@ -34,12 +32,6 @@ CLI::Validator AtLeastOne() {
 
 std::vector<std::string> Names(std::span<const std::string_view> names) {
   return {names.begin(), names.end()};
-}
-
-std::vector<std::string> BackendNames() {
-  std::vector<std::string> names = datagen::AvailableBackends();
-  for (auto& v : datagen::ReadVariants()) names.push_back(std::move(v));
-  return names;
 }
 
 void AddDirOrFile(CLI::App* sub, std::string* dir, std::string* file) {

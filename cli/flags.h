@@ -52,10 +52,6 @@ std::vector<std::string> Names(std::span<const std::string_view> names);
 // A whole number of at least 1 (CLI11's ranges print 2^64 - 1 as the top).
 CLI::Validator AtLeastOne();
 
-// Every backend name `--backends`/`--backend` accepts in this build: the
-// backends it holds, then the read variants.
-std::vector<std::string> BackendNames();
-
 // `--dir DIR` or `--file F`, exactly one of them (a CLI11 option group).
 void AddDirOrFile(CLI::App* sub, std::string* dir, std::string* file);
 

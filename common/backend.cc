@@ -14,4 +14,12 @@ bool ParseTable(std::string_view name, Table* out) {
   return false;
 }
 
+Result<std::unique_ptr<TableScan>> Backend::OpenScan(Table /*table*/) {
+  return Status::Usage(Name() + ": no ordered walk");
+}
+
+Result<std::string> Backend::CheckIntegrity() {
+  return "no checksums (" + Name() + " keeps none)";
+}
+
 }  // namespace flatbench

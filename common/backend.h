@@ -101,6 +101,21 @@ struct ReadGeometry {
   double filter_fp_rate = 1;
 };
 
+// An ordered walk over one table of a backend, for the full verify (not
+// the bench's read path). Not thread-safe. Must not outlive the backend
+// that opened it.
+class TableScan {
+ public:
+  virtual ~TableScan() = default;
+  // Moves to the next pair in ascending key order (the first pair on the
+  // first call) and sets *valid; false means the table has no more pairs.
+  // When *valid, *key and *value view the pair until the next call or the
+  // scan's destruction. A read error or corruption ends the scan with a
+  // non-ok status (kCorruption or kIOError).
+  virtual Status Next(bool* valid, std::string_view* key,
+                      std::string_view* value) = 0;
+};
+
 // An open, read-only backend. Thread-safe: sessions may be used concurrently.
 class Backend {
  public:
@@ -132,6 +147,15 @@ class Backend {
   // Exact number of pairs in `table`, from the backend's own metadata
   // (arena header, RocksDB table properties, LMDB mdb_stat).
   virtual Result<uint64_t> CountPairs(Table table) const = 0;
+  // An ordered walk of every pair of `table`, checking what the backend
+  // checks as it reads (see TableScan). Default: kUsage, no ordered walk.
+  virtual Result<std::unique_ptr<TableScan>> OpenScan(Table table);
+  // The backend's own whole-store check, where it keeps checksums or a
+  // check of its own (the arena's block checksums, RocksDB's
+  // VerifyChecksum, SQLite's integrity_check). Returns what it showed, in a
+  // few words for verify's summary; kCorruption naming the file on a
+  // defect. Default: nothing to check, "no checksums (NAME keeps none)".
+  virtual Result<std::string> CheckIntegrity();
 };
 
 // Streams ascending key/value pairs into a new backend. Tables are written

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -98,6 +99,47 @@ std::string HumanBytes(uint64_t bytes) {
   char buf[32];
   std::snprintf(buf, sizeof(buf), u == 0 ? "%.0f %s" : "%.1f %s", v, kUnits[u]);
   return buf;
+}
+
+uint64_t MemAvailableBytes() {
+  std::ifstream in("/proc/meminfo");
+  std::string key, unit;
+  uint64_t kb = 0;
+  while (in >> key >> kb >> unit) {
+    if (key == "MemAvailable:") return kb * 1024;
+  }
+  return 0;
+}
+
+namespace {
+
+// statvfs of `path` or its nearest existing parent; false if unknown.
+bool StatNearest(const std::string& path, struct statvfs* st) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path p = fs::absolute(path, ec);
+  while (!p.empty() && !fs::exists(p, ec)) p = p.parent_path();
+  return statvfs(p.c_str(), st) == 0;
+}
+
+}  // namespace
+
+uint64_t FreeBytes(const std::string& path) {
+  struct statvfs st;
+  if (!StatNearest(path, &st)) return 0;
+  return static_cast<uint64_t>(st.f_bavail) * st.f_frsize;
+}
+
+uint64_t FreeInodes(const std::string& path) {
+  struct statvfs st;
+  if (!StatNearest(path, &st)) return 0;
+  return static_cast<uint64_t>(st.f_favail);
+}
+
+uint64_t BlockBytes(const std::string& path) {
+  struct statvfs st;
+  if (!StatNearest(path, &st)) return 0;
+  return static_cast<uint64_t>(st.f_bsize);
 }
 
 }  // namespace flatbench

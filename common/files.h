@@ -35,4 +35,13 @@ uint64_t DiskBytes(const std::string& path);
 // "12.3 MiB" style.
 std::string HumanBytes(uint64_t bytes);
 
+// What the host has: MemAvailable from /proc/meminfo (0 if unreadable), and
+// the free bytes of the filesystem holding `path` or its nearest existing
+// parent (0 if unknown).
+uint64_t MemAvailableBytes();
+uint64_t FreeBytes(const std::string& path);
+// Free inodes and the block size of that filesystem (0 if unknown).
+uint64_t FreeInodes(const std::string& path);
+uint64_t BlockBytes(const std::string& path);
+
 }  // namespace flatbench

@@ -9,7 +9,7 @@
 
 namespace flatbench::datagen {
 
-Status CheckSample(Backend& backend, const Spec& spec,
+Status CheckSample(Backend& backend, const dataset::Spec& spec,
                    const CheckOptions& options, CheckReport* report) {
   FLATBENCH_ASSIGN_OR_RETURN(std::unique_ptr<ReadSession> session,
                              backend.NewSession());
@@ -187,7 +187,7 @@ class CompareSink final : public BulkLoader {
 
 }  // namespace
 
-Status CheckFull(const Spec& spec, const std::string& backend,
+Status CheckFull(const dataset::Spec& spec, const std::string& backend,
                  const ScanOpener& open_scan, const FullCheckOptions& options,
                  FullCheckReport* report) {
   auto start = std::chrono::steady_clock::now();

@@ -13,7 +13,7 @@
 
 #include "common/backend.h"
 #include "datagen/sampler.h"
-#include "datagen/spec.h"
+#include "dataset/spec.h"
 
 namespace flatbench::datagen {
 
@@ -32,7 +32,7 @@ struct CheckReport {
 
 // kCorruption naming the backend, table, key kind and key on the first
 // wrong answer; lookup errors are returned as they are.
-Status CheckSample(Backend& backend, const Spec& spec,
+Status CheckSample(Backend& backend, const dataset::Spec& spec,
                    const CheckOptions& options, CheckReport* report);
 
 // Pulls the next pair of one table, in ascending key order, from a backend:
@@ -62,7 +62,7 @@ struct FullCheckReport {
 // value, a missing key or a key the dataset does not have, naming
 // `backend`, the table, the key and both values in hex. Errors of the walk
 // or the lookups are returned with the same context.
-Status CheckFull(const Spec& spec, const std::string& backend,
+Status CheckFull(const dataset::Spec& spec, const std::string& backend,
                  const ScanOpener& open_scan, const FullCheckOptions& options,
                  FullCheckReport* report);
 

@@ -6,6 +6,7 @@
 
 #include "common/files.h"
 #include "datagen/dataset_files.h"
+#include "dataset/names.h"
 
 namespace flatbench::datagen {
 namespace fs = std::filesystem;
@@ -15,17 +16,17 @@ namespace {
 
 constexpr char kIdentityFormat[] = "flatbench-dataset/1";
 
-json SpecJson(const Spec& spec) {
+json SpecJson(const dataset::Spec& spec) {
   return {{"scale", spec.scale},
           {"accounts", spec.accounts},
           {"slots_per_account", spec.slots_per_account},
           {"seed", spec.seed},
-          {"generator_version", kGeneratorVersion}};
+          {"generator_version", dataset::kGeneratorVersion}};
 }
 
 }  // namespace
 
-Status WriteIdentity(const std::string& dir, const Spec& spec,
+Status WriteIdentity(const std::string& dir, const dataset::Spec& spec,
                      const std::string& fingerprint) {
   json j = {{"format", kIdentityFormat},
             {"spec", SpecJson(spec)},
@@ -34,7 +35,7 @@ Status WriteIdentity(const std::string& dir, const Spec& spec,
   return WriteFileAtomic(dir + "/" + kIdentityFile, j.dump(2) + "\n");
 }
 
-std::string DescribeSpec(const Spec& s) {
+std::string DescribeSpec(const dataset::Spec& s) {
   return s.scale + " (" + std::to_string(s.accounts) + " accounts x " +
          std::to_string(s.slots_per_account) + " slots, seed " +
          std::to_string(s.seed) + ")";
@@ -44,8 +45,8 @@ bool IsDatasetFile(const std::string& name) {
   if (name == kIdentityFile || name == std::string(kIdentityFile) + ".tmp") {
     return true;
   }
-  for (const char* b : kDatasetBackends) {
-    std::string s = b;
+  for (std::string_view b : dataset::kStores) {
+    std::string s(b);
     if (name == s || name == s + ".complete" || name == s + ".complete.tmp") {
       return true;
     }
@@ -63,15 +64,11 @@ Status WriteMarker(const Dataset& ds, const BackendBuild& b) {
   return WriteFileAtomic(ds.MarkerPath(b.backend), j.dump(2) + "\n");
 }
 
-std::string StorageBackend(const std::string& name) {
-  return name.substr(0, name.find('+'));
-}
-
 std::string Dataset::BackendDir(const std::string& backend) const {
-  return dir_ + "/" + StorageBackend(backend);
+  return dir_ + "/" + dataset::StoreOf(backend);
 }
 std::string Dataset::MarkerPath(const std::string& backend) const {
-  return dir_ + "/" + StorageBackend(backend) + ".complete";
+  return dir_ + "/" + dataset::StoreOf(backend) + ".complete";
 }
 
 Result<Dataset> Dataset::Open(const std::string& dir) {
@@ -99,11 +96,12 @@ Result<Dataset> Dataset::Open(const std::string& dir) {
     ds.spec_.accounts = s.at("accounts").get<uint64_t>();
     ds.spec_.slots_per_account = s.at("slots_per_account").get<uint32_t>();
     ds.spec_.seed = s.at("seed").get<uint64_t>();
-    if (s.at("generator_version").get<int>() != kGeneratorVersion) {
+    if (s.at("generator_version").get<int>() != dataset::kGeneratorVersion) {
       return Status::Corruption(
           path + ": made by generator version " +
           std::to_string(s.at("generator_version").get<int>()) +
-          ", this build is version " + std::to_string(kGeneratorVersion));
+          ", this build is version " +
+          std::to_string(dataset::kGeneratorVersion));
     }
     ds.fingerprint_ = j.at("fingerprint").get<std::string>();
   } catch (const json::exception& e) {

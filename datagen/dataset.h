@@ -22,8 +22,8 @@
 
 #include "common/backend.h"
 #include "common/status.h"
-#include "datagen/spec.h"
 #include "datagen/stream.h"
+#include "dataset/spec.h"
 
 namespace flatbench::datagen {
 
@@ -42,7 +42,7 @@ class Dataset {
   static Result<Dataset> Open(const std::string& dir);
 
   const std::string& dir() const { return dir_; }
-  const Spec& spec() const { return spec_; }
+  const dataset::Spec& spec() const { return spec_; }
   // Empty until some backend completed.
   const std::string& fingerprint() const { return fingerprint_; }
   std::string BackendDir(const std::string& backend) const;
@@ -54,38 +54,31 @@ class Dataset {
 
  private:
   std::string dir_;
-  Spec spec_;
+  dataset::Spec spec_;
   std::string fingerprint_;
 };
 
 // DIR/dataset.json, the dataset's identity.
 inline constexpr char kIdentityFile[] = "dataset.json";
-// The backends a dataset directory may hold folders and markers for.
-inline constexpr const char* kDatasetBackends[] = {
-    "arena", "rocksdb", "lmdb", "postgres", "sqlite", "fs"};
 // Whether `name`, directly under a dataset directory, is one of the
 // dataset's own files (identity, backend folders, markers, their .tmp).
 bool IsDatasetFile(const std::string& name);
 // Atomically writes DIR/dataset.json: `spec` and the stream's fingerprint
 // (empty until a backend is complete).
-Status WriteIdentity(const std::string& dir, const Spec& spec,
+Status WriteIdentity(const std::string& dir, const dataset::Spec& spec,
                      const std::string& fingerprint);
 // Atomically writes `b`'s completion marker into `ds`.
 Status WriteMarker(const Dataset& ds, const BackendBuild& b);
 // "smoke (100000 accounts x 5 slots, seed 1)", for messages.
-std::string DescribeSpec(const Spec& spec);
-
-// The backend whose files `name` reads: the part before a '+' ("arena" for
-// "arena+pread"), else `name` itself.
-std::string StorageBackend(const std::string& name);
+std::string DescribeSpec(const dataset::Spec& spec);
 
 using LoaderFactory = std::function<Result<std::unique_ptr<BulkLoader>>(
     const std::string& backend, const std::string& backend_dir,
-    const Spec& spec)>;
+    const dataset::Spec& spec)>;
 
 struct GenOptions {
   std::string dir;
-  Spec spec;
+  dataset::Spec spec;
   std::vector<std::string> backends;
   bool rebuild = false;  // Replace a dataset whose identity differs.
   bool progress = true;  // Progress lines on stderr.

@@ -8,6 +8,7 @@
 #include "common/progress.h"
 #include "datagen/dataset.h"
 #include "datagen/dataset_files.h"
+#include "dataset/names.h"
 
 namespace flatbench::datagen {
 namespace fs = std::filesystem;
@@ -29,7 +30,8 @@ Status RemoveDataset(const std::string& dir) {
 // Removes what an earlier, killed gen left behind: unfinished backend
 // folders and half-written marker or identity files. Only our own names.
 Status RemoveStaleLeftovers(const Dataset& ds) {
-  for (const char* backend : kDatasetBackends) {
+  for (std::string_view store : dataset::kStores) {
+    const std::string backend(store);
     FLATBENCH_ASSIGN_OR_RETURN(
         bool removed,
         RemovePartialBackend(ds.BackendDir(backend), ds.MarkerPath(backend)));
@@ -68,7 +70,7 @@ std::string RebuildHint(const GenOptions& o) {
     cmd += " --accounts " + std::to_string(o.spec.accounts) +
            " --slots-per-account " + std::to_string(o.spec.slots_per_account);
   }
-  if (o.spec.seed != kDefaultSeed)
+  if (o.spec.seed != dataset::kDefaultSeed)
     cmd += " --seed " + std::to_string(o.spec.seed);
   return cmd + " --rebuild";
 }

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "datagen/spec.h"
+#include "dataset/spec.h"
 
 namespace flatbench::datagen {
 

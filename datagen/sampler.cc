@@ -64,7 +64,7 @@ uint64_t Permutation::operator()(uint64_t i) const {
 
 namespace {
 
-uint64_t SpaceFor(const Spec& spec, Table table, KeyKind kind) {
+uint64_t SpaceFor(const dataset::Spec& spec, Table table, KeyKind kind) {
   switch (kind) {
     case KeyKind::kHit:
       return table == Table::kAccount ? spec.accounts : spec.storage_slots();
@@ -78,7 +78,7 @@ uint64_t SpaceFor(const Spec& spec, Table table, KeyKind kind) {
 
 }  // namespace
 
-Sampler::Sampler(const Spec& spec, Table table, KeyKind kind,
+Sampler::Sampler(const dataset::Spec& spec, Table table, KeyKind kind,
                  uint64_t draw_seed)
     : spec_(spec),
       table_(table),

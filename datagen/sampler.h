@@ -12,7 +12,7 @@
 
 #include "common/backend.h"
 #include "datagen/keys.h"
-#include "datagen/spec.h"
+#include "dataset/spec.h"
 
 namespace flatbench::datagen {
 
@@ -52,7 +52,8 @@ class Sampler {
  public:
   // REQUIRES: kind != kMissLiveAccount for the account table, and
   // spec.slots_per_account > 0 for the storage table.
-  Sampler(const Spec& spec, Table table, KeyKind kind, uint64_t draw_seed);
+  Sampler(const dataset::Spec& spec, Table table, KeyKind kind,
+          uint64_t draw_seed);
   // Number of distinct keys this sampler can draw before it repeats.
   uint64_t space() const { return perm_.size(); }
   // The i-th draw (i is taken modulo space()).
@@ -62,7 +63,7 @@ class Sampler {
 
  private:
   void Locate(uint64_t i, uint64_t* counter, uint64_t* slot) const;
-  Spec spec_;
+  dataset::Spec spec_;
   Table table_;
   KeyKind kind_;
   Permutation perm_;

@@ -70,10 +70,11 @@ void SortByKey(std::vector<Entry>& v) {
 
 std::string FingerprintHex(uint64_t fingerprint) { return Hex64(fingerprint); }
 
-Result<StreamDigest> GenerateSorted(const Spec& spec, BulkLoader* sink,
+Result<StreamDigest> GenerateSorted(const dataset::Spec& spec, BulkLoader* sink,
                                     const ProgressFn& progress) {
-  if (spec.accounts > kMaxAccounts) {
-    return Status::Usage("accounts: at most " + std::to_string(kMaxAccounts));
+  if (spec.accounts > dataset::kMaxAccounts) {
+    return Status::Usage("accounts: at most " +
+                         std::to_string(dataset::kMaxAccounts));
   }
   // Progress counts the bucketing pass as one unit per account, then one
   // unit per pair emitted.

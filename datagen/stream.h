@@ -12,7 +12,7 @@
 
 #include "common/backend.h"
 #include "common/status.h"
-#include "datagen/spec.h"
+#include "dataset/spec.h"
 
 namespace flatbench::datagen {
 
@@ -31,7 +31,7 @@ using ProgressFn = std::function<void(uint64_t done, uint64_t total)>;
 
 // Generates `spec` in ascending order into `sink` (its Finish is not
 // called). Stops at the sink's first error and returns it.
-Result<StreamDigest> GenerateSorted(const Spec& spec, BulkLoader* sink,
+Result<StreamDigest> GenerateSorted(const dataset::Spec& spec, BulkLoader* sink,
                                     const ProgressFn& progress = nullptr);
 
 // The fingerprint as 16 lowercase hex digits.

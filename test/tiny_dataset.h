@@ -11,16 +11,14 @@
 #include <string>
 #include <vector>
 
+#include "backends/table.h"
 #include "datagen/dataset.h"
-#include "datagen/registry.h"
 #include "test/temp_dir.h"
 
 namespace flatbench::testing {
 
 // Backends the tiny dataset holds: every backend of this build.
-inline std::vector<std::string> TinyBackends() {
-  return datagen::AvailableBackends();
-}
+inline std::vector<std::string> TinyBackends() { return backends::Stores(); }
 
 // The dataset directory; generation failures throw, failing the test.
 inline const std::string& TinyDatasetDir() {
@@ -31,12 +29,12 @@ inline const std::string& TinyDatasetDir() {
     path = *dir / "tiny";
     datagen::GenOptions o;
     o.dir = path;
-    auto spec = datagen::MakeSpec("tiny", 0, 0, datagen::kDefaultSeed);
+    auto spec = dataset::MakeSpec("tiny", 0, 0, dataset::kDefaultSeed);
     if (!spec.ok()) throw std::runtime_error(spec.status().message());
     o.spec = spec.value();
     o.backends = TinyBackends();
     o.progress = false;
-    auto built = datagen::Generate(o, datagen::NewLoader);
+    auto built = datagen::Generate(o, backends::NewLoader);
     if (!built.ok()) throw std::runtime_error(built.status().message());
   }
   return path;

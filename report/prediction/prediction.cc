@@ -5,7 +5,7 @@
 #include <tuple>
 
 #include "common/files.h"
-#include "datagen/spec.h"
+#include "dataset/spec.h"
 #include "report/document/html.h"
 #include "report/document/markdown.h"
 #include "report/document/report.h"
@@ -98,7 +98,7 @@ Result<PredictionSummary> WritePredictionReport(
   PredictionSummary s;
   s.markdown_path = md.string();
   s.html_path = html.string();
-  const auto full = datagen::MakeSpec("full", 0, 0, sweep.seed);
+  const auto full = dataset::MakeSpec("full", 0, 0, sweep.seed);
   const double target =
       full.ok() ? static_cast<double>(full->accounts + full->storage_slots())
                 : 0;

@@ -7,7 +7,7 @@
 #include <set>
 
 #include "common/results_schema.h"
-#include "datagen/spec.h"
+#include "dataset/spec.h"
 #include "report/format.h"
 #include "report/prediction/prediction.h"
 #include "report/prediction/prediction_parts.h"
@@ -30,7 +30,7 @@ std::string BoundText(const RatioThreshold& t) {
 
 std::string Pairs(double pairs) { return Short(pairs) + " pairs"; }
 
-Section Headline(const SweepInput& sweep, const datagen::Spec& full,
+Section Headline(const SweepInput& sweep, const dataset::Spec& full,
                  const std::vector<PredictedCheck>& checks,
                  const std::map<std::string, BackendGeometry>& full_geometry) {
   Section s{"Prediction (predicted, not a verdict)", {}};
@@ -143,8 +143,8 @@ Document BuildPredictionDocument(const SweepInput& sweep,
   doc.title = "flatbench prediction: full scale from a scale sweep";
   doc.outcome = Outcome::kInconclusive;
   doc.verdict_line = "Predicted, not a verdict";
-  auto full = datagen::MakeSpec("full", 0, 0, sweep.seed);
-  const datagen::Spec f = full.ok() ? full.value() : datagen::Spec();
+  auto full = dataset::MakeSpec("full", 0, 0, sweep.seed);
+  const dataset::Spec f = full.ok() ? full.value() : dataset::Spec();
   const double target = static_cast<double>(f.accounts + f.storage_slots());
   const auto checks = PredictChecks(sweep, thresholds, target);
   std::map<std::string, BackendGeometry> full_geometry;

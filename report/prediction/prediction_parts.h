@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "datagen/spec.h"
+#include "dataset/spec.h"
 #include "report/document/document.h"
 #include "report/prediction/prediction.h"
 
@@ -14,14 +14,14 @@ namespace flatbench::report {
 
 // The ratios against size: one table of every gated cell, one chart per
 // check, table and kind.
-Section TrendSection(const SweepInput& sweep, const datagen::Spec& full,
+Section TrendSection(const SweepInput& sweep, const dataset::Spec& full,
                      const std::vector<PredictedCheck>& checks);
 
 // The geometric model: its inputs per size, its predictions against the
 // measured reads per read at every size (error shown), and at full scale
 // on the required RAM. Sets *full_geometry to each modelled backend's
 // geometry grown to `full` from the largest size.
-Section ModelSection(const SweepInput& sweep, const datagen::Spec& full,
+Section ModelSection(const SweepInput& sweep, const dataset::Spec& full,
                      std::map<std::string, BackendGeometry>* full_geometry);
 
 // The structural prediction (structural.h) at full scale beside the trend,

@@ -59,7 +59,7 @@ double MeasuredPages(const ResultSet& rs, const std::string& backend,
 
 }  // namespace
 
-Section TrendSection(const SweepInput& sweep, const datagen::Spec& full,
+Section TrendSection(const SweepInput& sweep, const dataset::Spec& full,
                      const std::vector<PredictedCheck>& checks) {
   Section s{"Gated ratios against dataset size", {}};
   s.blocks.push_back(Paragraph(
@@ -148,7 +148,7 @@ Section TrendSection(const SweepInput& sweep, const datagen::Spec& full,
   return s;
 }
 
-Section ModelSection(const SweepInput& sweep, const datagen::Spec& full,
+Section ModelSection(const SweepInput& sweep, const dataset::Spec& full,
                      std::map<std::string, BackendGeometry>* full_geometry) {
   Section s{"The geometric model: storage reads per hit and per miss", {}};
   s.blocks.push_back(Paragraph(

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "datagen/estimate.h"
-#include "datagen/spec.h"
+#include "dataset/estimate.h"
+#include "dataset/spec.h"
 #include "report/format.h"
 
 namespace flatbench::report {
@@ -15,13 +15,13 @@ using Cells = std::map<CellKey, CellStats>;
 
 // The scale is shown, not only named: the dataset's counts must be the
 // gate scale's, and each gated backend's on-disk size must be within the
-// estimate datagen makes for that scale: at most the estimate (which holds
+// estimate the dataset makes for that scale: at most the estimate (which holds
 // a 10% margin) and at least two thirds of it.
 Gate ScaleGate(const ResultSet& res, const Thresholds& t) {
   Gate g{"gate scale", true, "", {}};
   size_t bad = 0;
   const std::string scale = res.scale();
-  auto want = datagen::MakeSpec(t.gate_scale, 0, 0, datagen::kDefaultSeed);
+  auto want = dataset::MakeSpec(t.gate_scale, 0, 0, dataset::kDefaultSeed);
   auto accounts = res.Integer(r::kDatasetAccounts.name);
   auto slots = res.Integer(r::kDatasetSlotsPerAccount.name);
   g.figure = "scale " + scale + ", " +
@@ -50,7 +50,7 @@ Gate ScaleGate(const ResultSet& res, const Thresholds& t) {
     // A read path of a backend ("arena+pread") reads that backend's files.
     const std::string built = b.substr(0, b.find('+'));
     double est =
-        static_cast<double>(datagen::EstimateDiskBytes(want.value(), built));
+        static_cast<double>(dataset::EstimateDiskBytes(want.value(), built));
     if (!disk || *disk > est || *disk < est * 2 / 3) {
       AddDetail(&g, &bad,
                 b + " on disk " +

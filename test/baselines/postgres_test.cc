@@ -13,16 +13,17 @@
 #include <fstream>
 #include <sstream>
 
+#include "backends/table.h"
 #include "baselines/postgres_server.h"
 #include "datagen/check.h"
 #include "datagen/dataset.h"
-#include "datagen/registry.h"
 #include "test/datagen/collect_sink.h"
 #include "test/temp_dir.h"
 #include "test/wait_until.h"
 
 using namespace flatbench;
 using namespace flatbench::datagen;
+using namespace flatbench::dataset;
 namespace fs = std::filesystem;
 
 namespace {
@@ -102,7 +103,7 @@ std::string Build(const testing::TempDir& tmp, const Spec& spec) {
   o.spec = spec;
   o.backends = {"postgres"};
   o.progress = false;
-  REQUIRE(Generate(o, datagen::NewLoader).ok());
+  REQUIRE(Generate(o, backends::NewLoader).ok());
   return fs::absolute(o.dir + "/postgres").lexically_normal().string();
 }
 
@@ -141,7 +142,7 @@ TEST_CASE("postgres serves every tiny pair from a real server, then stops") {
   std::vector<int> pids;
   std::vector<std::string> started;
   {
-    auto backend = datagen::OpenBackend("postgres", dir, {});
+    auto backend = backends::Open("postgres", dir, {});
     REQUIRE(backend.ok());
     Backend& b = *backend.value();
     for (const auto& f : listed) CHECK(fs::exists(f));
@@ -213,7 +214,7 @@ TEST_CASE("postgres serves every tiny pair from a real server, then stops") {
   // A second open reuses the cluster: same files, no new initdb.
   OpenOptions lazy;
   lazy.lazy_metadata = true;
-  auto again = datagen::OpenBackend("postgres", dir, lazy);
+  auto again = backends::Open("postgres", dir, lazy);
   REQUIRE(again.ok());
   for (const auto& [k, v] : again.value()->Describe()) {
     if (k == "preload") CHECK(v.find("nothing") == 0);
@@ -245,7 +246,7 @@ TEST_CASE(
   REQUIRE(GenerateSorted(spec, &model).ok());
   const auto& [key, value] = model.pairs[0][5];
 
-  auto backend = datagen::OpenBackend("postgres", dir, {});
+  auto backend = backends::Open("postgres", dir, {});
   REQUIRE(backend.ok());
   auto session = backend.value()->NewSession();
   REQUIRE(session.ok());
@@ -266,7 +267,7 @@ TEST_CASE(
   session.value().reset();
   backend.value().reset();  // Nothing left to stop; must not hang.
 
-  auto reopened = datagen::OpenBackend("postgres", dir, {});
+  auto reopened = backends::Open("postgres", dir, {});
   REQUIRE(reopened.ok());
   auto s2 = reopened.value()->NewSession();
   REQUIRE(s2.ok());
@@ -314,7 +315,7 @@ TEST_CASE(
     const int old_pid = leftover.value().PostmasterPid();
     REQUIRE(old_pid != 0);
     {
-      auto backend = datagen::OpenBackend("postgres", dir, {});
+      auto backend = backends::Open("postgres", dir, {});
       REQUIRE(backend.ok());
       CHECK(Exited(old_pid));
       auto pids = backend.value()->ServerProcesses();
@@ -329,7 +330,7 @@ TEST_CASE(
     REQUIRE(server.ok());
     const int pid = server.value().PostmasterPid();
     REQUIRE(pid != 0);
-    auto backend = datagen::OpenBackend("postgres", dir, {});
+    auto backend = backends::Open("postgres", dir, {});
     CHECK(backend.status().code() == Code::kIOError);
     CHECK(backend.status().message().find(std::to_string(child)) !=
           std::string::npos);
@@ -373,7 +374,7 @@ TEST_CASE("postgres: an interrupted load leaves no server and no backend") {
       Generate(o,
                [&](const std::string& name, const std::string& dir,
                    const Spec& spec) -> Result<std::unique_ptr<BulkLoader>> {
-                 auto inner = datagen::NewLoader(name, dir, spec);
+                 auto inner = backends::NewLoader(name, dir, spec);
                  if (!inner.ok()) return inner.status();
                  return std::unique_ptr<BulkLoader>(
                      new Tripwire(std::move(inner).value(), &stop, &added));
@@ -387,7 +388,7 @@ TEST_CASE("postgres: an interrupted load leaves no server and no backend") {
 
 TEST_CASE("postgres: no cluster, or a socket path too long, is refused") {
   testing::TempDir tmp;
-  auto none = datagen::OpenBackend("postgres", tmp.path(), {});
+  auto none = backends::Open("postgres", tmp.path(), {});
   CHECK(none.status().code() == Code::kMissingInput);
   const std::string deep = tmp / std::string(120, 'd');
   auto server = baselines::PostgresServer::ForDir(deep);

@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "backends/table.h"
 #include "datagen/check.h"
 #include "datagen/dataset.h"
-#include "datagen/registry.h"
 #include "datagen/sampler.h"
 #include "test/datagen/collect_sink.h"
 #include "test/temp_dir.h"
@@ -16,6 +16,7 @@
 
 using namespace flatbench;
 using namespace flatbench::datagen;
+using namespace flatbench::dataset;
 
 namespace {
 
@@ -39,7 +40,7 @@ TEST_CASE("every backend round-trips a tiny dataset") {
       CAPTURE(lazy);
       OpenOptions opts;
       opts.lazy_metadata = lazy;
-      auto backend = datagen::OpenBackend(name, ds->BackendDir(name), opts);
+      auto backend = backends::Open(name, ds->BackendDir(name), opts);
       REQUIRE(backend.ok());
       auto session = backend.value()->NewSession();
       REQUIRE(session.ok());
@@ -70,13 +71,13 @@ TEST_CASE("CheckSample fails loudly on a wrong expected value") {
   GenOptions o;
   o.dir = tmp / "ds";
   o.spec = SmallSpec();
-  o.backends = {datagen::AvailableBackends().front()};
+  o.backends = {backends::Stores().front()};
   o.progress = false;
-  REQUIRE(Generate(o, datagen::NewLoader).ok());
+  REQUIRE(Generate(o, backends::NewLoader).ok());
   auto ds = Dataset::Open(o.dir);
   REQUIRE(ds.ok());
   auto backend =
-      datagen::OpenBackend(o.backends[0], ds->BackendDir(o.backends[0]), {});
+      backends::Open(o.backends[0], ds->BackendDir(o.backends[0]), {});
   REQUIRE(backend.ok());
   CheckOptions check;
   check.samples = 50;
@@ -92,9 +93,9 @@ TEST_CASE("gen refuses another dataset, resumes, and rebuilds on request") {
   GenOptions o;
   o.dir = tmp / "ds";
   o.spec = SmallSpec();
-  o.backends = {datagen::AvailableBackends().front()};
+  o.backends = {backends::Stores().front()};
   o.progress = false;
-  auto first = Generate(o, datagen::NewLoader);
+  auto first = Generate(o, backends::NewLoader);
   REQUIRE(first.ok());
   const std::string fp = first->front().fingerprint;
   // The loaders Generate asks for: none for a skipped backend, one for a
@@ -105,7 +106,7 @@ TEST_CASE("gen refuses another dataset, resumes, and rebuilds on request") {
                                           const std::string& dir,
                                           const Spec& spec) {
     ++loads;
-    return datagen::NewLoader(backend, dir, spec);
+    return backends::NewLoader(backend, dir, spec);
   };
   const std::string bdir = Dataset::Open(o.dir)->BackendDir(o.backends[0]);
   const std::string stray = bdir + "/stray.txt";
@@ -134,7 +135,7 @@ TEST_CASE("gen refuses another dataset, resumes, and rebuilds on request") {
   SECTION("another spec is refused with exit 73 and data kept") {
     GenOptions other = o;
     other.spec = MakeSpec("custom", 2000, 3, 5).value();
-    auto r = Generate(other, datagen::NewLoader);
+    auto r = Generate(other, backends::NewLoader);
     REQUIRE_FALSE(r.ok());
     CHECK(r.status().code() == Code::kRefuseOverwrite);
     CHECK(r.status().ExitCode() == 73);
@@ -145,7 +146,7 @@ TEST_CASE("gen refuses another dataset, resumes, and rebuilds on request") {
     CHECK(ds->Build(o.backends[0]).ok());
 
     other.rebuild = true;
-    auto rebuilt = Generate(other, datagen::NewLoader);
+    auto rebuilt = Generate(other, backends::NewLoader);
     REQUIRE(rebuilt.ok());
     CHECK(rebuilt->front().pairs[0] == 2000);
   }
@@ -164,7 +165,7 @@ TEST_CASE("gen refuses another dataset, resumes, and rebuilds on request") {
     GenOptions f = o;
     f.dir = foreign;
     f.rebuild = true;
-    auto r = Generate(f, datagen::NewLoader);
+    auto r = Generate(f, backends::NewLoader);
     CHECK(r.status().code() == Code::kRefuseOverwrite);
     CHECK(std::filesystem::exists(foreign + "/precious.txt"));
   }

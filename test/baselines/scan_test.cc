@@ -9,10 +9,10 @@
 #include <utility>
 #include <vector>
 
+#include "backends/table.h"
 #include "common/hex.h"
 #include "common/rng.h"
 #include "datagen/dataset.h"
-#include "datagen/registry.h"
 #include "test/datagen/collect_sink.h"
 #include "test/skip.h"
 #include "test/temp_dir.h"
@@ -87,7 +87,7 @@ void CheckScans(const std::string& name, const testing::CollectSink& model,
     CAPTURE(name);
     OpenOptions opts;
     opts.verify_checksums = true;
-    auto backend = datagen::OpenBackend(name, ds.BackendDir(name), opts);
+    auto backend = backends::Open(name, ds.BackendDir(name), opts);
     INFO(backend.status().message());
     REQUIRE(backend.ok());
     auto session = backend.value()->NewSession();
@@ -119,26 +119,24 @@ constexpr const char* kDirect = "arena+direct";
 
 TEST_CASE("every backend scans the same pages as the sorted stream",
           "[baselines][scan]") {
-  datagen::Spec spec =
-      datagen::MakeSpec("tiny", 0, 0, datagen::kDefaultSeed).value();
+  dataset::Spec spec =
+      dataset::MakeSpec("tiny", 0, 0, dataset::kDefaultSeed).value();
   testing::CollectSink model;
   REQUIRE(datagen::GenerateSorted(spec, &model).ok());
   auto ds = datagen::Dataset::Open(testing::TinyDatasetDir());
   REQUIRE(ds.ok());
-  std::vector<std::string> names = datagen::AvailableBackends();
   // The O_DIRECT variant has a case of its own (below), which a file
   // system without O_DIRECT skips.
-  for (const auto& v : datagen::ReadVariants()) {
-    if (v != kDirect) names.push_back(v);
+  for (const auto& name : backends::Names()) {
+    if (name != kDirect) CheckScans(name, model, ds.value());
   }
-  for (const auto& name : names) CheckScans(name, model, ds.value());
 }
 
 // Run alone (meson test `baselines_direct`): skipped, with the reason, where
 // the dataset's file system refuses O_DIRECT (tmpfs, for one).
 TEST_CASE("the O_DIRECT read path scans the same pages", "[direct]") {
-  datagen::Spec spec =
-      datagen::MakeSpec("tiny", 0, 0, datagen::kDefaultSeed).value();
+  dataset::Spec spec =
+      dataset::MakeSpec("tiny", 0, 0, dataset::kDefaultSeed).value();
   testing::CollectSink model;
   REQUIRE(datagen::GenerateSorted(spec, &model).ok());
   // Its own tiny dataset of the arena alone: cheaper than every backend's.
@@ -148,11 +146,10 @@ TEST_CASE("the O_DIRECT read path scans the same pages", "[direct]") {
   o.spec = spec;
   o.backends = {"arena"};
   o.progress = false;
-  REQUIRE(datagen::Generate(o, datagen::NewLoader).ok());
+  REQUIRE(datagen::Generate(o, backends::NewLoader).ok());
   auto ds = datagen::Dataset::Open(o.dir);
   REQUIRE(ds.ok());
-  auto probe =
-      datagen::OpenBackend(kDirect, ds->BackendDir(kDirect), OpenOptions{});
+  auto probe = backends::Open(kDirect, ds->BackendDir(kDirect), OpenOptions{});
   if (!probe.ok() && probe.status().code() == Code::kIOError) {
     testing::SkipTest(probe.status().message(), tmp.path());
   }

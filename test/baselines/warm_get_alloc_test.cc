@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "backends/table.h"
 #include "datagen/dataset.h"
-#include "datagen/registry.h"
 #include "datagen/sampler.h"
 #include "test/temp_dir.h"
 
@@ -80,10 +80,10 @@ const datagen::Dataset& SmallDataset() {
     datagen::GenOptions o;
     o.dir = tmp / "ds";
     o.spec =
-        datagen::MakeSpec("custom", 3000, 2, datagen::kDefaultSeed).value();
-    o.backends = datagen::AvailableBackends();
+        dataset::MakeSpec("custom", 3000, 2, dataset::kDefaultSeed).value();
+    o.backends = backends::Stores();
     o.progress = false;
-    auto built = datagen::Generate(o, datagen::NewLoader);
+    auto built = datagen::Generate(o, backends::NewLoader);
     if (!built.ok()) return Result<datagen::Dataset>(built.status());
     return datagen::Dataset::Open(o.dir);
   }();
@@ -98,7 +98,7 @@ struct Lookup {
 };
 
 // Hits and both kinds of miss, on both tables, drawn before any counting.
-std::vector<Lookup> Lookups(const datagen::Spec& spec) {
+std::vector<Lookup> Lookups(const dataset::Spec& spec) {
   std::vector<Lookup> out;
   for (Table t : {Table::kAccount, Table::kStorage}) {
     for (auto kind : {datagen::KeyKind::kHit, datagen::KeyKind::kMissAbsent,
@@ -134,14 +134,13 @@ TEST_CASE("a warm Get allocates nothing, on every backend and read path",
           "[alloc]") {
   const datagen::Dataset& ds = SmallDataset();
   const std::vector<Lookup> lookups = Lookups(ds.spec());
-  std::vector<std::string> names = datagen::AvailableBackends();
-  for (const auto& v : datagen::ReadVariants()) names.push_back(v);
+  const std::vector<std::string> names = backends::Names();
   for (const std::string& name : names) {
     for (bool verify : {false, true}) {
       CAPTURE(name, verify);
       OpenOptions options;
       options.verify_checksums = verify;
-      auto backend = datagen::OpenBackend(name, ds.BackendDir(name), options);
+      auto backend = backends::Open(name, ds.BackendDir(name), options);
       REQUIRE(backend.ok());
       auto session = backend.value()->NewSession();
       REQUIRE(session.ok());

@@ -14,7 +14,7 @@ using datagen::KeyKind;
 PlanInput Input(const std::string& scale,
                 const std::vector<std::string>& backends) {
   PlanInput in;
-  in.spec = datagen::MakeSpec(scale, 0, 0, datagen::kDefaultSeed).value();
+  in.spec = dataset::MakeSpec(scale, 0, 0, dataset::kDefaultSeed).value();
   ScheduleOptions& o = in.schedule;
   o.backends = backends;
   o.modes = {Mode::kWarm, Mode::kCold, Mode::kColdLazy};

@@ -297,10 +297,10 @@ TEST_CASE("bench exit codes", "[bench][cli]") {
     TempDir other;
     datagen::GenOptions o;
     o.dir = other / "arena-only";
-    o.spec = datagen::MakeSpec("custom", 500, 2, datagen::kDefaultSeed).value();
+    o.spec = dataset::MakeSpec("custom", 500, 2, dataset::kDefaultSeed).value();
     o.backends = {"arena"};
     o.progress = false;
-    REQUIRE(datagen::Generate(o, datagen::NewLoader).ok());
+    REQUIRE(datagen::Generate(o, backends::NewLoader).ok());
     for (const auto& b : testing::TinyBackends()) {
       if (b == "arena") continue;
       CAPTURE(b);

@@ -36,7 +36,7 @@ double ChiSquareOfFirstBytes(const KeyPlan& plan, int threads, uint64_t rpt) {
 
 TEST_CASE("drawn keys spread over all 256 shards (chi-square, p=0.001)",
           "[bench][keys]") {
-  auto spec = datagen::MakeSpec("smoke", 0, 0, datagen::kDefaultSeed);
+  auto spec = dataset::MakeSpec("smoke", 0, 0, dataset::kDefaultSeed);
   REQUIRE(spec.ok());
   auto [table, kind] =
       GENERATE(std::make_pair(Table::kAccount, KeyKind::kHit),
@@ -56,7 +56,7 @@ TEST_CASE("drawn keys spread over all 256 shards (chi-square, p=0.001)",
 
 TEST_CASE("a pass reads distinct keys, and the next pass new ones",
           "[bench][keys]") {
-  auto spec = datagen::MakeSpec("tiny", 0, 0, datagen::kDefaultSeed);
+  auto spec = dataset::MakeSpec("tiny", 0, 0, dataset::kDefaultSeed);
   REQUIRE(spec.ok());
   datagen::Sampler sampler(spec.value(), Table::kAccount, KeyKind::kHit, 7);
   // Two consecutive passes of 4 x 1000 keys: 8000 of the 10000 accounts.

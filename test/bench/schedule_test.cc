@@ -32,8 +32,8 @@ ScheduleOptions Options(std::vector<std::string> backends, int reps) {
   return o;
 }
 
-datagen::Spec Tiny() {
-  return datagen::MakeSpec("tiny", 0, 0, datagen::kDefaultSeed).value();
+dataset::Spec Tiny() {
+  return dataset::MakeSpec("tiny", 0, 0, dataset::kDefaultSeed).value();
 }
 
 TEST_CASE("cells exist only where the dataset has them", "[bench][schedule]") {
@@ -46,7 +46,7 @@ TEST_CASE("cells exist only where the dataset has them", "[bench][schedule]") {
     CHECK_FALSE(
         (c.table == Table::kAccount && c.kind == KeyKind::kMissLiveAccount));
   }
-  auto no_slots = datagen::MakeSpec("custom", 100, 0, 1).value();
+  auto no_slots = dataset::MakeSpec("custom", 100, 0, 1).value();
   CHECK(EnumerateCells(no_slots, {Table::kAccount, Table::kStorage},
                        {KeyKind::kHit}, {1})
             .size() == 1);

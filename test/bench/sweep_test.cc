@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "datagen/registry.h"
+#include "backends/table.h"
 #include "report/prediction/model.h"
 #include "test/bench/tiny_dataset.h"
 #include "test/run_command.h"
@@ -77,7 +77,7 @@ TEST_CASE(
   CHECK(fs::exists(dir + "/data-1000"));
   CHECK_FALSE(fs::exists(dir + "/data-2000"));
   const json& geometry = state["sizes"][1]["geometry"];
-  for (const auto& b : datagen::AvailableBackends()) {
+  for (const auto& b : backends::Stores()) {
     CAPTURE(b);
     // Reference stores report no geometry; the gated three must.
     if (!geometry.contains(b)) {
@@ -171,7 +171,7 @@ TEST_CASE("the sweep measures its device profile once, before any size",
     CHECK(generated == 0);  // Before the first size is built.
     return json{{"marker", profiles}};
   };
-  steps.generate = [&](const datagen::Spec&, const std::string&) {
+  steps.generate = [&](const dataset::Spec&, const std::string&) {
     ++generated;
     return Status::Ok();
   };
@@ -225,7 +225,7 @@ TEST_CASE("the model on the tiny dataset's own geometry",
   REQUIRE(ds.ok());
   for (const auto& name : TinyBackends()) {
     CAPTURE(name);
-    auto b = datagen::OpenBackend(name, ds->BackendDir(name), {});
+    auto b = backends::Open(name, ds->BackendDir(name), {});
     REQUIRE(b.ok());
     report::BackendGeometry g;
     for (Table t : {Table::kAccount, Table::kStorage}) {

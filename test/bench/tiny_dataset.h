@@ -4,16 +4,16 @@
 
 #include <string>
 
+#include "backends/table.h"
 #include "bench/worker.h"
 #include "datagen/dataset.h"
-#include "datagen/registry.h"
 #include "test/tiny_dataset.h"
 
 namespace flatbench::testing {
 
 inline bench::Opener TinyOpener(const datagen::Dataset& ds) {
   return [ds](const std::string& name, const OpenOptions& options) {
-    return datagen::OpenBackend(name, ds.BackendDir(name), options);
+    return backends::Open(name, ds.BackendDir(name), options);
   };
 }
 

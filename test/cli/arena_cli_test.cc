@@ -191,8 +191,8 @@ TEST_CASE("the read variants open the arena's files and agree") {
   const std::string dir = MakeDataset(tmp);
   for (uint64_t counter : {0u, 17u, 1999u}) {
     const std::string key = flatbench::ToHex(View(MakeAccountKey(counter)));
-    const std::string value =
-        flatbench::ToHex(MakeAccountValue(kDefaultSeed, counter).view());
+    const std::string value = flatbench::ToHex(
+        MakeAccountValue(flatbench::dataset::kDefaultSeed, counter).view());
     for (const char* backend :
          {"arena", "arena+pread", "arena+direct", "arena+cache"}) {
       CAPTURE(counter, backend);

@@ -143,8 +143,8 @@ TEST_CASE("gen, get, verify and info on a small dataset") {
   SECTION("a present key prints its value as hex") {
     using namespace flatbench::datagen;
     std::string key = flatbench::ToHex(View(MakeAccountKey(17)));
-    std::string value =
-        flatbench::ToHex(MakeAccountValue(kDefaultSeed, 17).view());
+    std::string value = flatbench::ToHex(
+        MakeAccountValue(flatbench::dataset::kDefaultSeed, 17).view());
     r = RunFlatbench("get --dir " + dir + " --backend arena --key " + key);
     CHECK(r.exit_code == 0);
     CHECK(r.out == value + "\n");

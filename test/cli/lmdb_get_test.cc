@@ -166,13 +166,14 @@ TEST_CASE("get on a damaged data.mdb is exit 65 or the truth, never a signal",
   // the key of the report this test comes from.
   const auto account = dg::MakeAccountKey(4321);
   std::vector<Probe> probes = {
-      MakeProbe(
-          original, "account", std::string(dg::View(account)),
-          std::string(dg::MakeAccountValue(dg::kDefaultSeed, 4321).view())),
-      MakeProbe(
-          original, "storage",
-          std::string(dg::View(dg::MakeStorageKey(account, 4321, 2))),
-          std::string(dg::View(dg::MakeSlotValue(dg::kDefaultSeed, 4321, 2)))),
+      MakeProbe(original, "account", std::string(dg::View(account)),
+                std::string(
+                    dg::MakeAccountValue(flatbench::dataset::kDefaultSeed, 4321)
+                        .view())),
+      MakeProbe(original, "storage",
+                std::string(dg::View(dg::MakeStorageKey(account, 4321, 2))),
+                std::string(dg::View(dg::MakeSlotValue(
+                    flatbench::dataset::kDefaultSeed, 4321, 2)))),
       MakeProbe(original, "account",
                 std::string(dg::View(dg::MakeAccountKey(10'000 + 7))), ""),
   };

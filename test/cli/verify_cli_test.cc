@@ -165,7 +165,8 @@ TEST_CASE("verify --dir catches a flipped byte in a RocksDB data block",
   std::string dir = GenSmall(tmp / "ds", "rocksdb");
   // Account blocks are stored uncompressed: a value's bytes are in the file
   // as they are, inside a data block.
-  auto value = dg::MakeAccountValue(dg::kDefaultSeed, kAccounts / 2);
+  auto value =
+      dg::MakeAccountValue(flatbench::dataset::kDefaultSeed, kAccounts / 2);
   FlipInside(dir + "/rocksdb", ".sst", value.view());
   auto r = RunFlatbench("verify --quiet --dir " + dir);
   CHECK(r.exit_code == 65);
@@ -178,7 +179,8 @@ TEST_CASE("verify --dir catches a flipped byte in an LMDB leaf value",
           "[lmdb]") {
   TempDir tmp;
   std::string dir = GenSmall(tmp / "ds", "lmdb");
-  auto value = dg::MakeSlotValue(dg::kDefaultSeed, kAccounts / 3, 1);
+  auto value =
+      dg::MakeSlotValue(flatbench::dataset::kDefaultSeed, kAccounts / 3, 1);
   std::string expected = flatbench::ToHex(dg::View(value));
   FlipInside(dir + "/lmdb", ".mdb", dg::View(value));
   auto r = RunFlatbench("verify --quiet --dir " + dir);

@@ -11,6 +11,7 @@
 
 using namespace flatbench;
 using namespace flatbench::datagen;
+using namespace flatbench::dataset;
 
 namespace {
 

@@ -12,6 +12,7 @@
 
 using namespace flatbench;
 using namespace flatbench::datagen;
+using namespace flatbench::dataset;
 namespace fs = std::filesystem;
 
 namespace {

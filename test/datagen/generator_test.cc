@@ -9,6 +9,7 @@
 
 using namespace flatbench;
 using namespace flatbench::datagen;
+using namespace flatbench::dataset;
 using flatbench::testing::CollectSink;
 
 namespace {

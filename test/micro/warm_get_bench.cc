@@ -17,9 +17,10 @@
 #include <string>
 #include <vector>
 
+#include "backends/table.h"
 #include "datagen/dataset.h"
-#include "datagen/registry.h"
 #include "datagen/sampler.h"
+#include "dataset/names.h"
 #include "test/temp_dir.h"
 
 namespace {
@@ -28,7 +29,7 @@ using namespace flatbench;
 
 // Keys cycle over a permutation of the whole hit key space (up to 1M keys),
 // prepared before timing.
-std::vector<std::string> HitKeys(const datagen::Spec& spec, Table table) {
+std::vector<std::string> HitKeys(const dataset::Spec& spec, Table table) {
   datagen::Sampler sampler(spec, table, datagen::KeyKind::kHit, 11);
   uint64_t n = std::min<uint64_t>(sampler.space(), 1 << 20);
   std::vector<std::string> keys(n, std::string(KeySize(table), '\0'));
@@ -104,7 +105,7 @@ int main(int argc, char** argv) {
   for (const std::string& scale : scales) {
     datagen::GenOptions o;
     o.dir = tmp / scale;
-    auto spec = datagen::MakeSpec(scale, 0, 0, datagen::kDefaultSeed);
+    auto spec = dataset::MakeSpec(scale, 0, 0, dataset::kDefaultSeed);
     if (!spec.ok()) {
       std::fprintf(stderr, "warm_get: --scales: %s\n",
                    spec.status().message().c_str());
@@ -112,11 +113,11 @@ int main(int argc, char** argv) {
     }
     o.spec = spec.value();
     o.backends.clear();
-    for (const auto& name : datagen::AvailableBackends()) {
+    for (const auto& name : backends::Stores()) {
       if (only.empty() || Contains(only, name)) o.backends.push_back(name);
     }
     o.progress = false;
-    auto built = datagen::Generate(o, datagen::NewLoader);
+    auto built = datagen::Generate(o, backends::NewLoader);
     if (!built.ok()) {
       std::fprintf(stderr, "warm_get: %s\n", built.status().message().c_str());
       return 1;
@@ -138,7 +139,9 @@ int main(int argc, char** argv) {
       if (Contains(o.backends, "arena")) {
         runs.push_back({"arena", false});
         runs.push_back({"arena", true, true});
-        for (const auto& v : datagen::ReadVariants()) {
+        for (const backends::Entry& e : backends::All()) {
+          const std::string v(e.name);
+          if (!e.built || e.is_store() || e.store != "arena") continue;
           if (only.empty() || Contains(only, v)) runs.push_back({v, true});
         }
       }
@@ -146,8 +149,8 @@ int main(int argc, char** argv) {
         OpenOptions options;
         options.verify_checksums = run.verify;
         options.verify_every_read = run.every;
-        auto backend = datagen::OpenBackend(
-            run.name, o.dir + "/" + datagen::StorageBackend(run.name), options);
+        auto backend = backends::Open(
+            run.name, o.dir + "/" + dataset::StoreOf(run.name), options);
         if (!backend.ok()) {
           std::fprintf(stderr, "warm_get: %s\n",
                        backend.status().message().c_str());

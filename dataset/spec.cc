@@ -1,6 +1,6 @@
-#include "datagen/spec.h"
+#include "dataset/spec.h"
 
-namespace flatbench::datagen {
+namespace flatbench::dataset {
 
 std::string Spec::Canonical() const {
   return "flatbench-dataset v" + std::to_string(kGeneratorVersion) +
@@ -46,4 +46,4 @@ Result<Spec> MakeSpec(const std::string& scale, uint64_t accounts,
   return spec;
 }
 
-}  // namespace flatbench::datagen
+}  // namespace flatbench::dataset

@@ -7,7 +7,7 @@
 
 #include "common/status.h"
 
-namespace flatbench::datagen {
+namespace flatbench::dataset {
 
 inline constexpr uint64_t kDefaultSeed = 0x666c617462656e63ULL;  // "flatbenc"
 // Generator version: bumped whenever the bytes a Spec produces change.
@@ -37,4 +37,4 @@ inline constexpr uint64_t kMaxAccounts = 2'000'000'000ULL;
 Result<Spec> MakeSpec(const std::string& scale, uint64_t accounts,
                       uint32_t slots_per_account, uint64_t seed);
 
-}  // namespace flatbench::datagen
+}  // namespace flatbench::dataset

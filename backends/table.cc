@@ -1,0 +1,282 @@
+#include "backends/table.h"
+
+#include "arena/backend.h"
+#include "arena/loader.h"
+#include "baselines/fs_layout.h"
+#include "common/files.h"
+#include "dataset/estimate.h"
+#include "flatbench_config.h"
+// The one place that asks which backends this build holds.
+#if FLATBENCH_HAVE_ROCKSDB
+#include "baselines/rocksdb_backend.h"
+#endif
+#if FLATBENCH_HAVE_LMDB
+#include "baselines/lmdb_backend.h"
+#include "baselines/lmdb_path.h"
+#endif
+#if FLATBENCH_HAVE_POSTGRES
+#include "baselines/postgres_backend.h"
+#endif
+#if FLATBENCH_HAVE_SQLITE
+#include "baselines/sqlite_backend.h"
+#endif
+#if FLATBENCH_HAVE_FS
+#include "baselines/fs_backend.h"
+#endif
+
+namespace flatbench::backends {
+namespace {
+
+template <arena::ReadPath kPath>
+Result<std::unique_ptr<Backend>> OpenArena(const std::string& dir,
+                                           const OpenOptions& options) {
+  FLATBENCH_ASSIGN_OR_RETURN(auto b,
+                             arena::ArenaBackend::Open(dir, options, kPath));
+  return std::unique_ptr<Backend>(std::move(b));
+}
+
+Result<std::unique_ptr<BulkLoader>> LoadArena(const std::string& dir,
+                                              const dataset::Spec&) {
+  FLATBENCH_ASSIGN_OR_RETURN(auto l, arena::ArenaLoader::Create(dir));
+  return std::unique_ptr<BulkLoader>(std::move(l));
+}
+
+// A store's loader that needs nothing of the spec.
+template <Result<std::unique_ptr<BulkLoader>> (*kNew)(const std::string&)>
+Result<std::unique_ptr<BulkLoader>> LoadIgnoringSpec(const std::string& dir,
+                                                     const dataset::Spec&) {
+  return kNew(dir);
+}
+
+#if FLATBENCH_HAVE_LMDB
+// LMDB's map is sized up front: account values are at most 81 bytes, slot
+// values 32.
+Result<std::unique_ptr<BulkLoader>> LoadLmdb(const std::string& dir,
+                                             const dataset::Spec& spec) {
+  const uint64_t pairs = spec.accounts + spec.storage_slots();
+  const uint64_t bytes = spec.accounts * (kAccountKeySize + 81) +
+                         spec.storage_slots() * (kStorageKeySize + 32);
+  return baselines::NewLmdbLoader(dir, pairs, bytes);
+}
+
+Result<CheckedValue> CheckedLmdbGet(const std::string& dir, Table table,
+                                    std::string_view key) {
+  FLATBENCH_ASSIGN_OR_RETURN(
+      baselines::LmdbPathResult walk,
+      baselines::CheckedLmdbLookup(dir + "/data.mdb", TableName(table), key,
+                                   KeySize(table)));
+  return CheckedValue{walk.found, std::move(walk.value)};
+}
+#endif
+
+#if FLATBENCH_HAVE_FS
+// One file per key: the filesystem holding `dir` must have the inodes and
+// blocks, and the store is built only up to fs_layout::kMaxPairs.
+Status CheckFsRoom(const dataset::Spec& spec, const std::string& dir) {
+  const uint64_t block = BlockBytes(dir);
+  const dataset::FsStoreEstimate e =
+      dataset::EstimateFsStore(spec, block != 0 ? block : 4096);
+  const std::string figures = std::to_string(e.files) + " files, about " +
+                              std::to_string(e.inodes) + " inodes and " +
+                              HumanBytes(e.disk_bytes) + " of disk";
+  const uint64_t free_inodes = FreeInodes(dir);
+  const uint64_t free_bytes = FreeBytes(dir);
+  const std::string have = std::to_string(free_inodes) + " inodes and " +
+                           HumanBytes(free_bytes) + " free at " + dir;
+  if (e.files > baselines::fs_layout::kMaxPairs) {
+    return Status::Usage(
+        "--backends fs: one file per key is built only up to smoke scale (" +
+        std::to_string(baselines::fs_layout::kMaxPairs) + " pairs); " +
+        spec.scale + " (" + std::to_string(spec.accounts) + " accounts x " +
+        std::to_string(spec.slots_per_account) + " slots) would need " +
+        figures + " (" + have + ")");
+  }
+  if ((free_inodes != 0 && e.inodes > free_inodes) ||
+      (free_bytes != 0 && e.disk_bytes > free_bytes)) {
+    return Status::RefuseOverwrite("--backends fs: needs " + figures +
+                                   ", only " + have);
+  }
+  return Status::Ok();
+}
+#endif
+
+constexpr std::string_view kArenaCheck = "walking every block of both files";
+
+const Entry kEntries[] = {
+    {.name = "arena",
+     .store = "arena",
+     .built = true,
+     .integrity_check = kArenaCheck,
+     .open = &OpenArena<arena::ReadPath::kMmap>,
+     .load = &LoadArena},
+    {.name = "rocksdb",
+     .store = "rocksdb",
+#if FLATBENCH_HAVE_ROCKSDB
+     .built = true,
+     .integrity_check = "VerifyChecksum of every SST file",
+     .library = "rocksdb",
+     .open = &baselines::OpenRocksDb,
+     .load = &LoadIgnoringSpec<&baselines::NewRocksDbLoader>,
+     .library_version = &baselines::RocksDbVersion
+#endif
+    },
+    {.name = "lmdb",
+     .store = "lmdb",
+#if FLATBENCH_HAVE_LMDB
+     .built = true,
+     .isolated_file = "data.mdb",
+     .library = "lmdb",
+     .open = &baselines::OpenLmdb,
+     .load = &LoadLmdb,
+     .checked_get = &CheckedLmdbGet,
+     .library_version = &baselines::LmdbVersion
+#endif
+    },
+    // Reference rows: measured, never gated unless thresholds.json names
+    // them.
+    {.name = "postgres",
+     .store = "postgres",
+#if FLATBENCH_HAVE_POSTGRES
+     .built = true,
+     .open = &baselines::OpenPostgres,
+     .load = &LoadIgnoringSpec<&baselines::NewPostgresLoader>
+#endif
+    },
+    {.name = "sqlite",
+     .store = "sqlite",
+#if FLATBENCH_HAVE_SQLITE
+     .built = true,
+     .integrity_check = "PRAGMA integrity_check of the whole file",
+     .open = &baselines::OpenSqlite,
+     .load = &LoadIgnoringSpec<&baselines::NewSqliteLoader>
+#endif
+    },
+    {.name = "fs",
+     .store = "fs",
+#if FLATBENCH_HAVE_FS
+     .built = true,
+     .max_pairs = baselines::fs_layout::kMaxPairs,
+     .open = &baselines::OpenFsStore,
+     .load = &LoadIgnoringSpec<&baselines::NewFsStoreLoader>,
+     .check_room = &CheckFsRoom
+#endif
+    },
+    // The arena's other read paths (arena/read_path.h) over its files.
+    {.name = "arena+pread",
+     .store = "arena",
+     .built = true,
+     .integrity_check = kArenaCheck,
+     .open = &OpenArena<arena::ReadPath::kPread>},
+    {.name = "arena+direct",
+     .store = "arena",
+     .built = true,
+     .runs_warm = false,
+     .integrity_check = kArenaCheck,
+     .open = &OpenArena<arena::ReadPath::kDirect>},
+    {.name = "arena+cache",
+     .store = "arena",
+     .built = true,
+     .default_variant = true,
+     .integrity_check = kArenaCheck,
+     .open = &OpenArena<arena::ReadPath::kCache>},
+};
+
+}  // namespace
+
+std::span<const Entry> All() { return kEntries; }
+
+const Entry* Find(std::string_view name) {
+  for (const Entry& e : kEntries) {
+    if (e.name == name) return &e;
+  }
+  return nullptr;
+}
+
+Result<const Entry*> Built(std::string_view name, std::string_view flag) {
+  const Entry* e = Find(name);
+  if (e != nullptr && e->built) return e;
+  std::string held;
+  for (const std::string& n : Names()) held += (held.empty() ? "" : ", ") + n;
+  return Status::Usage(
+      std::string(flag) + ": " +
+      (e == nullptr ? "unknown backend '" : "this build has no backend '") +
+      std::string(name) + "' (this build holds " + held + ")");
+}
+
+std::vector<std::string> Stores() {
+  std::vector<std::string> out;
+  for (const Entry& e : kEntries) {
+    if (e.built && e.is_store()) out.emplace_back(e.name);
+  }
+  return out;
+}
+
+std::vector<std::string> Names() {
+  std::vector<std::string> out = Stores();
+  for (const Entry& e : kEntries) {
+    if (e.built && !e.is_store()) out.emplace_back(e.name);
+  }
+  return out;
+}
+
+std::vector<std::string> DefaultStores(const dataset::Spec& spec) {
+  std::vector<std::string> out;
+  for (const Entry& e : kEntries) {
+    if (!e.built || !e.is_store()) continue;
+    if (e.max_pairs != 0 &&
+        spec.accounts + spec.storage_slots() > e.max_pairs) {
+      continue;
+    }
+    out.emplace_back(e.name);
+  }
+  return out;
+}
+
+std::vector<std::string> DefaultVariants() {
+  std::vector<std::string> out;
+  for (const Entry& e : kEntries) {
+    if (e.built && e.default_variant) out.emplace_back(e.name);
+  }
+  return out;
+}
+
+Status CheckBuildable(const std::string& name, const dataset::Spec& spec,
+                      const std::string& dir) {
+  FLATBENCH_ASSIGN_OR_RETURN(const Entry* e, Built(name, "--backends"));
+  if (!e->is_store()) {
+    return Status::Usage("--backends: '" + name + "' reads the files of '" +
+                         std::string(e->store) + "'; build those");
+  }
+  if (e->check_room != nullptr) return e->check_room(spec, dir);
+  return Status::Ok();
+}
+
+Result<std::unique_ptr<Backend>> Open(const std::string& name,
+                                      const std::string& dir,
+                                      const OpenOptions& options) {
+  FLATBENCH_ASSIGN_OR_RETURN(const Entry* e, Built(name, "--backend"));
+  return e->open(dir, options);
+}
+
+Result<std::unique_ptr<BulkLoader>> NewLoader(const std::string& name,
+                                              const std::string& dir,
+                                              const dataset::Spec& spec) {
+  FLATBENCH_ASSIGN_OR_RETURN(const Entry* e, Built(name, "--backends"));
+  if (!e->is_store()) {
+    return Status::Usage("--backends: '" + name + "' reads the files of '" +
+                         std::string(e->store) + "'; build those");
+  }
+  return e->load(dir, spec);
+}
+
+std::vector<std::pair<std::string, std::string>> LibraryVersions() {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const Entry& e : kEntries) {
+    if (e.built && e.library_version != nullptr) {
+      out.emplace_back(e.library, e.library_version());
+    }
+  }
+  return out;
+}
+
+}  // namespace flatbench::backends

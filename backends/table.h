@@ -1,0 +1,110 @@
+#pragma once
+// The backends table: one entry per backend name this project knows (the
+// stores, and the read variants that read a store's files another way),
+// with everything the commands need to know about it. Callers ask the
+// table; they never test a backend's name or reach its concrete type. Only
+// the CLI and the tests link it: it links every backend compiled in.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/backend.h"
+#include "common/status.h"
+#include "dataset/spec.h"
+
+namespace flatbench::backends {
+
+// A lookup read through a checked walk of the store's own pages, apart
+// from the store's reader (LMDB: baselines/lmdb_path.h).
+struct CheckedValue {
+  bool found = false;
+  std::string value;  // When found.
+};
+
+struct Entry {
+  // "arena", "rocksdb", ..., or a read variant "STORE+HOW".
+  std::string_view name = {};
+  // The store whose files it reads (dataset/names.h): `name` for a store.
+  std::string_view store = {};
+  // Compiled into this build. An entry that is not has every function null.
+  bool built = false;
+  // Whether warm mode means anything for it (false: O_DIRECT reads, which
+  // never hit the page cache).
+  bool runs_warm = true;
+  // A read variant gonogo measures unless told otherwise.
+  bool default_variant = false;
+  // Most pairs it is built for (0: no limit); above, gen refuses it and
+  // leaves it out by default.
+  uint64_t max_pairs = 0;
+  // What its own whole-store check (Backend::CheckIntegrity) does, for
+  // verify's progress line; empty: it has none.
+  std::string_view integrity_check = {};
+  // Non-empty: its reader keeps no checksums and trusts the pages of this
+  // file (in its folder), so a damaged page can crash the process: get and
+  // verify read it in a child process, and name this file if the child dies.
+  std::string_view isolated_file = {};
+  // The library it links and that library's version, for the results'
+  // context; empty names: nothing linked (the arena is this project's).
+  std::string_view library = {};
+
+  // Opens the backend whose files live in `dir`. Every built entry.
+  Result<std::unique_ptr<Backend>> (*open)(
+      const std::string& dir, const OpenOptions& options) = nullptr;
+  // A loader that builds the store for `spec` in the (empty) `dir`. Built
+  // stores only; null for read variants.
+  Result<std::unique_ptr<BulkLoader>> (*load)(
+      const std::string& dir, const dataset::Spec& spec) = nullptr;
+  // Refuses, before anything is written, a build `dir`'s filesystem cannot
+  // hold (kRefuseOverwrite with the figures). Null: always buildable.
+  Status (*check_room)(const dataset::Spec& spec,
+                       const std::string& dir) = nullptr;
+  // The lookup of `key` in `table` through the checked walk; null: none.
+  Result<CheckedValue> (*checked_get)(const std::string& dir, Table table,
+                                      std::string_view key) = nullptr;
+  // The linked library's version; null when `library` is empty.
+  std::string (*library_version)() = nullptr;
+
+  bool is_store() const { return name == store; }
+  bool isolate_reads() const { return !isolated_file.empty(); }
+};
+
+// Every entry, built or not, in canonical order: the stores first (what
+// gen builds by default), then the read variants.
+std::span<const Entry> All();
+// The entry named `name`, or null.
+const Entry* Find(std::string_view name);
+// The entry named `name` when built; else kUsage naming `flag` and listing
+// what this build holds.
+Result<const Entry*> Built(std::string_view name, std::string_view flag);
+
+// Names of the built stores, in canonical order.
+std::vector<std::string> Stores();
+// Names of every built entry: the stores, then the read variants.
+std::vector<std::string> Names();
+// Stores() less those not built at `spec`'s size (max_pairs): what gen and
+// gonogo build by default.
+std::vector<std::string> DefaultStores(const dataset::Spec& spec);
+// The read variants gonogo measures by default (Entry::default_variant).
+std::vector<std::string> DefaultVariants();
+// Refuses a store that cannot be built for `spec` in `dir`: a name that is
+// no built store, or a read variant (kUsage); a store above its max_pairs
+// (kUsage); one whose check_room refuses. Messages give the figures.
+Status CheckBuildable(const std::string& name, const dataset::Spec& spec,
+                      const std::string& dir);
+// Opens `name` (a built entry) on its files in `dir`.
+Result<std::unique_ptr<Backend>> Open(const std::string& name,
+                                      const std::string& dir,
+                                      const OpenOptions& options);
+// A loader for store `name` (a built store) into `dir`.
+Result<std::unique_ptr<BulkLoader>> NewLoader(const std::string& name,
+                                              const std::string& dir,
+                                              const dataset::Spec& spec);
+// (library, version) of every built entry that links one.
+std::vector<std::pair<std::string, std::string>> LibraryVersions();
+
+}  // namespace flatbench::backends

@@ -1,0 +1,30 @@
+#pragma once
+// What a whole run (gen, then bench) needs beyond what a dataset directory
+// holds already, against what the host has.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "dataset/spec.h"
+
+namespace flatbench::datagen {
+
+struct RunNeeds {
+  uint64_t disk = 0;       // Backends not yet built, plus device scratch.
+  uint64_t free_disk = 0;  // FreeBytes(dir).
+  uint64_t ram = 0;        // The generator, plus 1 GiB for the process.
+  uint64_t free_ram = 0;   // MemAvailableBytes(); 0 if unknown.
+};
+// Disk counts every backend in `backends` that `dir` does not hold complete
+// for `spec` (dataset::EstimateDiskBytes), plus room for the device cells'
+// scratch file (the largest backend's size, at most 4 GiB).
+RunNeeds EstimateRunNeeds(const dataset::Spec& spec, const std::string& dir,
+                          const std::vector<std::string>& backends);
+// kRefuseOverwrite, with the figures, when the disk holding `dir` or the
+// memory falls short of `needs` (an unknown amount of memory passes).
+Status CheckRunNeeds(const RunNeeds& needs, const dataset::Spec& spec,
+                     const std::string& dir);
+
+}  // namespace flatbench::datagen

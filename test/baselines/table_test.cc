@@ -1,0 +1,121 @@
+// The backends table: every built entry opens its store's files under its
+// own name; its stores are the dataset's; its queries follow its entries.
+#include "backends/table.h"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "datagen/dataset.h"
+#include "dataset/estimate.h"
+#include "dataset/names.h"
+#include "test/tiny_dataset.h"
+
+using namespace flatbench;
+
+namespace {
+
+bool Has(const std::vector<std::string>& v, std::string_view s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+}  // namespace
+
+TEST_CASE("every built entry opens its store's files under its own name") {
+  auto ds = datagen::Dataset::Open(testing::TinyDatasetDir());
+  REQUIRE(ds.ok());
+  int opened = 0;
+  for (const backends::Entry& e : backends::All()) {
+    const std::string name(e.name);
+    CAPTURE(name);
+    if (!e.built) {
+      CHECK(e.open == nullptr);
+      CHECK(e.load == nullptr);
+      CHECK(backends::Open(name, ds->BackendDir(name), {}).status().code() ==
+            Code::kUsage);
+      continue;
+    }
+    REQUIRE(e.open != nullptr);
+    CHECK((e.load != nullptr) == e.is_store());
+    CHECK(dataset::StoreOf(name) == e.store);
+    auto b = backends::Open(name, ds->BackendDir(name), {});
+    INFO(b.status().message());
+    REQUIRE(b.ok());
+    CHECK(b.value()->Name() == name);
+    ++opened;
+  }
+  CHECK(opened == static_cast<int>(backends::Names().size()));
+}
+
+TEST_CASE("the table's stores are the dataset's and the estimates'") {
+  std::vector<std::string> stores;
+  for (const backends::Entry& e : backends::All()) {
+    if (e.is_store()) stores.emplace_back(e.store);
+  }
+  std::vector<std::string> dataset_stores(std::begin(dataset::kStores),
+                                          std::end(dataset::kStores));
+  CHECK(stores == dataset_stores);
+  std::vector<std::string> figures;
+  for (const auto& f : dataset::AllStoreFigures())
+    figures.emplace_back(f.store);
+  CHECK(figures == dataset_stores);
+  // Every read variant reads a store of the table.
+  for (const backends::Entry& e : backends::All()) {
+    CAPTURE(e.name);
+    CHECK(Has(stores, e.store));
+  }
+}
+
+TEST_CASE("the table's queries follow its entries") {
+  const std::vector<std::string> names = backends::Names();
+  const std::vector<std::string> stores = backends::Stores();
+  // Stores first, then the read variants, each built entry once.
+  REQUIRE(names.size() >= stores.size());
+  CHECK(std::equal(stores.begin(), stores.end(), names.begin()));
+  for (const backends::Entry& e : backends::All()) {
+    CAPTURE(e.name);
+    CHECK(Has(names, e.name) == e.built);
+    CHECK(Has(stores, e.name) == (e.built && e.is_store()));
+    CHECK(backends::Find(e.name) == &e);
+  }
+  CHECK(backends::Find("nope") == nullptr);
+  for (const std::string& v : backends::DefaultVariants()) {
+    CAPTURE(v);
+    REQUIRE(backends::Find(v) != nullptr);
+    CHECK(backends::Find(v)->default_variant);
+    CHECK_FALSE(backends::Find(v)->is_store());
+  }
+  // A store with a pair limit leaves the defaults above it.
+  const auto tiny = dataset::MakeSpec("tiny", 0, 0, 1).value();
+  const auto full = dataset::MakeSpec("full", 0, 0, 1).value();
+  for (const backends::Entry& e : backends::All()) {
+    if (!e.built || !e.is_store()) continue;
+    CAPTURE(e.name);
+    CHECK(Has(backends::DefaultStores(tiny), e.name));
+    CHECK(Has(backends::DefaultStores(full), e.name) == (e.max_pairs == 0));
+  }
+  for (const auto& [library, version] : backends::LibraryVersions()) {
+    CAPTURE(library);
+    CHECK_FALSE(version.empty());
+  }
+}
+
+TEST_CASE("unknown names and read variants are refused with kUsage") {
+  auto unknown = backends::Built("nope", "--backend");
+  CHECK(unknown.status().code() == Code::kUsage);
+  CHECK(unknown.status().message().find("--backend: unknown backend 'nope'") ==
+        0);
+  const auto tiny = dataset::MakeSpec("tiny", 0, 0, 1).value();
+  for (const backends::Entry& e : backends::All()) {
+    if (!e.built || e.is_store()) continue;
+    CAPTURE(e.name);
+    Status st = backends::CheckBuildable(std::string(e.name), tiny, "unused");
+    CHECK(st.code() == Code::kUsage);
+    CHECK(st.message().find("reads the files of '" + std::string(e.store)) !=
+          std::string::npos);
+    CHECK(backends::NewLoader(std::string(e.name), "unused", tiny)
+              .status()
+              .code() == Code::kUsage);
+  }
+}
