@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/results_schema.h"
+#include "dataset/names.h"
 
 namespace flatbench::report {
 
@@ -132,7 +133,7 @@ RatePrediction PredictRate(const IoShape& shape, const CpuCost& cpu,
 }
 
 std::string GeometryBackend(const std::string& backend) {
-  return backend.substr(0, backend.find('+'));
+  return dataset::StoreOf(backend);
 }
 
 }  // namespace flatbench::report

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "dataset/names.h"
 #include "report/format.h"
 
 namespace flatbench::report {
@@ -25,9 +26,8 @@ const CellStats* DeviceCell(const std::map<CellKey, CellStats>& cells,
   CellKey key = candidate;
   key.kind = std::string(r::kKindDevice);
   if (const CellStats* s = Find(cells, key)) return s;
-  const size_t plus = candidate.backend.find('+');
-  if (plus == std::string::npos) return nullptr;
-  key.backend = candidate.backend.substr(0, plus);
+  key.backend = dataset::StoreOf(candidate.backend);
+  if (key.backend == candidate.backend) return nullptr;
   return Find(cells, key);
 }
 

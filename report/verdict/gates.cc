@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "dataset/estimate.h"
+#include "dataset/names.h"
 #include "dataset/spec.h"
 #include "report/format.h"
 
@@ -48,7 +49,7 @@ Gate ScaleGate(const ResultSet& res, const Thresholds& t) {
   for (const auto& b : t.Backends()) {
     auto disk = res.Integer(r::BackendKey(b, r::kDiskBytes));
     // A read path of a backend ("arena+pread") reads that backend's files.
-    const std::string built = b.substr(0, b.find('+'));
+    const std::string built = dataset::StoreOf(b);
     double est =
         static_cast<double>(dataset::EstimateDiskBytes(want.value(), built));
     if (!disk || *disk > est || *disk < est * 2 / 3) {

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "common/exit_codes.h"
+#include "dataset/names.h"
 #include "report/verdict/verdict_text.h"
 
 namespace flatbench::report {
@@ -167,9 +168,7 @@ std::vector<const RatioCheck*> Verdict::BeyondCeiling() const {
 }
 
 bool IsReadPathOf(const std::string& backend, const std::string& candidate) {
-  return backend.size() > candidate.size() + 1 &&
-         backend.compare(0, candidate.size(), candidate) == 0 &&
-         backend[candidate.size()] == '+';
+  return backend != candidate && dataset::StoreOf(backend) == candidate;
 }
 
 std::vector<const RatioCheck*> Verdict::NoisyChecks() const {
