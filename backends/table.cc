@@ -240,13 +240,24 @@ std::vector<std::string> DefaultVariants() {
   return out;
 }
 
-Status CheckBuildable(const std::string& name, const dataset::Spec& spec,
-                      const std::string& dir) {
+namespace {
+
+// A built store's entry, which gen can build; a read variant names the
+// store whose files it reads instead.
+Result<const Entry*> BuildableStore(const std::string& name) {
   FLATBENCH_ASSIGN_OR_RETURN(const Entry* e, Built(name, "--backends"));
   if (!e->is_store()) {
     return Status::Usage("--backends: '" + name + "' reads the files of '" +
                          std::string(e->store) + "'; build those");
   }
+  return e;
+}
+
+}  // namespace
+
+Status CheckBuildable(const std::string& name, const dataset::Spec& spec,
+                      const std::string& dir) {
+  FLATBENCH_ASSIGN_OR_RETURN(const Entry* e, BuildableStore(name));
   if (e->check_room != nullptr) return e->check_room(spec, dir);
   return Status::Ok();
 }
@@ -261,11 +272,7 @@ Result<std::unique_ptr<Backend>> Open(const std::string& name,
 Result<std::unique_ptr<BulkLoader>> NewLoader(const std::string& name,
                                               const std::string& dir,
                                               const dataset::Spec& spec) {
-  FLATBENCH_ASSIGN_OR_RETURN(const Entry* e, Built(name, "--backends"));
-  if (!e->is_store()) {
-    return Status::Usage("--backends: '" + name + "' reads the files of '" +
-                         std::string(e->store) + "'; build those");
-  }
+  FLATBENCH_ASSIGN_OR_RETURN(const Entry* e, BuildableStore(name));
   return e->load(dir, spec);
 }
 
