@@ -25,7 +25,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace flatbench::arena {
 
@@ -50,29 +53,91 @@ Result<std::unique_ptr<BlockCache>> BlockCache::Create(
   return c;
 }
 
+namespace {
+
+constexpr uint64_t kHugePage = uint64_t{2} << 20;
+
+// The frame memory of the caches this process closed, kept for the next
+// ones (at most kMaxSpares mappings; a store opens one cache per table).
+// Why: a frame's first write costs a zero-filled anonymous fault, and on a
+// virtual machine whose host reclaims free guest memory it cost 5-10 us per
+// 4 KiB here (2.5-5 ms per 2 MiB page, during which every reader claiming
+// a frame of that page waits). A cache that has run a while reuses evicted
+// frames and faults nothing; a cache opened after another in the same
+// process now starts that way too (a benchmark's cold pass reopens the
+// store each time). The stale bytes are never read: a frame is read only
+// after a load has filled and checked it.
+constexpr size_t kMaxSpares = 4;
+
+struct SpareFrames {
+  std::mutex mu;
+  std::vector<std::pair<char*, uint64_t>> maps;  // oldest first
+};
+
+SpareFrames& Spare() {
+  static SpareFrames* spare = new SpareFrames();  // never destroyed
+  return *spare;
+}
+
+// The smallest spare mapping of at least `bytes` (its size in *got), or
+// null when none is that large.
+char* TakeSpare(uint64_t bytes, uint64_t* got) {
+  SpareFrames& s = Spare();
+  std::lock_guard<std::mutex> lock(s.mu);
+  auto best = s.maps.end();
+  for (auto it = s.maps.begin(); it != s.maps.end(); ++it) {
+    // Of equal sizes the newest: its memory was touched last.
+    if (it->second >= bytes &&
+        (best == s.maps.end() || it->second <= best->second)) {
+      best = it;
+    }
+  }
+  if (best == s.maps.end()) return nullptr;
+  char* m = best->first;
+  *got = best->second;
+  s.maps.erase(best);
+  return m;
+}
+
+// Keeps `map` as a spare, unmapping the oldest one past kMaxSpares.
+void KeepSpare(char* map, uint64_t bytes) {
+  SpareFrames& s = Spare();
+  std::lock_guard<std::mutex> lock(s.mu);
+  s.maps.emplace_back(map, bytes);
+  if (s.maps.size() > kMaxSpares) {
+    ::munmap(s.maps.front().first, s.maps.front().second);
+    s.maps.erase(s.maps.begin());
+  }
+}
+
+}  // namespace
+
 // Frames sit in 2 MiB pages where the kernel allows (MADV_HUGEPAGE; THP is
 // often "madvise"-only): a hit at a random frame then costs no page walk,
 // as a hit through the file's map, whose page cache uses large folios, does
 // not. The mapping is aligned to 2 MiB by over-allocating. It is not
 // populated at open: writing 1 GiB of frames took 2-9 s per cold open on a
-// busy 2-core host. A frame's memory arrives with the first pread into it,
-// an anonymous fault (one per 2 MiB page, zero-filled) rather than a fault
-// on the file's mapping. That zero-fill is what a cold hit into a fresh
-// cache still costs beyond an O_DIRECT read into a reused buffer (RESEARCH.md
-// section 8, "CPU per cold hit of the cached path"); a full cache reuses
-// evicted frames and faults nothing.
+// busy 2-core host. A frame's memory arrives with the first read into it,
+// an anonymous fault (one per 2 MiB page, zero-filled), unless the frames
+// are the spare ones of a cache closed before (SpareFrames above); a full
+// cache reuses evicted frames and faults nothing (RESEARCH.md section 8,
+// "CPU per cold hit of the cached path").
 Status BlockCache::MapFrames() {
-  constexpr uint64_t kHuge = uint64_t{2} << 20;
-  map_bytes_ = frame_bytes() + kHuge;
-  void* m = ::mmap(nullptr, map_bytes_, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (m == MAP_FAILED) {
-    return Status::FromErrno("block cache: map " +
-                             std::to_string(frame_bytes()) + " bytes");
+  const uint64_t wanted = frame_bytes() + kHugePage;
+  map_ = TakeSpare(wanted, &map_bytes_);
+  reused_frames_ = map_ != nullptr;
+  if (map_ == nullptr) {
+    void* m = ::mmap(nullptr, wanted, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED) {
+      return Status::FromErrno("block cache: map " +
+                               std::to_string(frame_bytes()) + " bytes");
+    }
+    map_ = static_cast<char*>(m);
+    map_bytes_ = wanted;
   }
-  map_ = static_cast<char*>(m);
   const uint64_t base = reinterpret_cast<uint64_t>(map_);
-  frames_ = map_ + ((kHuge - base % kHuge) % kHuge);
+  frames_ = map_ + ((kHugePage - base % kHugePage) % kHugePage);
   // Advice only: without it the frames are 4 KiB pages, slower, not wrong.
   (void)::madvise(frames_, frame_bytes(), MADV_HUGEPAGE);
   return Status::Ok();
@@ -92,7 +157,7 @@ BlockCache::~BlockCache() {
       std::abort();
     }
   }
-  if (map_ != nullptr) ::munmap(map_, map_bytes_);
+  if (map_ != nullptr) KeepSpare(map_, map_bytes_);
 }
 
 void BlockCache::Pin::Release() {

@@ -6,7 +6,8 @@
 // Design (after vmcache, Leis et al., SIGMOD 2023, with a fixed pool of
 // slots instead of a file-sized mapping):
 //   - `slots` 4 KiB frames in one anonymous mapping (2 MiB pages where the
-//     kernel allows), whose memory arrives with the first read into it;
+//     kernel allows), whose memory arrives with the first read into it, or
+//     is the memory of a cache this process closed before;
 //   - one 32-bit word per block of the file: 0 (not cached), kLoading, or
 //     slot + 1. A hit is one load of that word, a pin, and a tag check;
 //   - per slot: the block it holds (its tag), a pin count and a reference
@@ -111,6 +112,9 @@ class BlockCache {
   uint64_t evictions() const {
     return evictions_.load(std::memory_order_relaxed);
   }
+  // Whether the frames are the memory of a cache this process closed
+  // before (block_cache.cc, SpareFrames), rather than new memory.
+  bool reused_frames() const { return reused_frames_; }
 
  private:
   struct alignas(16) Slot {
@@ -134,6 +138,7 @@ class BlockCache {
   char* map_ = nullptr;  // frames_, aligned to 2 MiB inside it
   uint64_t map_bytes_ = 0;
   char* frames_ = nullptr;
+  bool reused_frames_ = false;
   std::unique_ptr<std::atomic<uint32_t>[]> where_;  // per block
   std::unique_ptr<Slot[]> slot_;
   std::atomic<uint64_t> hand_{0};

@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <string>
@@ -62,6 +63,51 @@ TEST_CASE("the block cache holds at most its frames and evicts unpinned ones",
     }
   }
   REQUIRE(cached == 64);
+}
+
+// A cache opened after another reuses the closed one's frame memory (no
+// new zero-filled pages), and none of the old blocks shows through it.
+TEST_CASE("a new cache reuses a closed cache's frames, empty",
+          "[arena][cache]") {
+  std::vector<const char*> first_frames;
+  {
+    auto a = BlockCache::Create(100, 77 * kBlockSize);
+    REQUIRE(a.ok());
+    for (uint32_t b = 0; b < 77; ++b) {
+      BlockCache::Load load;
+      REQUIRE(a.value()->BeginLoad(b, &load));
+      Fill(load.data(), b);
+      first_frames.push_back(load.data());
+      BlockCache::Pin pin;
+      load.Publish(&pin);
+    }
+  }
+  auto b = BlockCache::Create(100, 77 * kBlockSize);
+  REQUIRE(b.ok());
+  BlockCache& cache = *b.value();
+  CHECK(cache.reused_frames());
+  for (uint32_t blk = 0; blk < 100; ++blk) {
+    BlockCache::Pin pin;
+    REQUIRE_FALSE(cache.Lookup(blk, &pin));
+  }
+  // Its frames are the first cache's, loaded afresh.
+  for (uint32_t blk = 0; blk < 77; ++blk) {
+    BlockCache::Load load;
+    REQUIRE(cache.BeginLoad(blk + 7, &load));
+    CHECK(std::find(first_frames.begin(), first_frames.end(), load.data()) !=
+          first_frames.end());
+    Fill(load.data(), blk + 7);
+    BlockCache::Pin pin;
+    load.Publish(&pin);
+    REQUIRE(Holds(pin.data(), blk + 7));
+  }
+  // A cache opened while that one is open never gets its frames.
+  auto c = BlockCache::Create(100, 77 * kBlockSize);
+  REQUIRE(c.ok());
+  BlockCache::Load load;
+  REQUIRE(c.value()->BeginLoad(0, &load));
+  CHECK(std::find(first_frames.begin(), first_frames.end(), load.data()) ==
+        first_frames.end());
 }
 
 // A Lookup of the block a pin already holds keeps the pin as it is: same
