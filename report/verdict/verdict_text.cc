@@ -130,11 +130,29 @@ std::string Reason(const Verdict& v) {
         .append(ListChecks(noisy))
         .append(".");
   }
-  std::string provisional = failed.empty()
-                                ? "all " + n + " ratio checks would pass"
-                                : std::to_string(failed.size()) + " of " + n +
-                                      " ratio checks would fail (" +
-                                      ListChecks(failed) + ")";
+  // A check without a figure neither passes nor fails: said apart, as
+  // ShortOutcome says it.
+  std::vector<const RatioCheck*> failing, missing;
+  for (const RatioCheck* c : failed) {
+    (c->available ? failing : missing).push_back(c);
+  }
+  std::string provisional;
+  if (failed.empty()) {
+    provisional = "all " + n + " ratio checks would pass";
+  } else {
+    provisional = std::to_string(failing.size()) + " of " + n +
+                  " ratio checks would fail";
+    if (!failing.empty()) {
+      provisional.append(" (").append(ListChecks(failing)).append(")");
+    }
+    if (!missing.empty()) {
+      provisional.append(", ")
+          .append(std::to_string(missing.size()))
+          .append(" have no figure (")
+          .append(ListChecks(missing))
+          .append(")");
+    }
+  }
   return why + " Provisionally, on these numbers, " + provisional +
          "; this is not a verdict until a valid run at " +
          v.thresholds.gate_scale + " scale with clear intervals confirms it.";

@@ -391,7 +391,22 @@ TEST_CASE("a smoke-scale run is INCONCLUSIVE with every ratio computed",
     CHECK(v.outcome == Outcome::kInconclusive);
     CHECK(v.provisional == Outcome::kNoGo);
     CHECK(v.FailedChecks() == 12);
-    CHECK(v.reason.find("would fail") != std::string::npos);
+    CHECK(v.reason.find("12 of 21 ratio checks would fail") !=
+          std::string::npos);
+    CHECK(v.reason.find("have no figure") == std::string::npos);
+  }
+  SECTION("checks without a figure are not counted as failing") {
+    b.backends = {"arena", "lmdb"};
+    Verdict v = Judge(b.Build());
+    CHECK(v.outcome == Outcome::kInconclusive);
+    int missing = 0;
+    for (const auto& c : v.checks) missing += c.available ? 0 : 1;
+    REQUIRE(missing > 0);
+    CAPTURE(v.reason);
+    CHECK(v.reason.find("0 of 21 ratio checks would fail, " +
+                        std::to_string(missing) + " have no figure (") !=
+          std::string::npos);
+    CHECK(v.reason.find("would fail (") == std::string::npos);
   }
 }
 
