@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "baselines/lmdb_layout.h"
 #include "common/files.h"
 
 namespace flatbench::baselines {
@@ -14,11 +15,11 @@ namespace {
 
 // LMDB does not export its page layout, so the offsets are written out here
 // from lmdb's mdb.c (0.9, 64-bit builds): a page starts with a 16-byte
-// header (page number, pad, flags at 10, bounds); a meta page's MDB_meta
-// follows it: magic, version, map address, map size, two 48-byte MDB_db
-// records (the first one's leading uint32 is the page size), last page
+// header (lmdb_layout.h: page number, pad, flags, bounds); a meta page's
+// MDB_meta follows it: magic, version, map address, map size, two 48-byte
+// MDB_db records (the first one's leading uint32 is the page size), last page
 // number, transaction id.
-constexpr size_t kFlagsOffset = 10;
+using lmdb_layout::kFlagsOffset;
 constexpr uint16_t kMetaPageFlag = 0x08;  // P_META
 constexpr size_t kMetaOffset = 16;
 constexpr size_t kMagicOffset = kMetaOffset + 0;

@@ -10,24 +10,24 @@ namespace flatbench::baselines {
 namespace {
 
 // SQLite 3 file format (sqlite.org/fileformat2.html).
-constexpr size_t kFileHeader = 100;       // Page 1 starts with it.
-constexpr size_t kPageSizeOffset = 16;    // 2 bytes; 1 means 65536.
-constexpr uint8_t kInteriorIndex = 0x02;  // WITHOUT ROWID tables use these.
+constexpr size_t kFileHeader = 100;           // Page 1 starts with it.
+constexpr size_t kHeaderPageSizeOffset = 16;  // 2 bytes; 1 means 65536.
+constexpr uint8_t kInteriorIndex = 0x02;      // WITHOUT ROWID tables use these.
 constexpr uint8_t kInteriorTable = 0x05;
 constexpr uint8_t kLeafIndex = 0x0a;
 constexpr uint8_t kLeafTable = 0x0d;
 constexpr size_t kInteriorHeader = 12;  // Ends with the right-most child.
-constexpr int kMaxDepth = 64;           // Far beyond any real tree.
+constexpr int kMaxBtreeDepth = 64;      // Far beyond any real tree.
 
-uint32_t Load16(const unsigned char* p) { return (p[0] << 8) | p[1]; }
-uint32_t Load32(const unsigned char* p) {
+uint32_t BigEndian16(const unsigned char* p) { return (p[0] << 8) | p[1]; }
+uint32_t BigEndian32(const unsigned char* p) {
   return (static_cast<uint32_t>(p[0]) << 24) | (p[1] << 16) | (p[2] << 8) |
          p[3];
 }
 
-class Walker {
+class BtreeWalker {
  public:
-  Walker(int fd, std::string path, size_t page_size, uint64_t pages)
+  BtreeWalker(int fd, std::string path, size_t page_size, uint64_t pages)
       : fd_(fd),
         path_(std::move(path)),
         page_(page_size),
@@ -67,19 +67,19 @@ class Walker {
   Status Children(uint32_t pgno, std::vector<uint32_t>* out) const {
     const unsigned char* h = Header(pgno);
     const size_t base = static_cast<size_t>(h - buf_.data());
-    const uint32_t cells = Load16(h + 3);
+    const uint32_t cells = BigEndian16(h + 3);
     if (base + kInteriorHeader + 2 * size_t{cells} > page_) {
       return Corrupt(pgno, std::to_string(cells) + " cells do not fit");
     }
     for (uint32_t i = 0; i < cells; ++i) {
-      const size_t off = Load16(h + kInteriorHeader + 2 * i);
+      const size_t off = BigEndian16(h + kInteriorHeader + 2 * i);
       if (off < base + kInteriorHeader || off + 4 > page_) {
         return Corrupt(pgno, "cell " + std::to_string(i) + " at offset " +
                                  std::to_string(off));
       }
-      out->push_back(Load32(buf_.data() + off));
+      out->push_back(BigEndian32(buf_.data() + off));
     }
-    out->push_back(Load32(h + 8));
+    out->push_back(BigEndian32(h + 8));
     return Status::Ok();
   }
 
@@ -96,7 +96,7 @@ class Walker {
     if (!IsInterior(type)) return Corrupt(root, "not a B-tree page");
     std::vector<uint32_t> level;
     FLATBENCH_RETURN_IF_ERROR(Children(root, &level));
-    for (int depth = 1; depth < kMaxDepth; ++depth) {
+    for (int depth = 1; depth < kMaxBtreeDepth; ++depth) {
       // Every page of a level has the same kind: the first one says whether
       // this level is the leaves, where the walk stops.
       FLATBENCH_RETURN_IF_ERROR(Read(level.front()));
@@ -112,7 +112,8 @@ class Walker {
       }
       level = std::move(next);
     }
-    return Corrupt(root, "a B-tree deeper than " + std::to_string(kMaxDepth));
+    return Corrupt(root,
+                   "a B-tree deeper than " + std::to_string(kMaxBtreeDepth));
   }
 
   uint64_t read() const { return read_; }
@@ -139,14 +140,14 @@ Result<InteriorPreload> PreloadInteriorPages(
       static_cast<ssize_t>(sizeof(header))) {
     return Status::Corruption(path + ": shorter than a SQLite header");
   }
-  uint32_t page_size = Load16(header + kPageSizeOffset);
+  uint32_t page_size = BigEndian16(header + kHeaderPageSizeOffset);
   if (page_size == 1) page_size = 65536;
   if (page_size < 512 || (page_size & (page_size - 1)) != 0) {
     return Status::Corruption(path + ": page size " +
                               std::to_string(page_size) + " in its header");
   }
   const uint64_t pages = static_cast<uint64_t>(st.st_size) / page_size;
-  Walker walker(fd.get(), path, page_size, pages);
+  BtreeWalker walker(fd.get(), path, page_size, pages);
   FLATBENCH_RETURN_IF_ERROR(walker.Read(1));
   for (uint32_t root : roots) FLATBENCH_RETURN_IF_ERROR(walker.Walk(root));
   return InteriorPreload{walker.read(), walker.read() * page_size};

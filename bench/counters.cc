@@ -14,27 +14,25 @@ double PerRead(uint64_t delta, uint64_t reads) {
 
 double D(uint64_t v) { return static_cast<double>(v); }
 
-std::string N(const results::Counter& c) { return std::string(c.name); }
-
 // What every measured pass, backend or device, records.
 void AddPassCounters(const PassResult& pass, int threads, int repetition,
                      double pass_start_s, nlohmann::json* entry) {
   nlohmann::json& e = *entry;
-  e[N(results::kReadsPerS)] =
+  e[KeyOf(results::kReadsPerS)] =
       pass.wall_seconds > 0 ? D(pass.reads) / pass.wall_seconds : 0.0;
-  e[N(results::kLatMeanNs)] = pass.latency.Mean();
-  e[N(results::kLatP50Ns)] = pass.latency.Percentile(0.50);
-  e[N(results::kLatP99Ns)] = pass.latency.Percentile(0.99);
-  e[N(results::kLatP999Ns)] = pass.latency.Percentile(0.999);
-  e[N(results::kLatSampleEvery)] = D(kLatencySampleEvery);
+  e[KeyOf(results::kLatMeanNs)] = pass.latency.Mean();
+  e[KeyOf(results::kLatP50Ns)] = pass.latency.Percentile(0.50);
+  e[KeyOf(results::kLatP99Ns)] = pass.latency.Percentile(0.99);
+  e[KeyOf(results::kLatP999Ns)] = pass.latency.Percentile(0.999);
+  e[KeyOf(results::kLatSampleEvery)] = D(kLatencySampleEvery);
   // The process's own, plus its backend's server processes' (PostgreSQL
   // reads in them).
   const double faults =
       PerRead(pass.after.major_faults - pass.before.major_faults +
                   pass.servers.major_faults,
               pass.reads);
-  e[N(results::kMajorFaultsPerRead)] = faults;
-  e[N(results::kMinorFaultsPerRead)] =
+  e[KeyOf(results::kMajorFaultsPerRead)] = faults;
+  e[KeyOf(results::kMinorFaultsPerRead)] =
       PerRead(pass.after.minor_faults - pass.before.minor_faults +
                   pass.servers.minor_faults,
               pass.reads);
@@ -44,7 +42,7 @@ void AddPassCounters(const PassResult& pass, int threads, int repetition,
     bytes = PerRead(pass.after.read_bytes - pass.before.read_bytes +
                         pass.servers.read_bytes,
                     pass.reads);
-    e[N(results::kBytesReadPerRead)] = bytes;
+    e[KeyOf(results::kBytesReadPerRead)] = bytes;
   }
   // Absent when a clock was unreadable or a server process exited.
   if (pass.before.cpu_known && pass.after.cpu_known && pass.servers.cpu_known &&
@@ -52,18 +50,18 @@ void AddPassCounters(const PassResult& pass, int threads, int repetition,
     const double cpu =
         PerRead(pass.after.cpu_ns - pass.before.cpu_ns + pass.servers.cpu_ns,
                 pass.reads);
-    if (cpu > 0) e[N(results::kCpuNsPerRead)] = cpu;
+    if (cpu > 0) e[KeyOf(results::kCpuNsPerRead)] = cpu;
   }
-  e[N(results::kStorageBound)] = (bytes >= kStorageBoundBytesPerRead ||
-                                  faults >= kStorageBoundFaultsPerRead)
-                                     ? 1.0
-                                     : 0.0;
-  e[N(results::kThreads)] = D(static_cast<uint64_t>(threads));
-  e[N(results::kMeanInflight)] = pass.mean_inflight;
-  e[N(results::kPeakInflight)] = D(pass.peak_inflight);
-  e[N(results::kRepetition)] = D(static_cast<uint64_t>(repetition));
-  e[N(results::kPassStartS)] = pass_start_s;
-  e[N(results::kFoundFraction)] =
+  e[KeyOf(results::kStorageBound)] = (bytes >= kStorageBoundBytesPerRead ||
+                                      faults >= kStorageBoundFaultsPerRead)
+                                         ? 1.0
+                                         : 0.0;
+  e[KeyOf(results::kThreads)] = D(static_cast<uint64_t>(threads));
+  e[KeyOf(results::kMeanInflight)] = pass.mean_inflight;
+  e[KeyOf(results::kPeakInflight)] = D(pass.peak_inflight);
+  e[KeyOf(results::kRepetition)] = D(static_cast<uint64_t>(repetition));
+  e[KeyOf(results::kPassStartS)] = pass_start_s;
+  e[KeyOf(results::kFoundFraction)] =
       pass.reads ? D(pass.found) / D(pass.reads) : 0.0;
 }
 
@@ -74,28 +72,29 @@ void AddCounters(const PassResult& pass, const CellFacts& facts,
   AddPassCounters(pass, facts.threads, facts.repetition, facts.pass_start_s,
                   entry);
   nlohmann::json& e = *entry;
-  e[N(results::kResidentFractionBefore)] = facts.resident_before;
+  e[KeyOf(results::kResidentFractionBefore)] = facts.resident_before;
   if (facts.resident_after_pass) {
-    e[N(results::kResidentFractionAfterPass)] = *facts.resident_after_pass;
+    e[KeyOf(results::kResidentFractionAfterPass)] = *facts.resident_after_pass;
   }
   if (facts.resident_after_eviction) {
-    e[N(results::kResidentFractionAfterEviction)] =
+    e[KeyOf(results::kResidentFractionAfterEviction)] =
         *facts.resident_after_eviction;
   }
-  e[N(results::kEvictionVerified)] = facts.eviction_verified ? 1.0 : 0.0;
-  e[N(results::kDistinctKeys)] = D(facts.distinct_keys);
-  e[N(results::kRssAfterOpenBytes)] = D(facts.rss_after_open);
-  e[N(results::kRssAfterPassBytes)] = D(pass.rss_after_pass);
-  e[N(results::kOpenSeconds)] = facts.open_seconds;
-  e[N(results::kMetadataBytes)] = D(facts.metadata_bytes);
-  e[N(results::kPreloadedBytes)] = D(facts.preloaded_bytes);
-  e[N(results::kFilePages)] = D(facts.file_pages);
-  if (facts.locked_bytes) e[N(results::kLockedBytes)] = D(*facts.locked_bytes);
+  e[KeyOf(results::kEvictionVerified)] = facts.eviction_verified ? 1.0 : 0.0;
+  e[KeyOf(results::kDistinctKeys)] = D(facts.distinct_keys);
+  e[KeyOf(results::kRssAfterOpenBytes)] = D(facts.rss_after_open);
+  e[KeyOf(results::kRssAfterPassBytes)] = D(pass.rss_after_pass);
+  e[KeyOf(results::kOpenSeconds)] = facts.open_seconds;
+  e[KeyOf(results::kMetadataBytes)] = D(facts.metadata_bytes);
+  e[KeyOf(results::kPreloadedBytes)] = D(facts.preloaded_bytes);
+  e[KeyOf(results::kFilePages)] = D(facts.file_pages);
+  if (facts.locked_bytes)
+    e[KeyOf(results::kLockedBytes)] = D(*facts.locked_bytes);
   if (facts.device_reads_per_s) {
     const double dev = *facts.device_reads_per_s;
-    e[N(results::kDeviceReadsPerS)] = dev;
-    e[N(results::kIoEfficiency)] =
-        dev > 0 ? e[N(results::kReadsPerS)].get<double>() / dev : 0.0;
+    e[KeyOf(results::kDeviceReadsPerS)] = dev;
+    e[KeyOf(results::kIoEfficiency)] =
+        dev > 0 ? e[KeyOf(results::kReadsPerS)].get<double>() / dev : 0.0;
   }
 }
 
@@ -104,19 +103,19 @@ void AddDeviceCounters(const PassResult& pass, const DeviceFacts& facts,
   AddPassCounters(pass, facts.threads, facts.repetition, facts.pass_start_s,
                   entry);
   nlohmann::json& e = *entry;
-  e[N(results::kStorageBound)] = 1.0;  // By construction: O_DIRECT.
-  e[N(results::kFilePages)] = D(facts.file_bytes / 4096);
-  e[N(results::kDeviceFileBytes)] = D(facts.file_bytes);
+  e[KeyOf(results::kStorageBound)] = 1.0;  // By construction: O_DIRECT.
+  e[KeyOf(results::kFilePages)] = D(facts.file_bytes / 4096);
+  e[KeyOf(results::kDeviceFileBytes)] = D(facts.file_bytes);
 }
 
 std::string SummaryLine(const nlohmann::json& e) {
   char buf[400];
   const auto num = [&](const results::Counter& c) {
-    return e.value(N(c), 0.0);
+    return e.value(KeyOf(c), 0.0);
   };
   const std::string name =
       e.value(std::string(results::kEntryName), std::string("?"));
-  if (e.contains(N(results::kStartupS))) {
+  if (e.contains(KeyOf(results::kStartupS))) {
     std::snprintf(
         buf, sizeof(buf),
         "%s: startup %.1f ms (%.1f-%.1f over %.0f probes), open "
@@ -127,25 +126,25 @@ std::string SummaryLine(const nlohmann::json& e) {
     return buf;
   }
   std::string extra;
-  if (e.contains(N(results::kEntriesPerS))) {
+  if (e.contains(KeyOf(results::kEntriesPerS))) {
     char b[64];
     std::snprintf(b, sizeof(b), ", %.0f entries/s (%.1f per scan)",
                   num(results::kEntriesPerS), num(results::kEntriesPerScan));
     extra = b;
   }
-  if (e.contains(N(results::kCpuNsPerRead))) {
+  if (e.contains(KeyOf(results::kCpuNsPerRead))) {
     char b[64];
     std::snprintf(b, sizeof(b), ", %.2f us CPU/read",
                   num(results::kCpuNsPerRead) / 1e3);
     extra += b;
   }
-  if (e.contains(N(results::kIoEfficiency))) {
+  if (e.contains(KeyOf(results::kIoEfficiency))) {
     char b[64];
     std::snprintf(b, sizeof(b), ", %.2f of own files' device rate",
                   num(results::kIoEfficiency));
     extra += b;
   }
-  if (e.contains(N(results::kEvictionVerified)) &&
+  if (e.contains(KeyOf(results::kEvictionVerified)) &&
       num(results::kEvictionVerified) == 0) {
     extra += " (NOT VERIFIED)";
   }

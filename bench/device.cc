@@ -13,10 +13,6 @@
 namespace flatbench::bench {
 namespace {
 
-struct FreeDeleter {
-  void operator()(void* p) const { std::free(p); }
-};
-
 // Where one read goes, prepared before the timed loop.
 struct Target {
   int fd;
@@ -26,9 +22,7 @@ struct Target {
 class DirectReader : public PassReader {
  public:
   explicit DirectReader(const Target* targets)
-      : targets_(targets),
-        buf_(static_cast<char*>(
-            std::aligned_alloc(kDeviceBlock, kDeviceBlock))) {}
+      : targets_(targets), buf_(AlignedBlocks(kDeviceBlock)) {}
   Status Read(uint64_t i, bool* found) override {
     const Target& t = targets_[i];
     ssize_t n = pread(t.fd, buf_.get(), kDeviceBlock, t.offset);
@@ -39,7 +33,7 @@ class DirectReader : public PassReader {
 
  private:
   const Target* targets_;
-  std::unique_ptr<char, FreeDeleter> buf_;
+  AlignedBuffer buf_;
 };
 
 }  // namespace

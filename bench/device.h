@@ -14,6 +14,7 @@
 // neither need eviction nor disturb it.
 
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,6 +25,18 @@
 namespace flatbench::bench {
 
 inline constexpr uint64_t kDeviceBlock = 4096;
+
+// A buffer for O_DIRECT reads: aligned to kDeviceBlock, freed with free().
+struct FreeDeleter {
+  void operator()(void* p) const { std::free(p); }
+};
+using AlignedBuffer = std::unique_ptr<char, FreeDeleter>;
+
+// REQUIRES: `bytes` is a multiple of kDeviceBlock. Null when out of memory.
+inline AlignedBuffer AlignedBlocks(size_t bytes) {
+  return AlignedBuffer(
+      static_cast<char*>(std::aligned_alloc(kDeviceBlock, bytes)));
+}
 
 class DeviceFiles {
  public:

@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench/device.h"
 #include "bench/environment.h"
 #include "common/files.h"
 #include "common/rng.h"
@@ -33,15 +34,6 @@ using Clock = std::chrono::steady_clock;
 
 constexpr uint64_t kAlign = 4096;
 constexpr uint64_t kWriteChunk = 1 << 20;
-
-struct FreeDeleter {
-  void operator()(void* p) const { std::free(p); }
-};
-using AlignedBuf = std::unique_ptr<char, FreeDeleter>;
-
-AlignedBuf Aligned(size_t bytes) {
-  return AlignedBuf(static_cast<char*>(std::aligned_alloc(kAlign, bytes)));
-}
 
 // Removes the scratch file when it goes out of scope.
 class Scratch {
@@ -151,7 +143,7 @@ Result<RoundResult> RunRound(int fd, uint64_t file_bytes, int depth,
   for (int t = 0; t < depth; ++t) {
     threads.emplace_back([&, t] {
       SplitMix64 rng(seed * 1'000'003 + static_cast<uint64_t>(t));
-      AlignedBuf buf = Aligned(read_bytes);
+      AlignedBuffer buf = AlignedBlocks(read_bytes);
       auto& mine = lat[static_cast<size_t>(t)];
       mine.reserve(4096);
       while (!go.load(std::memory_order_acquire)) std::this_thread::yield();

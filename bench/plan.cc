@@ -13,10 +13,6 @@
 namespace flatbench::bench {
 namespace {
 
-bool Contains(const std::vector<std::string>& v, const std::string& s) {
-  return std::find(v.begin(), v.end(), s) != v.end();
-}
-
 // Measured at smoke scale on a 2-core VM with a virtio disk, medians over
 // a gonogo run's passes (RESEARCH.md, section 6). A server backend's open
 // and probe include starting its server.
@@ -181,7 +177,7 @@ Result<Plan> MakePlan(const PlanInput& in) {
   ScheduleOptions& o = plan.schedule;
   if (!in.gate_scale) {
     for (const auto& b : o.backends) {
-      const bool gated = Contains(in.gated, b) || in.reference_full;
+      const bool gated = Listed(in.gated, b) || in.reference_full;
       o.scopes[b] = SmallScaleScope(in, gated);
     }
   }
@@ -191,14 +187,14 @@ Result<Plan> MakePlan(const PlanInput& in) {
   if (warm && in.warm_limit > 0) {
     std::vector<std::string> order;
     for (const auto& b : o.backends) {
-      if (Contains(in.gated, b)) order.push_back(b);
+      if (Listed(in.gated, b)) order.push_back(b);
     }
     for (const auto& b : o.backends) {
-      if (!Contains(in.gated, b)) order.push_back(b);
+      if (!Listed(in.gated, b)) order.push_back(b);
     }
     uint64_t held = 0;
     for (const auto& b : order) {
-      if (Contains(o.no_warm, b)) continue;
+      if (Listed(o.no_warm, b)) continue;
       auto f = in.facts.find(b);
       const uint64_t bytes = f == in.facts.end() ? 0 : f->second.disk_bytes;
       if (held + bytes <= in.warm_limit) {
@@ -218,7 +214,7 @@ Result<Plan> MakePlan(const PlanInput& in) {
     }
   }
   for (const auto& b : o.backends) {
-    if (Contains(o.no_warm, b) && warm) {
+    if (Listed(o.no_warm, b) && warm) {
       plan.notes.push_back("warm for " + b +
                            ": it reads around the page cache");
     }
@@ -238,7 +234,7 @@ Result<Plan> MakePlan(const PlanInput& in) {
     double gated_sum = 0;
     int gated_n = 0;
     for (const auto& b : o.backends) {
-      if (Contains(in.gated, b)) {
+      if (Listed(in.gated, b)) {
         gated_sum += total[b];
         ++gated_n;
       }
@@ -247,7 +243,7 @@ Result<Plan> MakePlan(const PlanInput& in) {
         gated_n > 0 ? kReferenceTimeShare * gated_sum / gated_n : 0;
     bool changed = false;
     for (const auto& b : o.backends) {
-      if (Contains(in.gated, b) || gated_n == 0) continue;
+      if (Listed(in.gated, b) || gated_n == 0) continue;
       auto& list = steps[b];
       std::stable_sort(list.begin(), list.end(),
                        [&](const auto& x, const auto& y) {
@@ -297,7 +293,7 @@ Result<Plan> MakePlan(const PlanInput& in) {
   }
 
   for (const auto& b : o.backends) {
-    const bool gated = Contains(in.gated, b);
+    const bool gated = Listed(in.gated, b);
     auto sc = o.scopes.find(b);
     plan.shares.push_back(
         b + " (" + (gated ? "gated" : "reference") + "): " +
@@ -312,7 +308,7 @@ Result<Plan> MakePlan(const PlanInput& in) {
         row_of[key] = plan.rows.size();
         PlanRow r;
         r.backend = step.backend;
-        r.role = Contains(in.gated, step.backend) ? "gated" : "reference";
+        r.role = Listed(in.gated, step.backend) ? "gated" : "reference";
         r.mode = phase.mode;
         plan.rows.push_back(r);
       }

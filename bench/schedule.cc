@@ -9,15 +9,12 @@
 #include "common/results_schema.h"
 
 namespace flatbench::bench {
-namespace {
 
 using datagen::KeyKind;
 
-bool Contains(const std::vector<std::string>& v, const std::string& s) {
-  return std::find(v.begin(), v.end(), s) != v.end();
+bool Listed(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
 }
-
-}  // namespace
 
 // The contract's constants are string literals, so .data() ends in NUL.
 const char* ModeName(Mode mode) {
@@ -104,7 +101,7 @@ Status ParseKinds(const std::vector<std::string>& names, ScheduleOptions* o) {
   o->scan = o->startup = false;
   std::vector<std::string> seen;
   for (const auto& name : names) {
-    if (Contains(seen, name)) {
+    if (Listed(seen, name)) {
       return Status::Usage("--kinds: '" + name + "' twice");
     }
     seen.push_back(name);
@@ -178,7 +175,7 @@ Result<std::vector<Phase>> MakeSchedule(const dataset::Spec& spec,
     Phase phase{mode, {}};
     std::vector<std::string> backends;
     for (const auto& b : o.backends) {
-      if (mode != Mode::kWarm || !Contains(o.no_warm, b)) backends.push_back(b);
+      if (mode != Mode::kWarm || !Listed(o.no_warm, b)) backends.push_back(b);
     }
     if (backends.empty()) continue;
     for (int rep = 0; rep < o.repetitions; ++rep) {

@@ -162,4 +162,7 @@ std::string DescribeSchedule();
 nlohmann::json StepToJson(const Step& step);
 Result<Step> StepFromJson(const nlohmann::json& j);
 
+// Whether `names` (a list of backends, say) holds `name`.
+bool Listed(const std::vector<std::string>& names, const std::string& name);
+
 }  // namespace flatbench::bench

@@ -12,11 +12,6 @@
 #include "common/results_ops.h"
 
 namespace flatbench::bench {
-namespace {
-
-std::string N(const results::Counter& c) { return std::string(c.name); }
-
-}  // namespace
 
 nlohmann::json RunStartupProbe(const Opener& open, const std::string& backend,
                                Table table, const std::string& key,
@@ -132,20 +127,20 @@ Result<nlohmann::json> RunStartupPass(const StartupSpec& spec) {
   e["real_time"] = median(startup) * 1e9;
   e["cpu_time"] = median(startup) * 1e9;
   e["time_unit"] = "ns";
-  e[N(results::kStartupS)] = median(startup);
-  e[N(results::kStartupMinS)] =
+  e[KeyOf(results::kStartupS)] = median(startup);
+  e[KeyOf(results::kStartupMinS)] =
       *std::min_element(startup.begin(), startup.end());
-  e[N(results::kStartupMaxS)] =
+  e[KeyOf(results::kStartupMaxS)] =
       *std::max_element(startup.begin(), startup.end());
-  e[N(results::kStartupProbes)] = probes;
-  e[N(results::kOpenSeconds)] = median(open);
-  e[N(results::kRssAfterOpenBytes)] = median(rss);
-  e[N(results::kThreads)] = 1.0;
-  e[N(results::kRepetition)] = static_cast<double>(spec.repetition);
-  e[N(results::kPassStartS)] = spec.pass_start_s;
-  e[N(results::kEvictionVerified)] = verified ? 1.0 : 0.0;
+  e[KeyOf(results::kStartupProbes)] = probes;
+  e[KeyOf(results::kOpenSeconds)] = median(open);
+  e[KeyOf(results::kRssAfterOpenBytes)] = median(rss);
+  e[KeyOf(results::kThreads)] = 1.0;
+  e[KeyOf(results::kRepetition)] = static_cast<double>(spec.repetition);
+  e[KeyOf(results::kPassStartS)] = spec.pass_start_s;
+  e[KeyOf(results::kEvictionVerified)] = verified ? 1.0 : 0.0;
   if (spec.cold) {
-    e[N(results::kResidentFractionAfterEviction)] = worst_resident;
+    e[KeyOf(results::kResidentFractionAfterEviction)] = worst_resident;
   }
   return e;
 }

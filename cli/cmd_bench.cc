@@ -17,7 +17,7 @@
 namespace flatbench::cli {
 namespace {
 
-constexpr char kHelp[] =
+constexpr char kBenchHelp[] =
     "Runs the point-read matrix: backend x table (account, storage) x kind "
     "(hit, miss-absent, and miss-live for storage) x threads x mode x "
     "repetition, one google-benchmark entry per measured pass, and writes "
@@ -59,7 +59,7 @@ constexpr char kHelp[] =
 
 Command AddBench(CLI::App& app) {
   auto a = std::make_shared<BenchArgs>();
-  CLI::App* sub = app.add_subcommand("bench", kHelp);
+  CLI::App* sub = app.add_subcommand("bench", kBenchHelp);
   sub->add_option("--dir", a->dir, "Dataset directory")->required();
   AddListOption(sub, "--backends", &a->backends,
                 "Comma-separated backends (default: every backend built "

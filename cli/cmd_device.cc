@@ -67,7 +67,7 @@ Status RunDevice(const DeviceArgs& a) {
   return Status::Ok();
 }
 
-constexpr char kHelp[] =
+constexpr char kDeviceHelp[] =
     "The device profile of a directory's storage, the input a structural "
     "prediction prices reads with (`flatbench report SWEEP.json "
     "--device-profile P.json`): writes a scratch file of --file-mib in "
@@ -84,7 +84,7 @@ constexpr char kHelp[] =
 
 Command AddDevice(CLI::App& app) {
   auto a = std::make_shared<DeviceArgs>();
-  CLI::App* sub = app.add_subcommand("device", kHelp);
+  CLI::App* sub = app.add_subcommand("device", kDeviceHelp);
   sub->add_option("--dir", a->dir, "Directory on the storage to profile")
       ->required();
   sub->add_option("--out", a->out, "Write the profile as JSON here");

@@ -175,7 +175,7 @@ int RunSweepCommand(const SweepArgs& a) {
   return 0;
 }
 
-constexpr char kHelp[] =
+constexpr char kSweepHelp[] =
     "A scale sweep, the evidence for a full-scale prediction: first the "
     "device profile of DIR (flatbench device, --device-seconds), then for "
     "each size "
@@ -198,7 +198,7 @@ constexpr char kHelp[] =
 
 Command AddSweep(CLI::App& app) {
   auto a = std::make_shared<SweepArgs>();
-  CLI::App* sub = app.add_subcommand("sweep", kHelp);
+  CLI::App* sub = app.add_subcommand("sweep", kSweepHelp);
   sub->add_option("--accounts", a->accounts,
                   "Comma-separated account counts, ascending, at least two")
       ->capture_default_str();

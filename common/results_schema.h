@@ -133,6 +133,9 @@ struct Counter {
   uint32_t where;  // Where values: the entries that must carry it.
 };
 
+// The counter's name as a key of a results entry.
+inline std::string KeyOf(const Counter& c) { return std::string(c.name); }
+
 inline constexpr Counter kReadsPerS{"reads_per_s", Type::kRate,
                                     kOnRead | kOnDevice};
 inline constexpr Counter kLatMeanNs{"lat_mean_ns", Type::kNanos,

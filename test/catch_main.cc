@@ -1,3 +1,6 @@
-// The one translation unit that defines Catch2's main; it holds no tests.
-#define CATCH_CONFIG_MAIN
-#include <catch2/catch.hpp>
+// The main() of every test executable without its own; it holds no tests.
+#include "test/catch_session.h"
+
+int main(int argc, char** argv) {
+  return flatbench::testing::RunTests(argc, argv);
+}

@@ -1,12 +1,23 @@
 #pragma once
-// Reads a markdown table out of a document, for tests that hold a
-// document's table to the code's.
+// Reads text out of a document or a command's output: a markdown table,
+// for tests that hold a document's table to the code's, and how often a
+// string occurs.
 
 #include <sstream>
 #include <string>
 #include <vector>
 
 namespace flatbench::testing {
+
+// Occurrences of `needle` in `haystack`, overlapping ones included.
+inline size_t Count(const std::string& haystack, const std::string& needle) {
+  size_t n = 0;
+  for (size_t at = haystack.find(needle); at != std::string::npos;
+       at = haystack.find(needle, at + 1)) {
+    ++n;
+  }
+  return n;
+}
 
 // One line of a markdown table ("| a | b |") split into trimmed cells;
 // empty when the line is not a table row.

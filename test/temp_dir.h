@@ -1,10 +1,13 @@
 #pragma once
-// A temporary directory removed with everything in it at scope exit.
+// A temporary directory removed with everything in it at scope exit, and
+// whole-file reads and writes for the files a test puts there.
 
 #include <stdlib.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 
@@ -36,5 +39,17 @@ class TempDir {
  private:
   std::string path_;
 };
+
+// The bytes of `path`; empty when it cannot be read.
+inline std::string ReadAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// Replaces the contents of `path` with `data`.
+inline void WriteAll(const std::string& path, const std::string& data) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(data.data(), static_cast<std::streamsize>(data.size()));
+}
 
 }  // namespace flatbench::testing

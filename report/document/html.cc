@@ -37,7 +37,7 @@ const char* OutcomeClass(Outcome o) {
   return "inconclusive";
 }
 
-void RenderTable(const Table& t, std::string* o) {
+void RenderHtmlTable(const Table& t, std::string* o) {
   *o += "<table>\n<thead><tr>";
   for (const auto& h : t.header) *o += "<th>" + HtmlEscape(h) + "</th>";
   *o += "</tr></thead>\n<tbody>\n";
@@ -91,7 +91,7 @@ std::string RenderHtml(const Document& doc) {
           o += "</ul>\n";
           break;
         case Block::Kind::kTable:
-          RenderTable(b.table, &o);
+          RenderHtmlTable(b.table, &o);
           break;
         case Block::Kind::kChart:
           o += "<figure>\n" +

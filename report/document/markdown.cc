@@ -23,7 +23,7 @@ std::string Escape(const std::string& s, bool in_table) {
   return out;
 }
 
-void RenderTable(const Table& t, std::string* o) {
+void RenderMarkdownTable(const Table& t, std::string* o) {
   *o += "|";
   for (const auto& h : t.header) {
     o->append(" ").append(Escape(h, true)).append(" |");
@@ -67,7 +67,7 @@ std::string RenderMarkdown(const Document& doc) {
           o += "\n";
           break;
         case Block::Kind::kTable:
-          RenderTable(b.table, &o);
+          RenderMarkdownTable(b.table, &o);
           break;
         case Block::Kind::kChart:
           o += "![" + Escape(b.chart.title, false) + "](" + b.chart_file +

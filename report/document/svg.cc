@@ -7,6 +7,19 @@
 #include "report/format.h"
 
 namespace flatbench::report {
+
+std::string SvgNumber(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", v);
+  return buf;
+}
+
+double SvgTextWidth(const std::string& text, double font) {
+  size_t chars = 0;
+  for (unsigned char c : text) chars += (c & 0xC0) != 0x80 ? 1 : 0;
+  return static_cast<double>(chars) * kCharEm * font;
+}
+
 namespace {
 
 constexpr double kFont = 11;       // Ticks, legend, axis titles.
@@ -32,29 +45,18 @@ const char kPass[] = "#2ca02c";
 const char kFail[] = "#d62728";
 const char kNoise[] = "#e6a700";
 
-std::string Num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", v);
-  return buf;
-}
-
-double TextWidth(const std::string& s, double font) {
-  size_t chars = 0;
-  for (unsigned char c : s) chars += (c & 0xC0) != 0x80 ? 1 : 0;
-  return static_cast<double>(chars) * kCharEm * font;
-}
-
 std::string Text(double x, double y, const std::string& cls,
                  const std::string& attrs, const std::string& text) {
-  return "<text x=\"" + Num(x) + "\" y=\"" + Num(y) + "\" class=\"" + cls +
-         "\"" + (attrs.empty() ? "" : " " + attrs) + ">" + HtmlEscape(text) +
-         "</text>\n";
+  return "<text x=\"" + SvgNumber(x) + "\" y=\"" + SvgNumber(y) +
+         "\" class=\"" + cls + "\"" + (attrs.empty() ? "" : " " + attrs) + ">" +
+         HtmlEscape(text) + "</text>\n";
 }
 
 std::string Line(double x1, double x2, double y1, double y2,
                  const std::string& attrs) {
-  return "<line x1=\"" + Num(x1) + "\" x2=\"" + Num(x2) + "\" y1=\"" + Num(y1) +
-         "\" y2=\"" + Num(y2) + "\" " + attrs + "/>\n";
+  return "<line x1=\"" + SvgNumber(x1) + "\" x2=\"" + SvgNumber(x2) +
+         "\" y1=\"" + SvgNumber(y1) + "\" y2=\"" + SvgNumber(y2) + "\" " +
+         attrs + "/>\n";
 }
 
 // A round axis maximum at or above `v` whose fifths are round too: 1, 1.5,
@@ -168,7 +170,7 @@ Labels LayOutLabels(const std::vector<std::string>& groups,
   const double room = group_width - 4;
   size_t most_lines = 1;
   for (const auto& g : groups) {
-    if (TextWidth(g, kLabelFont) <= room) {
+    if (SvgTextWidth(g, kLabelFont) <= room) {
       l.lines.push_back({g});
       continue;
     }
@@ -183,8 +185,8 @@ Labels LayOutLabels(const std::vector<std::string>& groups,
       }
     }
     if (best != std::string::npos &&
-        TextWidth(g.substr(0, best), kLabelFont) <= room &&
-        TextWidth(g.substr(best + 1), kLabelFont) <= room) {
+        SvgTextWidth(g.substr(0, best), kLabelFont) <= room &&
+        SvgTextWidth(g.substr(best + 1), kLabelFont) <= room) {
       l.lines.push_back({g.substr(0, best), g.substr(best + 1)});
       most_lines = 2;
       continue;
@@ -199,7 +201,7 @@ Labels LayOutLabels(const std::vector<std::string>& groups,
   l.lines.clear();
   double longest = 0;
   for (size_t g = 0; g < groups.size(); ++g) {
-    const double w = TextWidth(groups[g], kLabelFont);
+    const double w = SvgTextWidth(groups[g], kLabelFont);
     longest = std::max(longest, w);
     // From the group's centre, down and to the right.
     const double right =
@@ -219,7 +221,7 @@ void DrawLabels(const std::vector<std::string>& groups, const Labels& l,
     if (l.rotated) {
       *o +=
           "<text x=\"0\" y=\"0\" class=\"group-label\" transform=\"translate(" +
-          Num(cx) + "," + Num(f.y + f.h + 8) +
+          SvgNumber(cx) + "," + SvgNumber(f.y + f.h + 8) +
           ") rotate(45)\" text-anchor=\"start\" font-size=\"10\">" +
           HtmlEscape(groups[g]) + "</text>\n";
       continue;
@@ -283,9 +285,9 @@ void DrawBars(const BarChart& c, const Axis& axis, const Frame& f,
       }
       const double mark = At(series.marker, g);
       if (std::isfinite(mark)) tip += "; " + marker_label + " " + Sig(mark, 4);
-      *o += "<rect x=\"" + Num(bx) + "\" y=\"" + Num(axis.Y(f, v)) +
-            "\" width=\"" + Num(std::max(bar - 1, 1.0)) + "\" height=\"" +
-            Num(axis.Base(f) - axis.Y(f, v)) + "\" fill=\"" +
+      *o += "<rect x=\"" + SvgNumber(bx) + "\" y=\"" + SvgNumber(axis.Y(f, v)) +
+            "\" width=\"" + SvgNumber(std::max(bar - 1, 1.0)) + "\" height=\"" +
+            SvgNumber(axis.Base(f) - axis.Y(f, v)) + "\" fill=\"" +
             BarColor(c, s, v, lo, hi) + "\"><title>" + HtmlEscape(tip) +
             "</title></rect>\n";
       if (std::isfinite(lo) && std::isfinite(hi)) {
@@ -311,7 +313,7 @@ struct LegendItem {
 };
 
 double ItemWidth(const LegendItem& it) {
-  return 14 + TextWidth(it.text, kFont) + 16;
+  return 14 + SvgTextWidth(it.text, kFont) + 16;
 }
 
 int LegendRows(const std::vector<LegendItem>& items, double width) {
@@ -341,7 +343,7 @@ void DrawLegend(const std::vector<LegendItem>& items, double x0, double y0,
       *o += Line(lx, lx + 10, y - 4, y - 4,
                  "stroke=\"#000000\" stroke-width=\"2.5\"");
     } else {
-      *o += "<rect x=\"" + Num(lx) + "\" y=\"" + Num(y - 9) +
+      *o += "<rect x=\"" + SvgNumber(lx) + "\" y=\"" + SvgNumber(y - 9) +
             "\" width=\"10\" height=\"10\" fill=\"" + it.swatch + "\"/>\n";
     }
     *o += Text(lx + 14, y, "legend", "", it.text);
@@ -353,8 +355,8 @@ std::string Open(double width, double height, const std::string& title,
                  bool standalone) {
   std::string o = "<svg ";
   if (standalone) o += "xmlns=\"http://www.w3.org/2000/svg\" ";
-  o += "width=\"" + Num(width) + "\" height=\"" + Num(height) +
-       "\" viewBox=\"0 0 " + Num(width) + " " + Num(height) +
+  o += "width=\"" + SvgNumber(width) + "\" height=\"" + SvgNumber(height) +
+       "\" viewBox=\"0 0 " + SvgNumber(width) + " " + SvgNumber(height) +
        "\" role=\"img\" font-family=\"sans-serif\" font-size=\"11\">\n";
   o += "<title>" + HtmlEscape(title) + "</title>\n";
   o += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
@@ -366,7 +368,8 @@ std::string Open(double width, double height, const std::string& title,
 std::string VerticalText(double x, double y, const std::string& cls,
                          const std::string& attrs, const std::string& text) {
   return "<text x=\"0\" y=\"0\" class=\"" + cls + "\" transform=\"translate(" +
-         Num(x) + "," + Num(y) + ") rotate(-90)\" text-anchor=\"middle\"" +
+         SvgNumber(x) + "," + SvgNumber(y) +
+         ") rotate(-90)\" text-anchor=\"middle\"" +
          (attrs.empty() ? "" : " " + attrs) + ">" + HtmlEscape(text) +
          "</text>\n";
 }

@@ -69,6 +69,11 @@ inline constexpr double kChartWidth = 1160;
 // Estimated text width per character, in ems.
 inline constexpr double kCharEm = 0.62;
 
+// A coordinate or length as SVG text, to a tenth of a px: "12.5".
+std::string SvgNumber(double v);
+// The estimated width in px of UTF-8 `text` at `font` px (kCharEm).
+double SvgTextWidth(const std::string& text, double font);
+
 // Renders `chart` as an <svg> element (no XML prolog). `standalone` adds
 // the SVG namespace declaration a separate .svg file needs; HTML5 inline
 // SVG does without it, which keeps report.html free of any URL.

@@ -1,6 +1,6 @@
 #pragma once
-// Sections of the prediction report, shared by prediction_document.cc and
-// prediction_sections.cc only.
+// Sections of the prediction report and their helpers, shared by the
+// prediction's .cc files only.
 
 #include <map>
 #include <string>
@@ -8,9 +8,13 @@
 
 #include "dataset/spec.h"
 #include "report/document/document.h"
+#include "report/interval.h"
 #include "report/prediction/prediction.h"
 
 namespace flatbench::report {
+
+// A ratio with its interval: "1.832 [1.701, 1.950]".
+std::string RangeText(double v, const Interval& iv);
 
 // The ratios against size: one table of every gated cell, one chart per
 // check, table and kind.

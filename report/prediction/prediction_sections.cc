@@ -13,6 +13,11 @@
 #include "report/prediction/trend_chart.h"
 
 namespace flatbench::report {
+
+std::string RangeText(double v, const Interval& iv) {
+  return Ratio(v) + " [" + Ratio(iv.low) + ", " + Ratio(iv.high) + "]";
+}
+
 namespace {
 
 using Style = TableCell::Style;
@@ -36,10 +41,6 @@ std::string OutlookText(const PredictedCheck& p) {
 Style OutlookStyle(const PredictedCheck& p) {
   if (!p.fitted || p.outlook == Outlook::kUndecided) return Style::kPlain;
   return p.outlook == Outlook::kPass ? Style::kPass : Style::kFail;
-}
-
-std::string RangeText(double v, const Interval& iv) {
-  return Ratio(v) + " [" + Ratio(iv.low) + ", " + Ratio(iv.high) + "]";
 }
 
 // Median 4 KiB pages read from storage per read in the cold cells of

@@ -125,10 +125,6 @@ RatioValue CheckRatio(const RatioThreshold& th, const RatePrediction& cand,
   return r;
 }
 
-std::string RangeText(double v, const Interval& iv) {
-  return Ratio(v) + " [" + Ratio(iv.low) + ", " + Ratio(iv.high) + "]";
-}
-
 std::string OutlookOf(const RatioThreshold& th, const Interval& iv,
                       Style* style) {
   const bool higher = th.HigherIsBetter();

@@ -11,7 +11,8 @@ namespace {
 
 namespace r = flatbench::results;
 
-constexpr double kPageBytes = 4096;
+// One device request: a 4 KiB read, as the device cells make them.
+constexpr double kRequestBytes = 4096;
 
 const CellStats* Find(const std::map<CellKey, CellStats>& cells,
                       const CellKey& key) {
@@ -46,7 +47,7 @@ double RequestsPerRead(const CellStats& s) {
   const double faults = s.Of(r::kMajorFaultsPerRead).median;
   const double bytes = s.Of(r::kBytesReadPerRead).median;
   return std::max(std::isfinite(faults) ? faults : 0.0,
-                  std::isfinite(bytes) ? bytes / kPageBytes : 0.0);
+                  std::isfinite(bytes) ? bytes / kRequestBytes : 0.0);
 }
 
 }  // namespace

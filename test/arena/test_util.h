@@ -21,6 +21,9 @@
 
 namespace flatbench::arena::testing {
 
+using flatbench::testing::ReadAll;
+using flatbench::testing::WriteAll;
+
 using Model = std::map<std::string, std::string>;
 
 // A fresh directory under $TMPDIR, removed with everything in it.
@@ -51,16 +54,6 @@ inline BuildStats BuildFile(const std::string& path, const Model& model,
   INFO(st.message());
   REQUIRE(st.ok());
   return builder.value()->stats();
-}
-
-inline std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-inline void WriteAll(const std::string& path, const std::string& data) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(data.data(), static_cast<std::streamsize>(data.size()));
 }
 
 // Rewrites the raw block at `offset` of the file image `bytes` as a zstd

@@ -13,6 +13,7 @@
 #include "common/hex.h"
 #include "common/rng.h"
 #include "datagen/dataset.h"
+#include "test/baselines/store_test_util.h"
 #include "test/datagen/collect_sink.h"
 #include "test/skip.h"
 #include "test/temp_dir.h"
@@ -24,13 +25,7 @@ namespace {
 
 using Pairs = std::vector<std::pair<std::string, std::string>>;
 
-class Collect : public ScanVisitor {
- public:
-  void Visit(std::string_view key, std::string_view value) override {
-    got.emplace_back(std::string(key), std::string(value));
-  }
-  Pairs got;
-};
+using flatbench::store_test::Collect;
 
 // The page the model holds: up to `limit` pairs from the first key >= seek.
 Pairs Expected(const Pairs& model, const std::string& seek, uint32_t limit) {
@@ -103,8 +98,8 @@ void CheckScans(const std::string& name, const testing::CollectSink& model,
         Status st = session.value()->Scan(table, seek, limit, &got, &count);
         INFO("seek " << ToHex(seek) << ": " << st.message());
         REQUIRE(st.ok());
-        REQUIRE(count == got.got.size());
-        REQUIRE(got.got == want);
+        REQUIRE(count == got.pairs.size());
+        REQUIRE(got.pairs == want);
         (count == limit ? full : short_pages) += 1;
       }
       CHECK(full > 0);

@@ -16,10 +16,7 @@ namespace {
 
 using testing::TinyDatasetDir;
 
-double Num(const nlohmann::json& e, const results::Counter& c) {
-  REQUIRE(e.contains(std::string(c.name)));
-  return e[std::string(c.name)].get<double>();
-}
+using testing::CounterValue;
 
 TEST_CASE("per-file eviction empties the page cache of a backend's files",
           "[bench][cold]") {
@@ -139,24 +136,24 @@ TEST_CASE("a cold pass reads storage and follows its device cell",
       REQUIRE(entries.ok());
       REQUIRE(entries->size() == (has_device ? 2u : 1u));
       const auto& e = entries.value().back();
-      CHECK(Num(e, results::kEvictionVerified) == 1);
-      CHECK(Num(e, results::kResidentFractionAfterEviction) <= 0.01);
-      const double faults = Num(e, results::kMajorFaultsPerRead);
-      const double bytes = Num(e, results::kBytesReadPerRead);
+      CHECK(CounterValue(e, results::kEvictionVerified) == 1);
+      CHECK(CounterValue(e, results::kResidentFractionAfterEviction) <= 0.01);
+      const double faults = CounterValue(e, results::kMajorFaultsPerRead);
+      const double bytes = CounterValue(e, results::kBytesReadPerRead);
       CHECK((faults > 0 || bytes > 0));
       if (b == "postgres") {
         // Its reads happen in its server processes (pread into shared
         // buffers), whose I/O the pass sums; its memory adds their Pss to
         // the worker's (this process's) RSS.
         CHECK(bytes > 0);
-        CHECK(Num(e, results::kRssAfterPassBytes) >
+        CHECK(CounterValue(e, results::kRssAfterPassBytes) >
               static_cast<double>(RssBytes() + (4 << 20)));
       }
-      CHECK(Num(e, results::kFoundFraction) == 1.0);
-      CHECK(Num(e, results::kDistinctKeys) == 500);
+      CHECK(CounterValue(e, results::kFoundFraction) == 1.0);
+      CHECK(CounterValue(e, results::kDistinctKeys) == 500);
       // The worker's CPU time per read over the pass (a server backend's
       // server processes' too): positive and finite.
-      const double cpu = Num(e, results::kCpuNsPerRead);
+      const double cpu = CounterValue(e, results::kCpuNsPerRead);
       CHECK(std::isfinite(cpu));
       CHECK(cpu > 0);
       if (!has_device) {
@@ -167,15 +164,16 @@ TEST_CASE("a cold pass reads storage and follows its device cell",
       const auto& dev = entries.value()[0];
       CHECK(dev["name"] ==
             b + "/" + TableName(table) + "/device/cold/" + "threads:1/rep:0");
-      CHECK(Num(dev, results::kStorageBound) == 1);
-      CHECK(Num(dev, results::kFoundFraction) == 1);
-      CHECK(Num(dev, results::kReadsPerS) > 0);
-      CHECK(std::isfinite(Num(dev, results::kCpuNsPerRead)));
-      CHECK(Num(dev, results::kCpuNsPerRead) > 0);
-      CHECK(Num(e, results::kDeviceReadsPerS) == Num(dev, results::kReadsPerS));
-      CHECK(
-          Num(e, results::kIoEfficiency) ==
-          Approx(Num(e, results::kReadsPerS) / Num(dev, results::kReadsPerS)));
+      CHECK(CounterValue(dev, results::kStorageBound) == 1);
+      CHECK(CounterValue(dev, results::kFoundFraction) == 1);
+      CHECK(CounterValue(dev, results::kReadsPerS) > 0);
+      CHECK(std::isfinite(CounterValue(dev, results::kCpuNsPerRead)));
+      CHECK(CounterValue(dev, results::kCpuNsPerRead) > 0);
+      CHECK(CounterValue(e, results::kDeviceReadsPerS) ==
+            CounterValue(dev, results::kReadsPerS));
+      CHECK(CounterValue(e, results::kIoEfficiency) ==
+            Approx(CounterValue(e, results::kReadsPerS) /
+                   CounterValue(dev, results::kReadsPerS)));
     }
   }
 }
@@ -202,8 +200,8 @@ TEST_CASE("a cold tiny arena pass faults once per read on storage",
   REQUIRE(entries.ok());
   REQUIRE(entries->size() == 1);
   const auto& e = entries.value()[0];
-  REQUIRE(Num(e, results::kEvictionVerified) == 1);
-  CHECK(Num(e, results::kMajorFaultsPerRead) >= 0.9);
+  REQUIRE(CounterValue(e, results::kEvictionVerified) == 1);
+  CHECK(CounterValue(e, results::kMajorFaultsPerRead) >= 0.9);
 }
 
 // cold means every backend's read metadata is resident after the open, and
@@ -235,7 +233,7 @@ TEST_CASE("the cold open preloads metadata, the lazy open does not",
       REQUIRE(entries.ok());
       REQUIRE(entries->size() == 1);
       preloaded[mode == Mode::kCold] =
-          Num(entries.value()[0], results::kPreloadedBytes);
+          CounterValue(entries.value()[0], results::kPreloadedBytes);
     }
     if (preloads) {
       CHECK(preloaded[1] > preloaded[0]);

@@ -15,10 +15,7 @@ namespace {
 
 namespace r = flatbench::results;
 
-double Num(const nlohmann::json& e, const r::Counter& c) {
-  REQUIRE(e.contains(std::string(c.name)));
-  return e[std::string(c.name)].get<double>();
-}
+using testing::CounterValue;
 
 // Runs `schedule` over every tiny backend, each in its own in-process
 // worker whose startup probes are the flatbench binary.
@@ -83,20 +80,21 @@ TEST_CASE("a scan pass returns full, equal pages from every backend",
     CheckCounters(e, *cell);
     ++per_backend[cell->backend];
     CHECK(e["iterations"].get<double>() == 40);
-    CHECK(Num(e, r::kDistinctKeys) == 40);
-    CHECK(Num(e, r::kScanLength) == kDefaultScanLength);
+    CHECK(CounterValue(e, r::kDistinctKeys) == 40);
+    CHECK(CounterValue(e, r::kScanLength) == kDefaultScanLength);
     // Seek keys uniform over 10k accounts (50k slots) rarely land in the
     // last 100 pairs: nearly every page is full.
-    CHECK(Num(e, r::kEntriesPerScan) > 95);
-    CHECK(Num(e, r::kEntriesPerScan) <= kDefaultScanLength);
-    CHECK(Num(e, r::kEntriesPerS) ==
-          Approx(Num(e, r::kReadsPerS) * Num(e, r::kEntriesPerScan)));
-    CHECK(Num(e, r::kLatP50Ns) > 0);
+    CHECK(CounterValue(e, r::kEntriesPerScan) > 95);
+    CHECK(CounterValue(e, r::kEntriesPerScan) <= kDefaultScanLength);
+    CHECK(CounterValue(e, r::kEntriesPerS) ==
+          Approx(CounterValue(e, r::kReadsPerS) *
+                 CounterValue(e, r::kEntriesPerScan)));
+    CHECK(CounterValue(e, r::kLatP50Ns) > 0);
     const std::string key = cell->table + "/" + cell->mode + "/" +
                             std::to_string(cell->threads) + "/" +
                             std::to_string(cell->rep);
-    auto [it, fresh] = checksum.emplace(key, Num(e, r::kScanChecksum));
-    if (!fresh) CHECK(Num(e, r::kScanChecksum) == it->second);
+    auto [it, fresh] = checksum.emplace(key, CounterValue(e, r::kScanChecksum));
+    if (!fresh) CHECK(CounterValue(e, r::kScanChecksum) == it->second);
   }
   for (const auto& b : testing::TinyBackends()) {
     CAPTURE(b);
@@ -126,18 +124,18 @@ TEST_CASE("startup probes time a fresh process to its first read",
     REQUIRE(cell->kind == r::kKindStartup);
     CheckCounters(e, *cell);
     ++per_backend[cell->backend];
-    CHECK(Num(e, r::kStartupProbes) == 2);
-    CHECK(Num(e, r::kOpenSeconds) > 0);
-    CHECK(Num(e, r::kStartupMinS) > 0);
-    CHECK(Num(e, r::kStartupMinS) <= Num(e, r::kStartupS));
-    CHECK(Num(e, r::kStartupS) <= Num(e, r::kStartupMaxS));
+    CHECK(CounterValue(e, r::kStartupProbes) == 2);
+    CHECK(CounterValue(e, r::kOpenSeconds) > 0);
+    CHECK(CounterValue(e, r::kStartupMinS) > 0);
+    CHECK(CounterValue(e, r::kStartupMinS) <= CounterValue(e, r::kStartupS));
+    CHECK(CounterValue(e, r::kStartupS) <= CounterValue(e, r::kStartupMaxS));
     // The open is part of the startup, probe by probe.
-    CHECK(Num(e, r::kOpenSeconds) < Num(e, r::kStartupS));
-    CHECK(Num(e, r::kRssAfterOpenBytes) > 0);
+    CHECK(CounterValue(e, r::kOpenSeconds) < CounterValue(e, r::kStartupS));
+    CHECK(CounterValue(e, r::kRssAfterOpenBytes) > 0);
     if (cell->mode == r::kModeCold) {
-      CHECK(Num(e, r::kResidentFractionAfterEviction) <= 0.01);
+      CHECK(CounterValue(e, r::kResidentFractionAfterEviction) <= 0.01);
     }
-    CHECK(Num(e, r::kEvictionVerified) == 1);
+    CHECK(CounterValue(e, r::kEvictionVerified) == 1);
   }
   for (const auto& b : testing::TinyBackends()) {
     CAPTURE(b);

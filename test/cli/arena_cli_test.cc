@@ -19,34 +19,19 @@
 #include "common/hex.h"
 #include "datagen/keys.h"
 #include "test/arena/test_util.h"
+#include "test/doc_table.h"
 #include "test/run_command.h"
 
 extern char** environ;
 
+using flatbench::testing::Count;
 using flatbench::testing::Lines;
+using flatbench::testing::ReadAll;
 using flatbench::testing::RunFlatbench;
 using flatbench::testing::TempDir;
+using flatbench::testing::WriteAll;
 
 namespace {
-
-size_t Count(const std::string& haystack, const std::string& needle) {
-  size_t n = 0;
-  for (size_t at = haystack.find(needle); at != std::string::npos;
-       at = haystack.find(needle, at + 1)) {
-    ++n;
-  }
-  return n;
-}
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-void WriteAll(const std::string& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
 
 // A small arena-only dataset.
 std::string MakeDataset(const TempDir& tmp) {

@@ -12,7 +12,6 @@
 // Run with "[postgres]" for the PostgreSQL case only (registered only in a
 // build with PostgreSQL; exit 77, Meson's skip, when this host has no
 // PostgreSQL server).
-#define CATCH_CONFIG_RUNNER
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -30,6 +29,7 @@
 #include <thread>
 #include <vector>
 
+#include "test/catch_session.h"
 #include "test/run_command.h"
 #include "test/temp_dir.h"
 
@@ -348,5 +348,5 @@ int main(int argc, char** argv) {
     return 77;  // Meson: skipped.
   }
   prctl(PR_SET_CHILD_SUBREAPER, 1);
-  return Catch::Session().run(argc, argv);
+  return flatbench::testing::RunTests(argc, argv);
 }

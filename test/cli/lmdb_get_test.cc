@@ -15,6 +15,7 @@
 #include "test/run_command.h"
 
 using flatbench::testing::Lines;
+using flatbench::testing::ReadAll;
 using flatbench::testing::RunFlatbench;
 using flatbench::testing::TempDir;
 namespace dg = flatbench::datagen;
@@ -23,11 +24,6 @@ namespace {
 
 constexpr uint64_t kPage = 4096;
 constexpr uint16_t kBranchPage = 0x01;  // LMDB's P_BRANCH
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 void PutByte(const std::string& path, uint64_t offset, char c) {
   std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);

@@ -16,8 +16,11 @@
 
 #include "common/hex.h"
 #include "datagen/keys.h"
+#include "test/doc_table.h"
 #include "test/run_command.h"
 
+using flatbench::testing::Count;
+using flatbench::testing::ReadAll;
 using flatbench::testing::RunFlatbench;
 using flatbench::testing::TempDir;
 namespace fs = std::filesystem;
@@ -35,20 +38,6 @@ std::string GenSmall(const std::string& dir, const std::string& backends) {
                         backends + " --dir " + dir);
   REQUIRE(r.exit_code == 0);
   return dir;
-}
-
-size_t Count(const std::string& haystack, const std::string& needle) {
-  size_t n = 0;
-  for (size_t p = haystack.find(needle); p != std::string::npos;
-       p = haystack.find(needle, p + 1)) {
-    ++n;
-  }
-  return n;
-}
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 // Flips the middle byte of the single occurrence of `needle` among the

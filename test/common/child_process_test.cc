@@ -6,7 +6,6 @@
 // SpawnSelf and LineChild start /proc/self/exe, which here is this test
 // binary: given "exit-with N" or "die-by SIGNAL" as its arguments it does
 // that instead of running the tests (its own main, below).
-#define CATCH_CONFIG_RUNNER
 #include "common/child_process.h"
 
 #include <signal.h>
@@ -18,6 +17,7 @@
 #include <string>
 
 #include "common/exit_codes.h"
+#include "test/catch_session.h"
 
 using flatbench::ChildExit;
 using flatbench::ChildStatus;
@@ -121,5 +121,5 @@ int main(int argc, char** argv) {
     ::raise(sig);
     std::_Exit(1);  // Not reached: the default action ends the process.
   }
-  return Catch::Session().run(argc, argv);
+  return flatbench::testing::RunTests(argc, argv);
 }

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "report/results.h"
+#include "test/report/judge.h"
 #include "test/report/results_builder.h"
 
 namespace flatbench::report {
@@ -12,16 +13,13 @@ namespace {
 
 using nlohmann::json;
 using testing::Entry;
+using testing::ParseStatus;
 using testing::ResultsBuilder;
-
-Status ParseStatus(const json& doc) {
-  return ParseResults(doc.dump(), "crafted.json").status();
-}
 
 TEST_CASE("fields that contradict each other are refused with 65",
           "[report][consistency]") {
   json doc = ResultsBuilder().Build();
-  REQUIRE(ParseStatus(doc).ok());
+  REQUIRE(ParseStatus(doc, "crafted.json").ok());
   std::vector<std::string> named;
   SECTION("the spec says smoke's counts, the dataset keys full's") {
     doc["context"]["flatbench.spec"] =
@@ -94,7 +92,7 @@ TEST_CASE("fields that contradict each other are refused with 65",
              "reads_per_s", "arena/storage/device/cold/threads:32/rep:2",
              "1.500x"};
   }
-  Status st = ParseStatus(doc);
+  Status st = ParseStatus(doc, "crafted.json");
   CAPTURE(st.message());
   REQUIRE_FALSE(st.ok());
   CHECK(st.code() == Code::kCorruption);
@@ -130,7 +128,7 @@ TEST_CASE("what the consistency checks allow", "[report][consistency]") {
     CHECK(testing::RemoveEntries(
               doc, "lmdb/account/device/cold/threads:8/rep:2") == 1);
   }
-  Status st = ParseStatus(doc);
+  Status st = ParseStatus(doc, "crafted.json");
   CAPTURE(st.message());
   CHECK(st.ok());
 }

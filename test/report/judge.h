@@ -20,6 +20,12 @@ inline ResultSet Parse(const nlohmann::json& doc,
   return std::move(rs).value();
 }
 
+// What the parser says of `doc` read as `file`: ok, or why it refuses it.
+inline Status ParseStatus(const nlohmann::json& doc,
+                          const std::string& file = "results.json") {
+  return ParseResults(doc.dump(), file).status();
+}
+
 inline Thresholds Defaults() {
   Result<Thresholds> t = BuiltInThresholds();
   INFO(t.status().message());

@@ -11,6 +11,7 @@ namespace flatbench::report {
 namespace {
 
 namespace r = flatbench::results;
+using testing::ParseStatus;
 using testing::ResultsBuilder;
 
 ResultsBuilder WithOps() {
@@ -28,10 +29,6 @@ ResultsBuilder WithReference(double hit, double miss) {
   b.miss_reads_per_s["sqlite"] = miss;
   b.device_reads_per_s["sqlite"] = 25000;
   return b;
-}
-
-Status ParseStatus(const nlohmann::json& doc) {
-  return ParseResults(doc.dump(), "r.json").status();
 }
 
 TEST_CASE("scan and startup entries are read", "[report][ops]") {

@@ -10,26 +10,19 @@
 #include "report/document/svg.h"
 #include "report/prediction/trend_chart.h"
 #include "test/crafted_profile.h"
+#include "test/doc_table.h"
 #include "test/report/judge.h"
 #include "test/report/results_builder.h"
 
 namespace flatbench::report {
 namespace {
 
+using flatbench::testing::Count;
 using testing::ResultsBuilder;
 
 RenderedReport Render(const nlohmann::json& doc) {
   ResultSet rs = testing::Parse(doc);
   return RenderReport(ComputeVerdict(rs, testing::Defaults()), rs);
-}
-
-size_t Count(const std::string& haystack, const std::string& needle) {
-  size_t n = 0;
-  for (size_t p = haystack.find(needle); p != std::string::npos;
-       p = haystack.find(needle, p + 1)) {
-    ++n;
-  }
-  return n;
 }
 
 double Attr(const std::string& tag, const std::string& name) {

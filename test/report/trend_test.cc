@@ -6,9 +6,12 @@
 #include <cmath>
 
 #include "report/prediction/trend_chart.h"
+#include "test/doc_table.h"
 
 namespace flatbench::report {
 namespace {
+
+using flatbench::testing::Count;
 
 using Catch::Detail::Approx;
 
@@ -84,15 +87,6 @@ TEST_CASE("fewer than two sizes or a non-positive ratio cannot be fitted",
 
 namespace flatbench::report {
 namespace {
-
-size_t Count(const std::string& s, const std::string& what) {
-  size_t n = 0;
-  for (size_t at = s.find(what); at != std::string::npos;
-       at = s.find(what, at + 1)) {
-    ++n;
-  }
-  return n;
-}
 
 TEST_CASE("the trend chart draws every size, the fit and the prediction",
           "[report][trend]") {
