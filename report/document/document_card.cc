@@ -119,8 +119,8 @@ Section CardSection(const Verdict& v) {
       gates.items.push_back(rest + " (see Validity gates)");
       break;
     }
-    gates.items.push_back("failed gate " + failed[i]->name + ": " +
-                          failed[i]->figure);
+    gates.items.push_back("failed: " + failed[i]->name + " (" +
+                          failed[i]->figure + ")");
   }
   s.blocks.push_back(std::move(gates));
   return s;

@@ -116,7 +116,8 @@ BarChart RatioChart(const Verdict& v, const RatioThreshold& th) {
   std::vector<const Verdict*> paths = {&v};
   for (const auto& variant : v.variants) paths.push_back(&variant);
   for (const Verdict* p : paths) {
-    c.series.push_back({CandidateLabel(p->thresholds.candidate), {}, {}, {}, {}});
+    c.series.push_back(
+        {CandidateLabel(p->thresholds.candidate), {}, {}, {}, {}});
   }
   for (size_t i = 0; i < v.checks.size(); ++i) {
     const RatioCheck& check = v.checks[i];
@@ -133,9 +134,8 @@ BarChart RatioChart(const Verdict& v, const RatioThreshold& th) {
       series.values.push_back(have ? pc->ratio : NAN);
       series.low.push_back(have ? pc->interval.low : NAN);
       series.high.push_back(have ? pc->interval.high : NAN);
-      series.marker.push_back(pc != nullptr && pc->ceiling.available
-                                  ? pc->ceiling.ratio
-                                  : NAN);
+      series.marker.push_back(
+          pc != nullptr && pc->ceiling.available ? pc->ceiling.ratio : NAN);
     }
   }
   return c;
