@@ -12,16 +12,14 @@ namespace {
 namespace r = flatbench::results;
 using Style = TableCell::Style;
 
+// The verdict's prose, below the decision card (document_card.cc).
 Section VerdictSection(const Verdict& v) {
-  Section s{"Verdict", {}};
-  Block lines;
-  lines.kind = Block::Kind::kList;
-  lines.items = VerdictLines(v);
-  s.blocks.push_back(std::move(lines));
+  Section s{"Why this verdict", {}};
   if (!v.variants.empty()) {
     s.blocks.push_back(Paragraph(
         "Every read path of " + v.thresholds.candidate +
-        " in the results is judged by the same thresholds, one line each. " +
+        " in the results is judged by the same thresholds, one line each in "
+        "the card above. " +
         CandidateLabel(v.thresholds.candidate) +
         ", the seed's design, comes first and alone sets the verdict and the "
         "exit code; the other read paths read the same files another way "
@@ -85,14 +83,18 @@ Section CellSection(const Verdict& v, const ResultSet& res) {
       "from the bound in the passing direction."));
   s.blocks.push_back(TableBlock(RatioTable(v)));
   s.blocks.push_back(Paragraph(
-      "The one-page ceiling is the ratio an arena making exactly one 4 KiB "
-      "storage read per hit would reach here: at T threads, T / (T / D + c) "
-      "reads/s, D the candidate's own-file device rate at T threads and c "
-      "its CPU time per read (its time per read less its storage waits), "
-      "over the baseline's measured reads/s, with the " +
+      "The one-page ceiling is the ratio an arena reading only the pages a "
+      "one-page format must read would reach here: n = P (1 − e^(−r/P)) / r "
+      "4 KiB pages per hit for a pass of r reads over the table's P pages "
+      "(never more than the pages per hit it measured), so at T threads "
+      "T / (n T / D + c) reads/s, D the candidate's own-file device rate at "
+      "T threads and c its CPU time per read (its time per read less its "
+      "storage waits), over the baseline's measured reads/s, with the " +
       Percent(kConfidence) +
       " bootstrap interval. A check whose bound lies above that interval is "
-      "beyond this device's limit for any one-page format (RESEARCH.md §7)."));
+      "beyond this device's limit for any one-page format; where the "
+      "measured ratio lies above the interval, the ceiling did not hold and "
+      "the check is never marked beyond (RESEARCH.md §7)."));
   for (const auto& variant : v.variants) {
     s.blocks.push_back(Paragraph("Read path " + variant.thresholds.candidate +
                                  ", judged by the same thresholds (" +
@@ -150,6 +152,8 @@ Document BuildDocument(const Verdict& v, const ResultSet& results) {
   d.title = "flatbench go/no-go report";
   d.outcome = v.outcome;
   d.verdict_line = std::string("Verdict: ") + OutcomeName(v.outcome);
+  d.sections.push_back(CardSection(v));
+  d.sections.push_back(FindingsSection(v));
   d.sections.push_back(VerdictSection(v));
   d.sections.push_back(GateSection(v));
   d.sections.push_back(CellSection(v, results));

@@ -16,7 +16,8 @@
 namespace flatbench::report {
 
 struct TableCell {
-  enum class Style { kPlain, kPass, kFail };
+  // kNoise: within noise (amber in HTML, plain in markdown).
+  enum class Style { kPlain, kPass, kFail, kNoise };
   std::string text;
   Style style = Style::kPlain;
 };
@@ -24,6 +25,13 @@ struct TableCell {
 struct Table {
   std::vector<std::string> header;
   std::vector<std::vector<TableCell>> rows;
+  // Per column, or empty: true right-aligns the column (numbers).
+  std::vector<bool> right_aligned;
+  // The decision card's table: drawn compact and on one line per row.
+  bool card = false;
+  bool RightAligned(size_t column) const {
+    return column < right_aligned.size() && right_aligned[column];
+  }
 };
 
 struct Block {

@@ -48,6 +48,28 @@ Table PreloadTable(const Verdict& v, const ResultSet& r);
 // First and last pass start per backend, and its share of the schedule.
 Table ScheduleTable(const Verdict& v, const ResultSet& r);
 
+// document_card.cc: the decision card, the report's first section. In
+// markdown, everything up to its end fits in kCardLines lines.
+inline constexpr int kCardLines = 40;
+Section CardSection(const Verdict& v);
+
+// document_findings.cc: what the run says, in sentences from its figures.
+struct PagesPerHit {
+  double measured = 0;  // 4 KiB pages per hit, median over thread counts.
+  double model = 0;     // The one-page model's P (1 - e^(-r/P)) / r.
+};
+// A backend's pages per hit on `table` in the gate mode (NaN if absent).
+PagesPerHit PagesPerHitOf(const Verdict& v, const std::string& backend,
+                          const std::string& table);
+// A backend's median I/O efficiency over the tables' hit cells at
+// `threads` in the gate mode, NaN if not measured.
+double EfficiencyOf(const Verdict& v, const std::string& backend, int threads);
+// The sentences, in order: pages per hit per table, I/O efficiency per
+// read path, the checks beyond the device's limit, and any ceiling that
+// did not hold.
+std::vector<std::string> Findings(const Verdict& v);
+Section FindingsSection(const Verdict& v);
+
 Section ChartSection(const Verdict& v);
 // document_ops.cc: scans and startup, every backend, every mode measured.
 Section OpsSection(const Verdict& v, const ResultSet& r);

@@ -133,6 +133,10 @@ Table RatioTable(const Verdict& v) {
     if (c.ceiling.beyond) {
       result += "; beyond this device's limit for any one-page format";
     }
+    if (!c.ceiling.held) {
+      result += "; the ceiling did not hold (ratio " + Ratio(c.ratio) +
+                " above its interval)";
+    }
     std::string margin = c.available && c.Margin() > 0 ? "+" : "";
     margin.append(c.available ? Percent(c.Margin()) : "–");
     t.rows.push_back(

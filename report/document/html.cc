@@ -16,6 +16,16 @@ th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: left;
 th { background: #f2f2f2; }
 td.pass { color: #1a7f1a; }
 td.fail { color: #b00020; font-weight: bold; }
+td.noise { color: #8a5300; }
+th.num, td.num { text-align: right; }
+table.card { font-size: 0.8em; margin-top: 0.3em; }
+table.card th, table.card td { padding: 0.12em 0.4em;
+                                font-variant-numeric: tabular-nums; }
+table.card td:nth-child(-n+5) { white-space: nowrap; }
+table.card td.pass { background: #e8f5e8; }
+table.card td.fail { background: #fbe3e6; }
+table.card td.noise { background: #fff1d6; }
+h2.card { margin-top: 0.6em; }
 .verdict { display: inline-block; padding: 0.2em 0.7em; border-radius: 4px;
            color: #fff; }
 .go { background: #1a7f1a; }
@@ -38,24 +48,33 @@ const char* OutcomeClass(Outcome o) {
 }
 
 void RenderHtmlTable(const Table& t, std::string* o) {
-  *o += "<table>\n<thead><tr>";
-  for (const auto& h : t.header) *o += "<th>" + HtmlEscape(h) + "</th>";
+  *o += t.card ? "<table class=\"card\">\n<thead><tr>" : "<table>\n<thead><tr>";
+  for (size_t i = 0; i < t.header.size(); ++i) {
+    *o += (t.RightAligned(i) ? "<th class=\"num\">" : "<th>") +
+          HtmlEscape(t.header[i]) + "</th>";
+  }
   *o += "</tr></thead>\n<tbody>\n";
   for (const auto& row : t.rows) {
     *o += "<tr>";
-    for (const auto& cell : row) {
+    for (size_t i = 0; i < row.size(); ++i) {
+      const TableCell& cell = row[i];
+      std::string cls;
       switch (cell.style) {
         case TableCell::Style::kPass:
-          *o += "<td class=\"pass\">";
+          cls = "pass";
           break;
         case TableCell::Style::kFail:
-          *o += "<td class=\"fail\">";
+          cls = "fail";
+          break;
+        case TableCell::Style::kNoise:
+          cls = "noise";
           break;
         case TableCell::Style::kPlain:
-          *o += "<td>";
           break;
       }
-      *o += HtmlEscape(cell.text) + "</td>";
+      if (t.RightAligned(i)) cls += cls.empty() ? "num" : " num";
+      *o += (cls.empty() ? std::string("<td>") : "<td class=\"" + cls + "\">") +
+            HtmlEscape(cell.text) + "</td>";
     }
     *o += "</tr>\n";
   }
@@ -72,7 +91,7 @@ std::string RenderHtml(const Document& doc) {
       "</style>\n</head>\n<body>\n<h1>" + HtmlEscape(doc.title) + "</h1>\n";
   for (const auto& section : doc.sections) {
     if (section.title == "Verdict") {
-      o += "<h2>Verdict: <span class=\"verdict " +
+      o += "<h2 class=\"card\">Verdict: <span class=\"verdict " +
            std::string(OutcomeClass(doc.outcome)) + "\">" +
            HtmlEscape(OutcomeName(doc.outcome)) + "</span></h2>\n";
     } else {

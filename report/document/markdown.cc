@@ -29,7 +29,9 @@ void RenderMarkdownTable(const Table& t, std::string* o) {
     o->append(" ").append(Escape(h, true)).append(" |");
   }
   *o += "\n|";
-  for (size_t i = 0; i < t.header.size(); ++i) *o += "---|";
+  for (size_t i = 0; i < t.header.size(); ++i) {
+    *o += t.RightAligned(i) ? "---:|" : "---|";
+  }
   *o += "\n";
   for (const auto& row : t.rows) {
     *o += "|";

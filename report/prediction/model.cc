@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "report/page_share.h"
+
 namespace flatbench::report {
 namespace {
 
@@ -25,14 +27,6 @@ double TablePages(const ReadGeometry& g, double pages_per_unit) {
     return static_cast<double>(g.data_units) * pages_per_unit;
   }
   return static_cast<double>(g.data_bytes) / kPageBytes;
-}
-
-// The share of a pass's page reads that are not already cached by an
-// earlier read of the same pass (model.h).
-double PassShare(double table_pages, double pages_per_read, double reads) {
-  if (!(reads > 0) || !(table_pages > 0) || !(pages_per_read > 0)) return 1;
-  const double touched = reads * pages_per_read;
-  return table_pages * -std::expm1(-touched / table_pages) / touched;
 }
 
 uint64_t Scale(uint64_t v, double factor) {

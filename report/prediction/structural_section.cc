@@ -1,6 +1,6 @@
-// The prediction report's structural sections: the device profile, the
-// structural prediction at full scale beside the trend, its validation at
-// every measured size, the trend's holdout, and the I/O-efficiency trends.
+// The prediction report's structural section: the device profile, the
+// structural prediction at full scale beside the trend, and its validation
+// at every measured size (helpers in structural_parts.h).
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -9,220 +9,13 @@
 #include "report/format.h"
 #include "report/prediction/prediction_parts.h"
 #include "report/prediction/structural.h"
+#include "report/prediction/structural_parts.h"
 #include "report/prediction/trend.h"
 
 namespace flatbench::report {
+
 namespace {
-
 using Style = TableCell::Style;
-using Bound = DeviceProfile::Bound;
-
-std::string Threads(int t) {
-  return std::to_string(t) + (t == 1 ? " thread" : " threads");
-}
-
-std::string Signed(double fraction) {
-  std::string out = fraction >= 0 ? "+" : "";
-  out += Percent(fraction);
-  return out;
-}
-
-// Median reads/s of a cold cell, NaN when absent.
-double MeasuredRate(const ResultSet& rs, const std::string& backend,
-                    const std::string& table, const std::string& kind,
-                    int threads) {
-  std::vector<double> v;
-  for (const auto& p : rs.passes) {
-    if (p.cell.backend == backend && p.cell.table == table &&
-        p.cell.kind == kind && p.cell.mode == results::kModeCold &&
-        p.cell.threads == threads && !p.error) {
-      const double r = p.Get(results::kReadsPerS);
-      if (r > 0) v.push_back(r);
-    }
-  }
-  return v.empty() ? std::nan("") : Median(v);
-}
-
-double MedianCounter(const ResultSet& rs, const std::string& backend,
-                     const std::string& table, int threads,
-                     const results::Counter& counter) {
-  std::vector<double> v;
-  for (const auto& p : rs.passes) {
-    if (p.cell.backend == backend && p.cell.table == table &&
-        p.cell.kind == results::kKindHit && p.cell.mode == results::kModeCold &&
-        p.cell.threads == threads) {
-      const double x = p.Get(counter);
-      if (std::isfinite(x) && x > 0) v.push_back(x);
-    }
-  }
-  return v.empty() ? std::nan("") : Median(v);
-}
-
-// The backends of a run that the candidate's checks apply to: the
-// candidate and each of its read-path variants ("arena+cache").
-std::vector<std::string> Variants(const SweepInput& sweep,
-                                  const std::string& candidate) {
-  std::set<std::string> out;
-  for (const auto& s : sweep.sizes) {
-    for (const auto& p : s.results.passes) {
-      if (GeometryBackend(p.cell.backend) == candidate) {
-        out.insert(p.cell.backend);
-      }
-    }
-  }
-  return {out.begin(), out.end()};
-}
-
-// The candidate's variants, then every check's baseline.
-std::vector<std::string> WithBaselines(std::vector<std::string> backends,
-                                       const Thresholds& th) {
-  for (const auto& c : th.checks) {
-    if (std::find(backends.begin(), backends.end(), c.baseline) ==
-        backends.end())
-      backends.push_back(c.baseline);
-  }
-  return backends;
-}
-
-// Every gated (check, table, kind, threads) cell.
-struct GatedCell {
-  const RatioThreshold* check;
-  std::string table, kind;
-  int threads;
-};
-std::vector<GatedCell> GatedCells(const Thresholds& th) {
-  std::vector<GatedCell> out;
-  for (const auto& c : th.checks) {
-    for (const auto& [table, kinds] : th.cells) {
-      for (const auto& kind : kinds) {
-        const bool hit = kind == results::kKindHit;
-        if (hit != (c.metric == Metric::kHitReadsPerS)) continue;
-        for (int t : th.threads) out.push_back({&c, table, kind, t});
-      }
-    }
-  }
-  return out;
-}
-
-// The check's ratio from two rates (hit: candidate / baseline; miss cost:
-// baseline / candidate), with the interval of the two rates' intervals.
-struct RatioValue {
-  double ratio = 0;
-  Interval interval;
-};
-RatioValue CheckRatio(const RatioThreshold& th, const RatePrediction& cand,
-                      const RatePrediction& base) {
-  RatioValue r;
-  if (th.metric == Metric::kHitReadsPerS) {
-    r.ratio = cand.rate / base.rate;
-    r.interval = {cand.interval.low / base.interval.high,
-                  cand.interval.high / base.interval.low};
-  } else {
-    r.ratio = base.rate / cand.rate;
-    r.interval = {base.interval.low / cand.interval.high,
-                  base.interval.high / cand.interval.low};
-  }
-  return r;
-}
-
-std::string OutlookOf(const RatioThreshold& th, const Interval& iv,
-                      Style* style) {
-  const bool higher = th.HigherIsBetter();
-  const bool pass = higher ? iv.low >= th.bound : iv.high <= th.bound;
-  const bool fail = higher ? iv.high < th.bound : iv.low > th.bound;
-  *style = pass ? Style::kPass : fail ? Style::kFail : Style::kPlain;
-  return pass   ? "predicted to pass"
-         : fail ? "predicted to fail"
-                : "interval holds the bound";
-}
-
-uint64_t ReadsPerPass(const SweepSize& s) {
-  return static_cast<uint64_t>(
-      s.results.Integer(results::kReadsPerPass.name).value_or(0));
-}
-
-// One size's predictions: per backend and cell, with c from
-// `calibration`'s one-thread passes (CpuPerRead: measured where they carry
-// the counter, else the residual).
-struct Predictor {
-  const DeviceProfile& profile;
-  const SweepSize& calibration;
-  uint64_t ram_bytes;
-
-  // False when the backend has no geometry or the table is unknown.
-  bool Shape(const std::map<std::string, BackendGeometry>& geometry,
-             const std::string& backend, const std::string& table,
-             const std::string& kind, uint64_t reads_per_pass,
-             IoShape* shape) const {
-    auto g = geometry.find(GeometryBackend(backend));
-    if (g == geometry.end()) return false;
-    flatbench::Table tb;
-    if (!flatbench::ParseTable(table, &tb)) return false;
-    *shape = ShapeOf(g->second, tb, kind, ram_bytes, reads_per_pass);
-    return true;
-  }
-
-  // Rate 0 when the backend has no geometry or no calibration passes.
-  // `own_latency` as PredictRate's.
-  RatePrediction At(const std::map<std::string, BackendGeometry>& geometry,
-                    const std::string& backend, const std::string& table,
-                    const std::string& kind, int threads,
-                    uint64_t reads_per_pass, double own_latency = 0) const {
-    IoShape shape;
-    if (!Shape(geometry, backend, table, kind, reads_per_pass, &shape)) {
-      return {};
-    }
-    const CpuCost cpu = CpuPerRead(calibration.results, backend, table, kind,
-                                   shape.unit_pages, profile);
-    if (cpu.passes == 0) return {};
-    return PredictRate(shape, cpu, threads, profile, own_latency);
-  }
-};
-
-std::string Us(double seconds) { return Micros(seconds * 1e9); }
-
-// c per backend and (table, kind) of each calibration size: its source,
-// its warm part and cold extra where measured, and the residual beside it.
-Table CpuTable(const std::vector<const SweepSize*>& sizes,
-               const std::vector<std::string>& backends,
-               const Thresholds& thresholds, const DeviceProfile& profile) {
-  Table t;
-  t.header = {"accounts",      "backend",   "cell",       "source",
-              "c [low, high]", "warm part", "cold extra", "residual"};
-  for (const SweepSize* size : sizes) {
-    const Predictor pr{profile, *size, kRequiredRamBytes};
-    for (const auto& b : backends) {
-      for (const auto& [table, kinds] : thresholds.cells) {
-        for (const auto& kind : kinds) {
-          IoShape shape;
-          if (!pr.Shape(size->geometry, b, table, kind, ReadsPerPass(*size),
-                        &shape)) {
-            continue;
-          }
-          const CpuCost c = CpuPerRead(size->results, b, table, kind,
-                                       shape.unit_pages, profile);
-          if (c.passes == 0) continue;
-          const CpuCost res = CalibrateCpu(size->results, b, table, kind,
-                                           shape.unit_pages, profile);
-          const bool measured = c.source == CpuCost::Source::kMeasured;
-          const bool split = measured && c.warm_passes > 0;
-          t.rows.push_back(
-              {{Count(static_cast<double>(size->accounts))},
-               {b},
-               {table + " " + kind},
-               {std::string(measured ? "measured" : "residual") + ", " +
-                std::to_string(c.passes) + " passes"},
-               {Us(c.mid) + " [" + Us(c.low) + ", " + Us(c.high) + "]"},
-               {split ? Us(c.warm) : "–"},
-               {split ? Us(c.ColdExtra()) : "–"},
-               {res.passes > 0 ? Us(res.mid) : "–"}});
-        }
-      }
-    }
-  }
-  return t;
-}
-
 }  // namespace
 
 Section StructuralSection(const SweepInput& sweep, const DeviceProfile& profile,
@@ -257,9 +50,10 @@ Section StructuralSection(const SweepInput& sweep, const DeviceProfile& profile,
   {
     std::vector<const SweepSize*> calibrations = {&first};
     if (&last != &first) calibrations.push_back(&last);
-    s.blocks.push_back(TableBlock(CpuTable(
+    s.blocks.push_back(TableBlock(structural::CpuTable(
         calibrations,
-        WithBaselines(Variants(sweep, thresholds.candidate), thresholds),
+        structural::WithBaselines(
+            structural::Variants(sweep, thresholds.candidate), thresholds),
         thresholds, profile)));
   }
   s.blocks.push_back(Paragraph(
@@ -284,12 +78,12 @@ Section StructuralSection(const SweepInput& sweep, const DeviceProfile& profile,
   }
   s.blocks.push_back(TableBlock(std::move(pt)));
 
-  const auto cells = GatedCells(thresholds);
-  const auto variants = Variants(sweep, thresholds.candidate);
+  const auto cells = structural::GatedCells(thresholds);
+  const auto variants = structural::Variants(sweep, thresholds.candidate);
 
   // Full scale, beside the trend.
   {
-    const Predictor pr{profile, last, kRequiredRamBytes};
+    const structural::Predictor pr{profile, last, kRequiredRamBytes};
     Table t;
     t.header = {"check",
                 "candidate",
@@ -301,12 +95,14 @@ Section StructuralSection(const SweepInput& sweep, const DeviceProfile& profile,
     for (const auto& gc : cells) {
       for (const auto& v : variants) {
         const RatePrediction cand =
-            pr.At(full, v, gc.table, gc.kind, gc.threads, ReadsPerPass(last));
+            pr.At(full, v, gc.table, gc.kind, gc.threads,
+                  structural::ReadsPerPass(last));
         const RatePrediction base =
             pr.At(full, gc.check->baseline, gc.table, gc.kind, gc.threads,
-                  ReadsPerPass(last));
+                  structural::ReadsPerPass(last));
         if (!(cand.rate > 0) || !(base.rate > 0)) continue;
-        const RatioValue r = CheckRatio(*gc.check, cand, base);
+        const structural::RatioValue r =
+            structural::CheckRatio(*gc.check, cand, base);
         std::string trend = "–";
         for (const auto& p : checks) {
           if (v == thresholds.candidate && p.fitted &&
@@ -316,11 +112,13 @@ Section StructuralSection(const SweepInput& sweep, const DeviceProfile& profile,
           }
         }
         Style style;
-        const std::string outlook = OutlookOf(*gc.check, r.interval, &style);
+        const std::string outlook =
+            structural::OutlookOf(*gc.check, r.interval, &style);
         t.rows.push_back(
             {{gc.check->name},
              {v},
-             {gc.table + " " + gc.kind + ", " + Threads(gc.threads)},
+             {gc.table + " " + gc.kind + ", " +
+              structural::Threads(gc.threads)},
              {RangeText(r.ratio, r.interval)},
              {trend},
              {std::string(gc.check->HigherIsBetter() ? "≥ " : "≤ ") +
@@ -341,7 +139,7 @@ Section StructuralSection(const SweepInput& sweep, const DeviceProfile& profile,
   // Validation: every size from its geometry and the profile, c from the
   // smallest size.
   {
-    const Predictor pr{profile, first, kRequiredRamBytes};
+    const structural::Predictor pr{profile, first, kRequiredRamBytes};
     Table rates;
     rates.header = {"accounts",
                     "backend",
@@ -360,43 +158,44 @@ Section StructuralSection(const SweepInput& sweep, const DeviceProfile& profile,
                      "error",           "predicted on own files' device",
                      "its error"};
     const std::vector<std::string> backends =
-        WithBaselines(variants, thresholds);
+        structural::WithBaselines(variants, thresholds);
     for (const auto& size : sweep.sizes) {
       const std::string acc = Count(static_cast<double>(size.accounts));
-      const uint64_t reads = ReadsPerPass(size);
+      const uint64_t reads = structural::ReadsPerPass(size);
       for (const auto& b : backends) {
         for (const auto& [table, kinds] : thresholds.cells) {
           for (const auto& kind : kinds) {
             for (int t : thresholds.threads) {
               const RatePrediction p =
                   pr.At(size.geometry, b, table, kind, t, reads);
-              const double m = MeasuredRate(size.results, b, table, kind, t);
+              const double m =
+                  structural::MeasuredRate(size.results, b, table, kind, t);
               if (!(p.rate > 0) || !std::isfinite(m)) continue;
               const double err = p.rate / m - 1;
               std::vector<TableCell> row = {
                   {acc},
                   {b},
-                  {table + " " + kind + ", " + Threads(t)},
+                  {table + " " + kind + ", " + structural::Threads(t)},
                   {Count(p.rate) + " [" + Count(p.interval.low) + ", " +
                    Count(p.interval.high) + "]"},
                   {Count(m)},
-                  {Signed(err),
+                  {structural::Signed(err),
                    std::abs(err) <= 0.15 ? Style::kPass : Style::kFail}};
               // Hit cells: the same prediction on the device rate the
               // backend's own files gave at that moment (its device
               // cells), which separates the model's error from the
               // device's difference from the profile.
-              const double own = MedianCounter(size.results, b, table, t,
-                                               results::kDeviceReadsPerS);
+              const double own = structural::MedianCounter(
+                  size.results, b, table, t, results::kDeviceReadsPerS);
               if (kind == results::kKindHit && own > 0) {
                 const RatePrediction o =
                     pr.At(size.geometry, b, table, kind, t, reads, t / own);
                 const double oerr = o.rate / m - 1;
                 row.push_back({Ratio(own / profile.ReadsPerS(t, kPageBytes))});
                 row.push_back({Count(o.rate)});
-                row.push_back({Signed(oerr), std::abs(oerr) <= 0.15
-                                                 ? Style::kPass
-                                                 : Style::kFail});
+                row.push_back({structural::Signed(oerr), std::abs(oerr) <= 0.15
+                                                             ? Style::kPass
+                                                             : Style::kFail});
               } else {
                 row.insert(row.end(), {{"–"}, {"–"}, {"–"}});
               }
@@ -413,15 +212,16 @@ Section StructuralSection(const SweepInput& sweep, const DeviceProfile& profile,
           const RatePrediction base =
               pr.At(size.geometry, gc.check->baseline, gc.table, gc.kind,
                     gc.threads, reads);
-          const double mc =
-              MeasuredRate(size.results, v, gc.table, gc.kind, gc.threads);
-          const double mb = MeasuredRate(size.results, gc.check->baseline,
-                                         gc.table, gc.kind, gc.threads);
+          const double mc = structural::MeasuredRate(size.results, v, gc.table,
+                                                     gc.kind, gc.threads);
+          const double mb = structural::MeasuredRate(
+              size.results, gc.check->baseline, gc.table, gc.kind, gc.threads);
           if (!(cand.rate > 0) || !(base.rate > 0) || !std::isfinite(mc) ||
               !std::isfinite(mb)) {
             continue;
           }
-          const RatioValue r = CheckRatio(*gc.check, cand, base);
+          const structural::RatioValue r =
+              structural::CheckRatio(*gc.check, cand, base);
           const double measured =
               gc.check->metric == Metric::kHitReadsPerS ? mc / mb : mb / mc;
           const double err = r.ratio / measured - 1;
@@ -429,29 +229,30 @@ Section StructuralSection(const SweepInput& sweep, const DeviceProfile& profile,
               {acc},
               {gc.check->name},
               {v},
-              {gc.table + " " + gc.kind + ", " + Threads(gc.threads)},
+              {gc.table + " " + gc.kind + ", " +
+               structural::Threads(gc.threads)},
               {RangeText(r.ratio, r.interval)},
               {Ratio(measured)},
-              {Signed(err),
+              {structural::Signed(err),
                std::abs(err) <= 0.15 ? Style::kPass : Style::kFail}};
           // Hit checks: the same ratio on each backend's own files' device.
-          const double oc = MedianCounter(size.results, v, gc.table, gc.threads,
-                                          results::kDeviceReadsPerS);
-          const double ob =
-              MedianCounter(size.results, gc.check->baseline, gc.table,
-                            gc.threads, results::kDeviceReadsPerS);
+          const double oc = structural::MedianCounter(
+              size.results, v, gc.table, gc.threads, results::kDeviceReadsPerS);
+          const double ob = structural::MedianCounter(
+              size.results, gc.check->baseline, gc.table, gc.threads,
+              results::kDeviceReadsPerS);
           if (gc.kind == results::kKindHit && oc > 0 && ob > 0) {
-            const RatioValue o =
-                CheckRatio(*gc.check,
-                           pr.At(size.geometry, v, gc.table, gc.kind,
-                                 gc.threads, reads, gc.threads / oc),
-                           pr.At(size.geometry, gc.check->baseline, gc.table,
-                                 gc.kind, gc.threads, reads, gc.threads / ob));
+            const structural::RatioValue o = structural::CheckRatio(
+                *gc.check,
+                pr.At(size.geometry, v, gc.table, gc.kind, gc.threads, reads,
+                      gc.threads / oc),
+                pr.At(size.geometry, gc.check->baseline, gc.table, gc.kind,
+                      gc.threads, reads, gc.threads / ob));
             const double oerr = o.ratio / measured - 1;
             row.push_back({Ratio(o.ratio)});
-            row.push_back({Signed(oerr), std::abs(oerr) <= 0.15
-                                             ? Style::kPass
-                                             : Style::kFail});
+            row.push_back({structural::Signed(oerr), std::abs(oerr) <= 0.15
+                                                         ? Style::kPass
+                                                         : Style::kFail});
           } else {
             row.insert(row.end(), {{"–"}, {"–"}});
           }
@@ -478,118 +279,6 @@ Section StructuralSection(const SweepInput& sweep, const DeviceProfile& profile,
                   "measured at every size:"));
     s.blocks.push_back(TableBlock(std::move(ratios)));
   }
-  return s;
-}
-
-Section HoldoutSection(const SweepInput& sweep,
-                       const std::vector<PredictedCheck>& checks) {
-  Section s{"The trend's holdout: the largest size from the smaller ones", {}};
-  const SweepSize& last = sweep.sizes.back();
-  if (sweep.sizes.size() < 3) {
-    s.blocks.push_back(Paragraph(
-        "A holdout needs three measured sizes: two to fit, one to predict. "
-        "This sweep has " +
-        std::to_string(sweep.sizes.size()) + "."));
-    return s;
-  }
-  Table t;
-  t.header = {"check",
-              "cell",
-              "predicted at " + Short(static_cast<double>(last.accounts)) +
-                  " acc (95%)",
-              "measured",
-              "error",
-              "measured inside"};
-  for (const auto& p : checks) {
-    std::vector<TrendPoint> fit;
-    const TrendPoint* held = nullptr;
-    for (const auto& pt : p.points) {
-      if (pt.pairs == static_cast<double>(last.pairs)) {
-        held = &pt;
-      } else {
-        fit.push_back(pt);
-      }
-    }
-    if (held == nullptr) continue;
-    auto tr = FitTrend(fit, held->pairs);
-    if (!tr.ok()) continue;
-    const double err = tr->predicted / held->ratio - 1;
-    const bool inside =
-        tr->interval.low <= held->ratio && held->ratio <= tr->interval.high;
-    t.rows.push_back(
-        {{p.threshold.name},
-         {p.table + " " + p.kind + ", " + Threads(p.threads)},
-         {RangeText(tr->predicted, tr->interval)},
-         {Ratio(held->ratio)},
-         {Signed(err), std::abs(err) <= 0.15 ? Style::kPass : Style::kFail},
-         {inside ? "yes" : "no", inside ? Style::kPass : Style::kFail}});
-  }
-  s.blocks.push_back(Paragraph(
-      "Each gated ratio's trend fitted on every size but the largest and "
-      "extrapolated to the largest, against what was measured there: how "
-      "well the trend would have predicted a size it had not seen."));
-  s.blocks.push_back(TableBlock(std::move(t)));
-  return s;
-}
-
-Section EfficiencySection(const SweepInput& sweep, const Thresholds& th,
-                          double target_pairs) {
-  Section s{"I/O efficiency against dataset size", {}};
-  s.blocks.push_back(Paragraph(
-      "Each hit cell's I/O efficiency (reads/s over its own files' device "
-      "cell at the same moment, io_efficiency) as the candidate's over the "
-      "baseline's, per size, fitted and extrapolated like the raw ratios. A "
-      "device that serves one backend's files slower than another's moves "
-      "the raw ratio but not this one; where the two trends disagree, the "
-      "device drifted."));
-  Table t;
-  t.header = {"check", "cell"};
-  for (const auto& size : sweep.sizes) {
-    t.header.push_back(Short(static_cast<double>(size.accounts)) + " acc");
-  }
-  t.header.insert(t.header.end(), {"per decade", "full scale (95%)"});
-  bool any = false;
-  for (const auto& c : th.checks) {
-    if (c.metric != Metric::kHitReadsPerS) continue;
-    for (const auto& [table, kinds] : th.cells) {
-      if (std::find(kinds.begin(), kinds.end(), results::kKindHit) ==
-          kinds.end())
-        continue;
-      for (int threads : th.threads) {
-        std::vector<TableCell> row = {{c.name},
-                                      {table + " hit, " + Threads(threads)}};
-        std::vector<TrendPoint> pts;
-        for (const auto& size : sweep.sizes) {
-          const double a = MedianCounter(size.results, th.candidate, table,
-                                         threads, results::kIoEfficiency);
-          const double b = MedianCounter(size.results, c.baseline, table,
-                                         threads, results::kIoEfficiency);
-          if (std::isfinite(a) && std::isfinite(b)) {
-            // No bootstrap here: an uncertainty of about 5% (one standard
-            // deviation) per size weights the sizes alike.
-            const double r = a / b;
-            pts.push_back(
-                {static_cast<double>(size.pairs), r, {r / 1.1, r * 1.1}});
-            row.push_back({Ratio(r)});
-          } else {
-            row.push_back({"–"});
-          }
-        }
-        auto tr = FitTrend(pts, target_pairs);
-        row.push_back({tr.ok() ? Ratio(tr->per_decade) : "–"});
-        row.push_back({tr.ok() ? RangeText(tr->predicted, tr->interval) : "–"});
-        any = any || !pts.empty();
-        t.rows.push_back(std::move(row));
-      }
-    }
-  }
-  if (!any) {
-    s.blocks.push_back(Paragraph(
-        "This sweep has no device cells (it ran with --no-device), so no "
-        "I/O efficiency was measured."));
-    return s;
-  }
-  s.blocks.push_back(TableBlock(std::move(t)));
   return s;
 }
 

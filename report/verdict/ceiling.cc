@@ -5,6 +5,7 @@
 
 #include "dataset/names.h"
 #include "report/format.h"
+#include "report/page_share.h"
 
 namespace flatbench::report {
 namespace {
@@ -41,13 +42,11 @@ double DeviceRateOfRep(const CellStats& device, int rep) {
   return device.reads_per_s.median;
 }
 
-// Storage requests per read, counted generously: every major fault and
-// every 4 KiB read is one full device wait. Absent figures count 0.
-double RequestsPerRead(const CellStats& s) {
-  const double faults = s.Of(r::kMajorFaultsPerRead).median;
-  const double bytes = s.Of(r::kBytesReadPerRead).median;
-  return std::max(std::isfinite(faults) ? faults : 0.0,
-                  std::isfinite(bytes) ? bytes / kRequestBytes : 0.0);
+// The pass's distinct keys, median over the cell's passes; NaN when the
+// passes do not carry them (PassShare then counts one page per read).
+double ReadsPerPass(const CellStats& s) {
+  const double keys = s.Of(r::kDistinctKeys).median;
+  return std::isfinite(keys) ? keys : NAN;
 }
 
 }  // namespace
@@ -73,7 +72,15 @@ Ceiling ComputeCeiling(const std::map<CellKey, CellStats>& cells,
     return c;
   }
   const double threads = candidate.threads;
-  const double requests = RequestsPerRead(*a);
+  const double measured = MeasuredPagesPerRead(*a);
+  // Measured waits, generously: absent figures count 0.
+  const double requests = std::isfinite(measured) ? measured : 0.0;
+  c.table_pages = dev->Of(r::kFilePages).median;
+  c.reads_per_pass = ReadsPerPass(*a);
+  c.model_pages = PassShare(c.table_pages, 1, c.reads_per_pass);
+  c.measured_pages = measured;
+  c.pages_per_hit = std::isfinite(measured) ? std::min(c.model_pages, measured)
+                                            : c.model_pages;
   std::vector<double> best, cpu;
   for (size_t i = 0; i < a->rates.size(); ++i) {
     const double d = DeviceRateOfRep(*dev, a->reps[i]);
@@ -81,7 +88,7 @@ Ceiling ComputeCeiling(const std::map<CellKey, CellStats>& cells,
     const double per_read = threads / a->rates[i];
     const double c_i = std::max(0.0, per_read - requests * wait);
     cpu.push_back(c_i);
-    best.push_back(threads / (wait + c_i));
+    best.push_back(threads / (c.pages_per_hit * wait + c_i));
   }
   c.device_rate = dev->reads_per_s.median;
   c.cpu_per_read_s = Median(cpu);
@@ -101,6 +108,14 @@ std::string CeilingSummary(const Ceiling& c) {
   if (!c.available) return "no device ceiling (" + c.why_not + ")";
   return "ceiling " + Ratio(c.ratio) + " [" + Ratio(c.interval.low) + ", " +
          Ratio(c.interval.high) + "]";
+}
+
+double MeasuredPagesPerRead(const CellStats& s) {
+  const double faults = s.Of(r::kMajorFaultsPerRead).median;
+  const double bytes = s.Of(r::kBytesReadPerRead).median;
+  if (!std::isfinite(faults) && !std::isfinite(bytes)) return NAN;
+  return std::max(std::isfinite(faults) ? faults : 0.0,
+                  std::isfinite(bytes) ? bytes / kRequestBytes : 0.0);
 }
 
 }  // namespace flatbench::report

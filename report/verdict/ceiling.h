@@ -1,23 +1,35 @@
 #pragma once
-// Each hit check's physical ceiling: the ratio an arena making exactly one
-// 4 KiB storage read per hit would reach on this device, so a reader can
-// tell a bound no one-page format could meet here from one the format or
-// its read path missed (RESEARCH.md §7, The ceiling of a check).
+// Each hit check's physical ceiling: the ratio an arena reading only the
+// 4 KiB pages a one-page format must read would reach on this device, so a
+// reader can tell a bound no one-page format could meet here from one the
+// format or its read path missed (RESEARCH.md §7, The ceiling of a check).
+//
+// Pages per hit. A one-page format reads one page per hit, but a pass of r
+// reads over a table of P pages touches only P (1 - e^(-r/P)) distinct
+// pages (page_share.h; P is the table's file pages as the candidate's
+// device cell counts them, r the pass's distinct keys): n1 = that over r,
+// never more than the pages per hit the candidate measured (max of
+// major_faults_per_read and bytes_read_per_read / 4096, when either was
+// recorded).
 //
 // At T reader threads, one read in flight per thread, the candidate's own
 // device cell measures D(T) 4 KiB O_DIRECT reads/s: one such read waits
-// T / D(T) seconds. A one-page arena spends that wait plus its CPU time per
+// T / D(T) seconds. A one-page arena spends n1 waits plus its CPU time per
 // read c on each hit, so it reaches
 //
-//   R*(T) = T / (T / D(T) + c)  (never above D(T)),
+//   R*(T) = T / (n1 T / D(T) + c),
 //
 // and the ceiling is R*(T) over the baseline's measured hit reads/s at the
-// same T. c is the candidate's own time per read less its storage waits,
-// each request counted as one full device wait and each 4 KiB read counted
-// as a request (max of major_faults_per_read and bytes_read_per_read /
-// 4096), clamped at 0: overstating the waits understates c, so the ceiling
-// errs high and "beyond" is never claimed too early. Miss checks have no
-// device ceiling: a one-page format can answer a miss from memory.
+// same T. c is the candidate's own time per read less its measured storage
+// waits (each request one full device wait), clamped at 0: overstating the
+// waits understates c, so the ceiling errs high and "beyond" is never
+// claimed too early. Miss checks have no device ceiling: a one-page format
+// can answer a miss from memory.
+//
+// The verdict compares the ceiling with the measured ratio: a ratio above
+// the ceiling's interval means the ceiling did not hold for that check
+// (the device served the pass faster than its device cell, say), and such
+// a check is never marked beyond.
 
 #include <map>
 #include <string>
@@ -34,13 +46,21 @@ struct Ceiling {
   std::string why_not;        // When !available: why there is no figure.
   double device_rate = 0;     // D(T): median own-file 4 KiB reads/s.
   double cpu_per_read_s = 0;  // c: median over the candidate's repetitions.
+  double table_pages = 0;     // P: the table's file pages (device cell).
+  double reads_per_pass = 0;  // r: the candidate's distinct keys per pass.
+  double model_pages = 0;     // P (1 - e^(-r/P)) / r.
+  double measured_pages = 0;  // The candidate's pages per hit; NaN if absent.
+  double pages_per_hit = 0;   // n1: model_pages, at most measured_pages.
   double rate = 0;            // R*(T): median over repetitions.
   double ratio = 0;           // median R* / median baseline reads/s.
   Interval interval;          // 95% bootstrap interval of `ratio`.
   // The bound lies above the interval's high end: no one-page format
   // meets the check on this device. The verdict clears it on a check that
-  // passes anyway (its read path made fewer than one read per hit).
+  // passes anyway and on one whose ceiling did not hold.
   bool beyond = false;
+  // False when the measured ratio lies above the interval (set by the
+  // verdict): the ceiling is then no limit for that check.
+  bool held = true;
 };
 
 // The ceiling of the check `threshold` between the candidate's and the
@@ -53,5 +73,9 @@ Ceiling ComputeCeiling(const std::map<CellKey, CellStats>& cells,
 
 // "ceiling 1.05 [1.01, 1.09]", or "no device ceiling (...)".
 std::string CeilingSummary(const Ceiling& ceiling);
+
+// The candidate's 4 KiB pages per read in `cell`: max of major faults per
+// read and bytes read per read / 4096, NaN when neither was recorded.
+double MeasuredPagesPerRead(const CellStats& cell);
 
 }  // namespace flatbench::report

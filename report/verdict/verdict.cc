@@ -41,9 +41,12 @@ RatioCheck MakeCheck(const Verdict& v, const RatioThreshold& th,
   c.interval = BootstrapRatioOfMedians(x, y);
   c.within_noise = c.interval.Contains(th.bound);
   c.ceiling = ComputeCeiling(v.cells, th, c.candidate, c.baseline);
-  // A check that passes shows its read path beat the one-read-per-hit
-  // premise (fewer storage reads per hit, say from a cache): not beyond.
-  c.ceiling.beyond = c.ceiling.beyond && !c.passed;
+  // A measured ratio above the ceiling's interval shows the ceiling is no
+  // limit here (the device served the pass faster than its device cell).
+  c.ceiling.held = !c.ceiling.available || !(c.ratio > c.ceiling.interval.high);
+  // A check that passes shows its read path beat the premise (fewer
+  // storage reads per hit, say from a cache): not beyond either.
+  c.ceiling.beyond = c.ceiling.beyond && !c.passed && c.ceiling.held;
   return c;
 }
 
@@ -163,6 +166,14 @@ std::vector<const RatioCheck*> Verdict::BeyondCeiling() const {
   std::vector<const RatioCheck*> out;
   for (const auto& c : checks) {
     if (c.ceiling.beyond) out.push_back(&c);
+  }
+  return out;
+}
+
+std::vector<const RatioCheck*> Verdict::CeilingNotHeld() const {
+  std::vector<const RatioCheck*> out;
+  for (const auto& c : checks) {
+    if (!c.ceiling.held) out.push_back(&c);
   }
   return out;
 }

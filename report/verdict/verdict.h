@@ -84,6 +84,8 @@ struct Verdict {
   std::vector<const RatioCheck*> ClearlyFailedChecks() const;
   // Checks whose bound lies beyond their ceiling.
   std::vector<const RatioCheck*> BeyondCeiling() const;
+  // Checks whose measured ratio lies above their ceiling's interval.
+  std::vector<const RatioCheck*> CeilingNotHeld() const;
 };
 
 // Whether `backend` is a read path of `candidate`: "<candidate>+<path>".

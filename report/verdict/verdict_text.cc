@@ -60,6 +60,25 @@ std::string BeyondSentence(const Verdict& v) {
          ListChecks(beyond, BeyondSummary) + ".";
 }
 
+std::string NotHeldSummary(const RatioCheck& c) {
+  return c.threshold.name + " for " + Where(c) + " measured " + Ratio(c.ratio) +
+         ", " + CeilingSummary(c.ceiling);
+}
+
+// The sentence on checks whose measured ratio beat their ceiling, or "".
+std::string NotHeldSentence(const Verdict& v) {
+  std::vector<const RatioCheck*> not_held = v.CeilingNotHeld();
+  if (not_held.empty()) return "";
+  std::string out(" The one-page ceiling did not hold for ");
+  out.append(std::to_string(not_held.size()))
+      .append(not_held.size() == 1 ? " check" : " checks");
+  return out +
+         ": the measured ratio lies above the ceiling's 95% interval, so "
+         "the ceiling is no limit there and the check is not marked beyond "
+         "it: " +
+         ListChecks(not_held, NotHeldSummary) + ".";
+}
+
 std::string Reason(const Verdict& v) {
   std::vector<const RatioCheck*> failed;
   const RatioCheck* worst = nullptr;
@@ -198,7 +217,7 @@ std::string ShortOutcome(const Verdict& v) {
 }  // namespace
 
 std::string VerdictReason(const Verdict& v) {
-  return Reason(v) + BeyondSentence(v);
+  return Reason(v) + BeyondSentence(v) + NotHeldSentence(v);
 }
 
 std::string CandidateLabel(const std::string& candidate) {

@@ -1,0 +1,129 @@
+// The decision card: the first thing in the report. The verdict, one line
+// per judged read path, one table with a row per gated check (each read
+// path's ratio, interval and outcome beside the check's bound and one-page
+// ceiling), and the failed gates, one line each. In markdown everything up
+// to the card's end fits in kCardLines lines, whatever the scale.
+#include <algorithm>
+
+#include "report/document/document_parts.h"
+#include "report/format.h"
+
+namespace flatbench::report {
+namespace {
+
+using Style = TableCell::Style;
+
+// "pass", "FAIL" or "within noise", and its style.
+TableCell CardOutcome(const RatioCheck& c, std::string text) {
+  if (!c.available) return {"– no data", Style::kFail};
+  if (c.within_noise) return {text + " within noise", Style::kNoise};
+  if (c.passed) return {text + " pass", Style::kPass};
+  return {text + " FAIL", Style::kFail};
+}
+
+// "1.240 [1.102, 1.351]".
+std::string RatioWithInterval(double ratio, const Interval& iv) {
+  std::string out = Ratio(ratio);
+  out.append(" [")
+      .append(Ratio(iv.low))
+      .append(", ")
+      .append(Ratio(iv.high))
+      .append("]");
+  return out;
+}
+
+// The check's one-page ceiling, and whether the check is beyond it or the
+// ceiling did not hold.
+std::string CeilingCell(const RatioCheck& c) {
+  if (!c.ceiling.available) {
+    return c.threshold.HigherIsBetter() ? "–" : "none (miss)";
+  }
+  std::string out = RatioWithInterval(c.ceiling.ratio, c.ceiling.interval);
+  if (c.ceiling.beyond) out += " beyond";
+  if (!c.ceiling.held) out += " did not hold";
+  return out;
+}
+
+std::string CardBound(const RatioThreshold& th) {
+  return (th.HigherIsBetter() ? "≥ " : "≤ ") + Ratio(th.bound);
+}
+
+// "vs rocksdb hit reads/s" or "vs lmdb cost per miss".
+std::string CheckText(const RatioThreshold& th) {
+  return "vs " + th.baseline +
+         (th.HigherIsBetter() ? " reads/s" : " cost per miss");
+}
+
+Table CardTable(const Verdict& v) {
+  Table t;
+  t.card = true;
+  t.header = {"table", "kind", "threads", "check", "bound"};
+  std::vector<const Verdict*> paths = {&v};
+  for (const auto& variant : v.variants) paths.push_back(&variant);
+  for (const Verdict* p : paths) {
+    t.header.push_back(CandidateLabel(p->thresholds.candidate) + " [95%]");
+  }
+  t.header.push_back("one-page ceiling [95%]");
+  t.right_aligned.assign(t.header.size(), true);
+  t.right_aligned[0] = t.right_aligned[1] = t.right_aligned[3] = false;
+  for (size_t i = 0; i < v.checks.size(); ++i) {
+    const RatioCheck& c = v.checks[i];
+    std::vector<TableCell> row = {{c.candidate.table},
+                                  {c.candidate.kind},
+                                  {std::to_string(c.candidate.threads)},
+                                  {CheckText(c.threshold)},
+                                  {CardBound(c.threshold)}};
+    for (const Verdict* p : paths) {
+      // Every read path is judged by the same checks in the same order.
+      if (i >= p->checks.size()) {
+        row.push_back({"–"});
+        continue;
+      }
+      const RatioCheck& pc = p->checks[i];
+      row.push_back(CardOutcome(pc, RatioWithInterval(pc.ratio, pc.interval)));
+    }
+    row.push_back({CeilingCell(c)});
+    t.rows.push_back(std::move(row));
+  }
+  return t;
+}
+
+}  // namespace
+
+Section CardSection(const Verdict& v) {
+  Section s{"Verdict", {}};
+  Block lines;
+  lines.kind = Block::Kind::kList;
+  lines.items = VerdictLines(v);
+  Table table = CardTable(v);
+  // Lines the card takes before its gate lines: the title and its blank,
+  // the verdict heading and its blank, the read-path lines and a blank,
+  // the table (header, rule, rows) and a blank.
+  const int used = 4 + static_cast<int>(lines.items.size()) + 1 +
+                   static_cast<int>(table.rows.size()) + 2 + 1;
+  s.blocks.push_back(std::move(lines));
+  s.blocks.push_back(TableBlock(std::move(table)));
+  Block gates;
+  gates.kind = Block::Kind::kList;
+  const std::vector<const Gate*> failed = v.FailedGates();
+  if (failed.empty()) {
+    gates.items.push_back("every validity gate passed");
+  }
+  const size_t room = static_cast<size_t>(std::max(1, kCardLines - used));
+  for (size_t i = 0; i < failed.size(); ++i) {
+    if (i + 1 == room && failed.size() > room) {
+      std::string rest = "also failed: ";
+      for (size_t j = i; j < failed.size(); ++j) {
+        rest += (j == i ? "" : ", ") + failed[j]->name;
+      }
+      gates.items.push_back(rest + " (see Validity gates)");
+      break;
+    }
+    gates.items.push_back("failed: " + failed[i]->name + " (" +
+                          failed[i]->figure + ")");
+  }
+  s.blocks.push_back(std::move(gates));
+  return s;
+}
+
+}  // namespace flatbench::report

@@ -1,0 +1,353 @@
+// The report's first screen: the decision card, the sentences under it,
+// the one-page ceiling at smoke size and where it does not hold, and every
+// read path's ratio charts, on constructed results whose figures are
+// worked by hand.
+#include <catch2/catch.hpp>
+
+#include "report/document/document.h"
+#include "report/document/document_parts.h"
+#include "report/document/html.h"
+#include "report/document/markdown.h"
+#include "test/report/judge.h"
+#include "test/report/results_builder.h"
+
+namespace flatbench::report {
+namespace {
+
+using testing::Judge;
+using testing::ResultsBuilder;
+
+// Builder figures per single thread (results_builder.h): arena 20,000
+// hits/s, its device cells 25,000 4 KiB reads/s, RocksDB 10,000, LMDB
+// 20,000; cold hits read 4,600 bytes and take 1.1 major faults per read.
+ResultsBuilder AllReadPaths() {
+  ResultsBuilder b;
+  b.backends = {"arena",       "arena+cache", "arena+direct",
+                "arena+pread", "rocksdb",     "lmdb"};
+  for (const char* p : {"arena+cache", "arena+direct", "arena+pread"}) {
+    b.hit_reads_per_s[p] = b.hit_reads_per_s["arena"];
+    b.miss_reads_per_s[p] = b.miss_reads_per_s["arena"];
+    b.device_reads_per_s[p] = b.device_reads_per_s["arena"];
+  }
+  return b;
+}
+
+const RatioCheck& HitCheck(const Verdict& v, const std::string& baseline,
+                           const std::string& table, int threads) {
+  for (const auto& c : v.checks) {
+    if (c.threshold.metric == Metric::kHitReadsPerS &&
+        c.baseline.backend == baseline && c.candidate.table == table &&
+        c.candidate.threads == threads) {
+      return c;
+    }
+  }
+  FAIL("no hit check against " << baseline << " for " << table << " at "
+                               << threads);
+  return v.checks.front();
+}
+
+// The markdown up to the card's end: everything before the first section
+// after it, without the blank line that closes the card.
+std::string CardText(const std::string& md) {
+  const size_t next = md.find("\n## What the run says");
+  REQUIRE(next != std::string::npos);
+  std::string card = md.substr(0, next);
+  while (!card.empty() && card.back() == '\n') card.pop_back();
+  return card;
+}
+
+int Lines(const std::string& text) {
+  return static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 1;
+}
+
+TEST_CASE("the one-page ceiling at smoke size, fewer pages than reads",
+          "[report][ceiling]") {
+  ResultsBuilder b;
+  b.jitter = 0;
+  auto doc = b.Build();
+  // A 5,000-read pass at 1 thread over an account file of 2,500 pages.
+  const std::string device = "arena/account/device/cold/threads:1/";
+  const std::string hit = "arena/account/hit/cold/threads:1/";
+  testing::SetCounter(doc, device, "file_pages", 2500);
+  testing::SetCounter(doc, device, "device_file_bytes", 2500 * 4096.0);
+  testing::SetCounter(doc, hit, "distinct_keys", 5000);
+  testing::SetCounter(doc, hit, "iterations", 5000);
+  SECTION("the model's distinct pages, below the measured pages") {
+    Verdict v = Judge(doc);
+    // n1 = 2,500 (1 - e^-2) / 5,000 = 0.432332358 pages per hit, below
+    // the measured 1.123. c = 50 - 1.123046875 x 40 = 5.078125 us, so
+    // R* = 1 / (0.432332358 x 40 + 5.078125) us = 44,699.89 reads/s:
+    // 4.470 x RocksDB's 10,000 and 2.235 x LMDB's 20,000.
+    const RatioCheck& rocks = HitCheck(v, "rocksdb", "account", 1);
+    REQUIRE(rocks.ceiling.available);
+    CHECK(rocks.ceiling.table_pages == 2500);
+    CHECK(rocks.ceiling.reads_per_pass == 5000);
+    CHECK(rocks.ceiling.model_pages == Approx(0.432332358).epsilon(1e-8));
+    CHECK(rocks.ceiling.pages_per_hit == Approx(0.432332358).epsilon(1e-8));
+    CHECK(rocks.ceiling.cpu_per_read_s == Approx(5.078125e-6));
+    CHECK(rocks.ceiling.rate == Approx(44699.89).epsilon(1e-6));
+    CHECK(rocks.ceiling.ratio == Approx(4.469989).epsilon(1e-6));
+    CHECK(rocks.ceiling.held);
+    const RatioCheck& lmdb = HitCheck(v, "lmdb", "account", 1);
+    CHECK(lmdb.ceiling.ratio == Approx(2.234995).epsilon(1e-6));
+    // Storage and other thread counts keep the full-size figures.
+    CHECK(HitCheck(v, "rocksdb", "storage", 1).ceiling.pages_per_hit ==
+          Approx(0.999707486).epsilon(1e-8));
+  }
+  SECTION("never more than the measured pages per hit") {
+    // The pass measured 0.3 pages per hit (0.3 faults, 1,228.8 bytes):
+    // n1 = min(0.432, 0.3) = 0.3, c = 50 - 0.3 x 40 = 38 us and
+    // R* = 1 / (0.3 x 40 + 38) us = 20,000 reads/s: exactly the arena's
+    // rate, so the ceiling is its measured ratio, 2.000.
+    testing::SetCounter(doc, hit, "major_faults_per_read", 0.3);
+    testing::SetCounter(doc, hit, "bytes_read_per_read", 1228.8);
+    Verdict v = Judge(doc);
+    const RatioCheck& rocks = HitCheck(v, "rocksdb", "account", 1);
+    CHECK(rocks.ceiling.measured_pages == Approx(0.3));
+    CHECK(rocks.ceiling.pages_per_hit == Approx(0.3));
+    CHECK(rocks.ceiling.cpu_per_read_s == Approx(38e-6));
+    CHECK(rocks.ceiling.ratio == Approx(2.0));
+    CHECK(rocks.ceiling.held);
+  }
+}
+
+TEST_CASE("a ceiling the measurement beats did not hold and is not beyond",
+          "[report][ceiling]") {
+  ResultsBuilder b;
+  b.jitter = 0;
+  // The arena's device cells read 12,000/s, slower than its 20,000 hits/s
+  // (I/O efficiency 1.67), and RocksDB as fast as the arena: ratio 1.000,
+  // failing 1.8. The waits (83.3 us) exceed the time per read (50 us), so
+  // c = 0 and R* = D / n1 = 12,000 / 0.999707486 = 12,003.51 reads/s:
+  // a ceiling of 0.600 that the measured 1.000 lies above.
+  b.device_reads_per_s["arena"] = 12000;
+  b.hit_reads_per_s["rocksdb"] = 20000;
+  Verdict v = Judge(b.Build());
+  const RatioCheck& c = HitCheck(v, "rocksdb", "account", 1);
+  REQUIRE(c.ceiling.available);
+  CHECK(c.ratio == Approx(1.0));
+  CHECK(c.ceiling.cpu_per_read_s == 0);
+  CHECK(c.ceiling.ratio == Approx(0.6001756).epsilon(1e-6));
+  CHECK_FALSE(c.passed);
+  CHECK(c.threshold.bound > c.ceiling.interval.high);
+  CHECK_FALSE(c.ceiling.held);
+  CHECK_FALSE(c.ceiling.beyond);
+  CHECK(v.BeyondCeiling().empty());
+  // Both hit checks at every thread count and table: 12 of 21.
+  CHECK(v.CeilingNotHeld().size() == 12);
+  CAPTURE(v.reason);
+  CHECK(v.reason.find("The one-page ceiling did not hold for 12 checks") !=
+        std::string::npos);
+  CHECK(v.reason.find("arena/rocksdb cold hit reads/s for account hit at 1 "
+                      "thread measured 1.000, ceiling 0.600 [0.600, 0.600]") !=
+        std::string::npos);
+  CHECK(v.reason.find("beyond this device's limit") == std::string::npos);
+  const std::string md =
+      RenderMarkdown(BuildDocument(v, testing::Parse(b.Build())));
+  CHECK(md.find("the ceiling did not hold (ratio 1.000 above its interval)") !=
+        std::string::npos);
+  CHECK(md.find("0.600 [0.600, 0.600] did not hold") != std::string::npos);
+  CHECK(md.find("arena/rocksdb cold hit reads/s (account hit, 1 thread) "
+                "measured 1.000 against a ceiling of 0.600 [0.600, 0.600]") !=
+        std::string::npos);
+}
+
+TEST_CASE("the decision card fits 40 lines and names every failing check",
+          "[report][render]") {
+  const std::string scale = GENERATE("smoke", "medium", "full");
+  CAPTURE(scale);
+  ResultsBuilder b = AllReadPaths();
+  b.jitter = 0;
+  b.scale = scale;
+  if (scale != "full") {
+    // A small run on a small host: several gates fail.
+    b.hardware_threads = 2;
+    b.repetitions = 3;
+  }
+  // Account hits at 1 thread fail against RocksDB (1.2 x).
+  auto doc = b.Build();
+  testing::SetRate(doc, "arena/account/hit/cold/threads:1/", 12000);
+  Verdict v = Judge(doc);
+  const std::string md = RenderMarkdown(BuildDocument(v, testing::Parse(doc)));
+  const std::string card = CardText(md);
+  CAPTURE(card);
+  CHECK(Lines(card) <= kCardLines);
+  // The verdict, one line per read path, and the table's header.
+  CHECK(card.find(std::string("## Verdict: ") + OutcomeName(v.outcome)) !=
+        std::string::npos);
+  for (const char* path : {"- arena (mmap): ", "- arena+cache: ",
+                           "- arena+direct: ", "- arena+pread: "}) {
+    CHECK(card.find(path) != std::string::npos);
+  }
+  CHECK(card.find("| table | kind | threads | check | bound | arena (mmap) "
+                  "[95%] | arena+cache [95%] | arena+direct [95%] | "
+                  "arena+pread [95%] | one-page ceiling [95%] |") !=
+        std::string::npos);
+  CHECK(card.find("|---|---|---:|---|---:|---:|") != std::string::npos);
+  // Every failing check's ratio, interval and outcome, beside its bound.
+  const RatioCheck& failing = HitCheck(v, "rocksdb", "account", 1);
+  REQUIRE_FALSE(failing.passed);
+  CHECK(
+      card.find("| account | hit | 1 | vs rocksdb reads/s | ≥ 1.800 | **1.200 "
+                "[1.200, 1.200] FAIL** | 2.000 [") != std::string::npos);
+  // One row per gated check.
+  for (const auto& c : v.checks) {
+    const std::string row = "| " + c.candidate.table + " | " +
+                            c.candidate.kind + " | " +
+                            std::to_string(c.candidate.threads) + " | ";
+    CHECK(card.find(row) != std::string::npos);
+  }
+  // Each failed gate on a line of its own (or folded into the last).
+  for (const Gate* g : v.FailedGates()) {
+    CHECK(card.find(g->name) != std::string::npos);
+  }
+  if (v.FailedGates().empty()) {
+    CHECK(card.find("- every validity gate passed") != std::string::npos);
+  }
+  // The prose follows the card, unchanged.
+  CHECK(md.find("## Why this verdict") > md.find("## What the run says"));
+  CHECK(md.find(v.reason) != std::string::npos);
+}
+
+TEST_CASE("failed gates beyond the card's room fold into one line",
+          "[report][render]") {
+  ResultsBuilder b = AllReadPaths();
+  b.scale = "smoke";
+  b.hardware_threads = 2;
+  b.repetitions = 2;
+  b.build_type = "debug";
+  b.asserts_on = true;
+  auto doc = b.Build();
+  testing::SetCounter(doc, "", "eviction_verified", 0);
+  Verdict v = Judge(doc);
+  REQUIRE(v.FailedGates().size() >= 6);
+  const std::string card =
+      CardText(RenderMarkdown(BuildDocument(v, testing::Parse(doc))));
+  CAPTURE(card);
+  CHECK(Lines(card) <= kCardLines);
+  for (const Gate* g : v.FailedGates()) {
+    CHECK(card.find(g->name) != std::string::npos);
+  }
+}
+
+TEST_CASE("the card in HTML is a styled table", "[report][render]") {
+  ResultsBuilder b = AllReadPaths();
+  b.jitter = 0;
+  auto doc = b.Build();
+  testing::SetRate(doc, "arena/account/hit/cold/threads:1/", 12000);
+  Verdict v = Judge(doc);
+  const std::string html = RenderHtml(BuildDocument(v, testing::Parse(doc)));
+  const size_t card = html.find("<table class=\"card\">");
+  REQUIRE(card != std::string::npos);
+  // The card is the first table, right after the read-path lines.
+  CHECK(html.find("<table") == card);
+  CHECK(html.find("<th class=\"num\">bound</th>", card) != std::string::npos);
+  CHECK(html.find("<td class=\"fail num\">1.200 [1.200, 1.200] FAIL</td>",
+                  card) != std::string::npos);
+  CHECK(html.find("<td class=\"pass num\">", card) != std::string::npos);
+  CHECK(html.find("table.card td.fail") != std::string::npos);
+}
+
+TEST_CASE("the sentences under the card quote the run's own figures",
+          "[report][render]") {
+  ResultsBuilder b = AllReadPaths();
+  b.jitter = 0;
+  auto doc = b.Build();
+  // RocksDB's account hits read 2.1 pages; the arena's account hits at 8
+  // threads run at 0.9 of their device rate (22,500 of 25,000 per thread).
+  testing::SetCounter(doc, "rocksdb/account/hit/cold/", "bytes_read_per_read",
+                      2.1 * 4096);
+  testing::SetRate(doc, "arena/account/hit/cold/threads:8/", 8 * 22500.0);
+  Verdict v = Judge(doc);
+  const std::vector<std::string> s = Findings(v);
+  REQUIRE(s.size() == 7);  // 2 tables, 4 read paths, the beyond sentence.
+  CAPTURE(s);
+  // Measured: max(1.1 faults, 4,600 / 4,096) = 1.123 pages; the model's
+  // median over the thread counts is n1 at 8 threads, 0.998 (full size).
+  CHECK(s[0].find("Pages read from storage per account hit") == 0);
+  CHECK(s[0].find("arena 1.123 (model 0.998), arena+cache 1.123 (model "
+                  "0.998)") != std::string::npos);
+  CHECK(
+      s[0].find("rocksdb 2.100 (model 0.998) and lmdb 1.123 (model 0.998).") !=
+      std::string::npos);
+  CHECK(s[1].find("per storage hit") != std::string::npos);
+  CHECK(s[1].find("rocksdb 1.123 (model 0.998)") != std::string::npos);
+  // I/O efficiency 20,000 / 25,000 = 0.80; at 8 threads the median of
+  // account's 0.90 and storage's 0.80 is 0.85.
+  CHECK(s[2] ==
+        "arena (mmap) reached an I/O efficiency (cold hits/s over its own "
+        "files' device rate, median over the tables) of 0.80 at 1 thread, "
+        "0.85 at 8 threads and 0.80 at 32 threads.");
+  CHECK(s[3].find("arena+cache reached") == 0);
+  CHECK(s[3].find("of 0.80 at 1 thread, 0.80 at 8 threads and 0.80 at 32 "
+                  "threads.") != std::string::npos);
+  CHECK(s[6].find("No check is beyond this device's limit") == 0);
+
+  SECTION("checks no one-page format could pass, and why") {
+    // RocksDB as fast as the arena: the ceiling at 1 thread is 22,189.47 /
+    // 20,000 = 1.109 (c = 5.08 us, n1 = 0.9997 pages at 25,000 reads/s).
+    ResultsBuilder fast = AllReadPaths();
+    fast.jitter = 0;
+    fast.hit_reads_per_s["rocksdb"] = 20000;
+    const std::vector<std::string> f = Findings(Judge(fast.Build()));
+    CAPTURE(f);
+    CHECK(f.back().find("No one-page format could pass 6 of 21 checks on this "
+                        "device: arena/rocksdb cold hit reads/s (account hit, "
+                        "1 thread) needs ≥ 1.800, but reading 1.000 pages per "
+                        "hit at the device's 25,000 reads/s with 5.08 µs of "
+                        "CPU per read reaches at most 1.109 [1.109, 1.109]") ==
+          0);
+    CHECK(f.back().find("; and 2 more.") != std::string::npos);
+  }
+}
+
+TEST_CASE("every read path has its ratio charts, with bound and ceiling",
+          "[report][render]") {
+  ResultsBuilder b = AllReadPaths();
+  Verdict v = Judge(b.Build());
+  Document d = BuildDocument(v, testing::Parse(b.Build()));
+  const Section* charts = nullptr;
+  for (const auto& s : d.sections) {
+    if (s.title == "Charts") charts = &s;
+  }
+  REQUIRE(charts != nullptr);
+  int ratio_charts = 0;
+  for (const auto& block : charts->blocks) {
+    if (block.kind != Block::Kind::kChart || block.chart.title.empty() ||
+        block.chart.y_label != "ratio") {
+      continue;
+    }
+    ++ratio_charts;
+    const BarChart& c = block.chart;
+    CAPTURE(c.title);
+    REQUIRE(c.series.size() == 4);
+    CHECK(c.series[0].name == "arena (mmap)");
+    CHECK(c.series[1].name == "arena+cache");
+    CHECK(c.series[2].name == "arena+direct");
+    CHECK(c.series[3].name == "arena+pread");
+    REQUIRE(c.threshold.has_value());
+    const bool miss = c.title.find("cost per miss") != std::string::npos;
+    CHECK(c.log_scale == miss);
+    CHECK(c.threshold_label.find("bound") == 0);
+    for (const auto& s : c.series) {
+      REQUIRE(s.values.size() == c.groups.size());
+      REQUIRE(s.marker.size() == c.groups.size());
+      for (size_t g = 0; g < c.groups.size(); ++g) {
+        CHECK(std::isfinite(s.values[g]));
+        // Hit checks carry each read path's ceiling; misses have none.
+        CHECK(std::isfinite(s.marker[g]) == !miss);
+      }
+    }
+    const std::string svg = RenderSvg(c, /*standalone=*/false);
+    CHECK(svg.find("arena+pread") != std::string::npos);
+    if (miss) {
+      CHECK(svg.find("ratio (log scale)") != std::string::npos);
+    } else {
+      CHECK(svg.find("one-page ceiling") != std::string::npos);
+    }
+  }
+  CHECK(ratio_charts == 3);
+}
+
+}  // namespace
+}  // namespace flatbench::report
