@@ -81,12 +81,20 @@ Ceiling ComputeCeiling(const std::map<CellKey, CellStats>& cells,
   c.measured_pages = measured;
   c.pages_per_hit = std::isfinite(measured) ? std::min(c.model_pages, measured)
                                             : c.model_pages;
+  // The CPU time the pass itself measured per read (user + system, so the
+  // kernel's fault handling too). The residual below holds it and every
+  // other delay (a thread waiting for a core, a lock), which a format need
+  // not pay: c is the smaller of the two, so the ceiling errs high.
+  const double cpu_ns = a->Of(r::kCpuNsPerRead).median;
+  const double cpu_s =
+      std::isfinite(cpu_ns) && cpu_ns >= 0 ? cpu_ns * 1e-9 : INFINITY;
   std::vector<double> best, cpu;
   for (size_t i = 0; i < a->rates.size(); ++i) {
     const double d = DeviceRateOfRep(*dev, a->reps[i]);
     const double wait = threads / d;  // One 4 KiB read at T in flight.
     const double per_read = threads / a->rates[i];
-    const double c_i = std::max(0.0, per_read - requests * wait);
+    const double c_i =
+        std::min(cpu_s, std::max(0.0, per_read - requests * wait));
     cpu.push_back(c_i);
     best.push_back(threads / (c.pages_per_hit * wait + c_i));
   }

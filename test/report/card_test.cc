@@ -109,6 +109,24 @@ TEST_CASE("the one-page ceiling at smoke size, fewer pages than reads",
     CHECK(rocks.ceiling.ratio == Approx(2.0));
     CHECK(rocks.ceiling.held);
   }
+  SECTION("the pass's measured CPU time when it is below the residual") {
+    // Same 0.3 pages per hit, but the pass measured 18 us of CPU per read:
+    // the other 20 us of the residual were not the format's work. c = 18 us
+    // and R* = 1 / (0.3 x 40 + 18) us = 33,333.33 reads/s: 3.333 x RocksDB.
+    testing::SetCounter(doc, hit, "major_faults_per_read", 0.3);
+    testing::SetCounter(doc, hit, "bytes_read_per_read", 1228.8);
+    testing::SetCounter(doc, hit, "cpu_ns_per_read", 18000);
+    Verdict v = Judge(doc);
+    const RatioCheck& rocks = HitCheck(v, "rocksdb", "account", 1);
+    CHECK(rocks.ceiling.cpu_per_read_s == Approx(18e-6));
+    CHECK(rocks.ceiling.ratio == Approx(3.333333).epsilon(1e-6));
+    CHECK(rocks.ceiling.held);
+    // A measured CPU time above the residual leaves the residual (38 us).
+    testing::SetCounter(doc, hit, "cpu_ns_per_read", 90000);
+    Verdict v2 = Judge(doc);
+    const RatioCheck& high = HitCheck(v2, "rocksdb", "account", 1);
+    CHECK(high.ceiling.cpu_per_read_s == Approx(38e-6));
+  }
 }
 
 TEST_CASE("a ceiling the measurement beats did not hold and is not beyond",
