@@ -134,8 +134,7 @@ class ReadSession {
 // Points each found result's value into `values` at its offset in
 // `offsets` (MultiGet copies values into one growing string, then views
 // them once it stops growing).
-void ViewBatchValues(const std::string& values,
-                     std::span<const size_t> offsets,
+void ViewBatchValues(const std::string& values, std::span<const size_t> offsets,
                      std::span<GetResult> results);
 
 // The structure a point read in one table walks, read from the backend's
