@@ -23,7 +23,7 @@ PACKAGES=(
   librocksdb-dev liblmdb-dev lmdb-utils rocksdb-tools
   libxxhash-dev libzstd-dev libbenchmark-dev catch2 libcli11-dev
   nlohmann-json3-dev libcrypto++-dev libsqlite3-dev
-  postgresql libpq-dev
+  postgresql libpq-dev liburing-dev
 )
 
 install_packages() {
@@ -70,7 +70,8 @@ jobs() { nproc 2>/dev/null || echo 2; }
 # switches an optional backend (keep `type: 'feature'` on the option's first
 # line), so a new backend is left out of the arena-only trees by itself.
 no_optional_backends() {
-  sed -n "s/^option('\([a-z0-9_]*\)', *type: *'feature'.*/-D\1=disabled/p" \
+  # io_uring is the arena's batch reads, not a backend: kept where present.
+  sed -n "/^option('io_uring'/!s/^option('\([a-z0-9_]*\)', *type: *'feature'.*/-D\1=disabled/p" \
     meson_options.txt
 }
 

@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include "arena/batch.h"
 #include "arena/iterator.h"
 #include "arena/verify.h"
 
@@ -24,6 +25,29 @@ class ArenaSession final : public ReadSession {
     return backend_.reader(table).Get(key, found, value, buffers_[t].get());
   }
 
+  // The reader's own batch (reader_batch.cc), one scratch per table.
+  Status MultiGet(Table table, std::span<const std::string_view> keys,
+                  std::span<GetResult> results) override {
+    if (keys.size() != results.size()) {
+      return ReadSession::MultiGet(table, keys, results);  // its kUsage
+    }
+    auto& scratch = batches_[static_cast<int>(table)];
+    if (scratch == nullptr) {
+      scratch = std::make_unique<BatchScratch>(backend_.batch_uring());
+    }
+    backend_.reader(table).MultiGet(keys, results, scratch.get());
+    ++batch_io_.batches;
+    return Status::Ok();
+  }
+
+  BatchIoStats BatchIo() const override {
+    BatchIoStats stats = batch_io_;
+    for (const auto& b : batches_) {
+      if (b != nullptr) b->io().AddTo(&stats);
+    }
+    return stats;
+  }
+
   Status Scan(Table table, std::string_view start, uint32_t limit,
               ScanVisitor* visitor, uint32_t* count) override {
     *count = 0;
@@ -43,6 +67,7 @@ class ArenaSession final : public ReadSession {
   const ArenaBackend& backend_;
   std::array<std::unique_ptr<ReadBuffer>, kNumTables> buffers_;
   std::array<std::unique_ptr<Iterator>, kNumTables> iterators_;
+  std::array<std::unique_ptr<BatchScratch>, kNumTables> batches_;
 };
 
 // TableScan over the arena's own Iterator.
@@ -214,6 +239,12 @@ Settings ArenaBackend::Describe() const {
     s.emplace_back("cache_loads", "blocks not in the page cache: " + loads +
                                       "; blocks in it: buffered pread");
   }
+  const BatchIo probe(options_.batch_prefetch);
+  s.emplace_back("batch_reads",
+                 probe.uring()
+                     ? std::string("io_uring: one submission of a batch's "
+                                   "blocks not in memory")
+                     : std::string("pread loop (") + probe.why_not() + ")");
   s.emplace_back("madvise", "MADV_RANDOM");
   std::string advice;
   for (const auto& w : AdviceWarnings()) {

@@ -52,6 +52,10 @@ class ArenaBackend final : public Backend {
     return {ArenaPath(dir_, table)};
   }
 
+  // Whether sessions' batches submit their reads with io_uring
+  // (OpenOptions::batch_prefetch).
+  bool batch_uring() const { return options_.batch_prefetch; }
+
   const Reader& reader(Table table) const {
     return *readers_[static_cast<int>(table)];
   }

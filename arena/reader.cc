@@ -130,24 +130,35 @@ Status Reader::FetchBlock(int shard, uint32_t block, bool via_map, bool verify,
       return Status::IOError("short read at offset " + std::to_string(offset));
     }
     p = buffer->io() + (offset - start);
-  } else if (!via_map && verify && verified_ != nullptr) {
-    // Verify once per open (reader.h): a block checked by an earlier read of
-    // this Reader is trusted; a first read checks it and records that.
-    const uint32_t id = shards_[shard].first_block + block;
-    if (Verified(id)) {
-      verify = false;
-    } else {
-      Status st = DecodeBlock(
-          p, avail, offset, key_width_, compressed_, /*verify=*/true,
-          buffer != nullptr ? buffer->data() : nullptr,
-          buffer != nullptr ? buffer->dctx() : nullptr, out);
-      if (st.ok()) MarkVerified(id);
-      return st;
-    }
+  } else if (!via_map) {
+    return DecodeRead(shard, block, p, avail, offset, verify, buffer, out);
   }
   return DecodeBlock(p, avail, offset, key_width_, compressed_, verify,
                      buffer != nullptr ? buffer->data() : nullptr,
                      buffer != nullptr ? buffer->dctx() : nullptr, out);
+}
+
+// Verify once per open (reader.h): on the mmap path a block checked by an
+// earlier read of this Reader is trusted; a first read checks it and
+// records that. Elsewhere (no bitmap) `verify` stands.
+Status Reader::DecodeRead(int shard, uint32_t block, const char* p,
+                          uint64_t avail, uint64_t offset, bool verify,
+                          ReadBuffer* buffer, BlockContents* out) const {
+  char* scratch = buffer != nullptr ? buffer->data() : nullptr;
+  ZSTD_DCtx* dctx = buffer != nullptr ? buffer->dctx() : nullptr;
+  if (verify && verified_ != nullptr) {
+    const uint32_t id = shards_[shard].first_block + block;
+    if (Verified(id)) {
+      verify = false;
+    } else {
+      Status st = DecodeBlock(p, avail, offset, key_width_, compressed_,
+                              /*verify=*/true, scratch, dctx, out);
+      if (st.ok()) MarkVerified(id);
+      return st;
+    }
+  }
+  return DecodeBlock(p, avail, offset, key_width_, compressed_, verify, scratch,
+                     dctx, out);
 }
 
 // A cached block was checked when it was loaded, so a hit decodes without
@@ -194,6 +205,15 @@ bool Reader::PageCached(uint64_t offset) const {
   return ::mincore(const_cast<char*>(map_) + offset, kBlockSize, &resident) ==
              0 &&
          (resident & 1) != 0;
+}
+
+bool Reader::BytesCached(uint64_t offset, uint64_t len) const {
+  const uint64_t first = offset / kBlockSize;
+  const uint64_t last = (offset + len - 1) / kBlockSize;
+  for (uint64_t page = first; page <= last; ++page) {
+    if (!PageCached(page * kBlockSize)) return false;
+  }
+  return true;
 }
 
 // A cold load through the page cache costs a page allocation, its insertion

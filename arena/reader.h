@@ -38,6 +38,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,9 +49,12 @@
 #include "arena/format.h"
 #include "arena/read_path.h"
 #include "arena/stats.h"
+#include "common/backend.h"
 #include "common/status.h"
 
 namespace flatbench::arena {
+
+class BatchScratch;
 
 struct ReaderOptions {
   // Leave index and filter in the map instead of copying them at open. Their
@@ -147,6 +151,19 @@ class Reader {
   // 8 bytes, it reads about log2(their number) + 1 blocks, not all of them.
   Status Get(std::string_view key, bool* found, std::string_view* value,
              ReadBuffer* buffer = nullptr) const;
+
+  // A batch of lookups (reader_batch.cc): results[i] answers keys[i]
+  // exactly as Get would, for keys in any order, repeated or absent; each
+  // key has its own status, so a corrupt or unreadable block fails only the
+  // keys it holds (with Get's messages). The filter and index are consulted
+  // for every key first; then every data block the batch needs that is not
+  // in memory (the map's resident pages, the cache's frames) is read in one
+  // submission (BatchIo), and each is decoded and checked as Get checks it.
+  // Values live in `scratch` (or, for an uncompressed file on the mmap
+  // path, in the map) until its next batch. REQUIRES: results.size() ==
+  // keys.size().
+  void MultiGet(std::span<const std::string_view> keys,
+                std::span<GetResult> results, BatchScratch* scratch) const;
 
   // Fraction of `probes` random keys (splitmix64 from `seed`), each put in a
   // non-empty shard chosen uniformly, that are absent from the table and
@@ -254,6 +271,24 @@ class Reader {
                    ReadBuffer* buffer) const;
   // Whether the page at `offset` is in the page cache (false when unknown).
   bool PageCached(uint64_t offset) const;
+  // Whether every page holding bytes [offset, offset + len) of the file is
+  // in the page cache (false when unknown).
+  bool BytesCached(uint64_t offset, uint64_t len) const;
+  // Decodes a block read to `p`, with the checksum check the read path
+  // does for it: on the mmap path with the verify-once bitmap, once per
+  // block (and recorded), else as `verify` says. Shared by Get's reads and
+  // a batch's completions.
+  Status DecodeRead(int shard, uint32_t block, const char* p, uint64_t avail,
+                    uint64_t offset, bool verify, ReadBuffer* buffer,
+                    BlockContents* out) const;
+  // MultiGet's steps (reader_batch.cc).
+  void PlanBatch(std::span<const std::string_view> keys,
+                 std::span<GetResult> results, BatchScratch* b) const;
+  void PlaceBlocks(BatchScratch* b) const;
+  void FinishReads(BatchScratch* b) const;
+  void AnswerGroup(std::span<const std::string_view> keys,
+                   std::span<GetResult> results, BatchScratch* b,
+                   size_t g) const;
   // cachestat(2)'s number and structures (linux/mman.h, Linux 6.5).
   static constexpr long kSysCachestat = 451;
   struct CachestatRange {
@@ -288,7 +323,9 @@ class Reader {
                           uint32_t* block) const;
 
   std::string name_;
-  int data_fd_ = -1;  // pread, direct and cache read paths only
+  // The file (O_DIRECT on the direct path) for pread and batches; -1 only
+  // when a dup failed on the mmap path (batches then read through the map).
+  int data_fd_ = -1;
   // Cache path: the file opened with O_DIRECT, or -1 (cache_loads_ says
   // why).
   int direct_fd_ = -1;

@@ -112,6 +112,10 @@ Result<std::unique_ptr<Reader>> Reader::OpenWith(int fd, int data_fd,
       options.read_path == ReadPath::kCache) {
     reader->data_fd_ = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
     if (reader->data_fd_ < 0) return Status::FromErrno("dup " + name);
+  } else if (options.read_path == ReadPath::kMmap) {
+    // A batch (MultiGet) reads the blocks it lacks with io_uring from a
+    // descriptor; without one it reads them through the map.
+    reader->data_fd_ = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
   }
   struct stat st;
   if (::fstat(fd, &st) != 0) return Status::FromErrno("stat " + name);

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <mutex>
 
+#include "baselines/postgres_batch.h"
 #include "baselines/postgres_conn.h"
 
 namespace flatbench::baselines {
@@ -19,6 +20,8 @@ namespace {
 
 constexpr const char* kGetStmt[kNumTables] = {"get_account", "get_storage"};
 constexpr const char* kScanStmt[kNumTables] = {"scan_account", "scan_storage"};
+constexpr const char* kBatchStmt[kNumTables] = {"batch_account",
+                                                "batch_storage"};
 constexpr int kBinary = 1;
 constexpr int kWalkPage = 10000;
 
@@ -48,6 +51,12 @@ class PgSession : public ReadSession {
           2, scan_types));
       FLATBENCH_RETURN_IF_ERROR(PgCheck(*server_, conn_.get(), scan.get(),
                                         PGRES_COMMAND_OK, kScanStmt[t]));
+      const unsigned batch_types[] = {kByteaArrayOid};
+      PgResult batch(PQprepare(conn_.get(), kBatchStmt[t],
+                               PgBatchSql(kPgTables[t]).c_str(), 1,
+                               batch_types));
+      FLATBENCH_RETURN_IF_ERROR(PgCheck(*server_, conn_.get(), batch.get(),
+                                        PGRES_COMMAND_OK, kBatchStmt[t]));
     }
     return Status::Ok();
   }
@@ -69,6 +78,18 @@ class PgSession : public ReadSession {
       *value = std::string_view(PQgetvalue(last_.get(), 0, 0),
                                 PQgetlength(last_.get(), 0, 0));
     }
+    return Status::Ok();
+  }
+
+  // One `= ANY($1)` query per batch (postgres_batch.h).
+  Status MultiGet(Table table, std::span<const std::string_view> keys,
+                  std::span<GetResult> results) override {
+    if (keys.size() != results.size()) {
+      return ReadSession::MultiGet(table, keys, results);  // its kUsage
+    }
+    PgMultiGet(*server_, conn_.get(), kBatchStmt[static_cast<int>(table)], keys,
+               results, &param_, &last_);
+    ++batch_io_.batches;
     return Status::Ok();
   }
 
@@ -100,6 +121,7 @@ class PgSession : public ReadSession {
   const PostgresServer* server_;
   PgConn conn_;
   PgResult last_;
+  std::string param_;  // MultiGet's encoded key array
 };
 
 class PostgresBackend : public Backend {

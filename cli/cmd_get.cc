@@ -9,6 +9,7 @@
 #include "cli/command.h"
 #include "cli/exit.h"
 #include "cli/flags.h"
+#include "cli/get_batch.h"
 #include "common/child_process.h"
 #include "common/hex.h"
 #include "common/results_schema.h"
@@ -23,6 +24,7 @@ struct GetArgs {
   std::string backend = "arena";
   std::string table{results::kTableAccount};
   std::string key;
+  std::string keys_file;  // --keys: a batch (cli/get_batch.h)
   bool no_verify = false;
   uint64_t cache_mib = 1024;
   bool in_process = false;  // Hidden: read here, not in a child.
@@ -91,9 +93,17 @@ bool IsFault(int signo) {
 // taking get down. Returns the exit code get ends with.
 int GetInChild(const datagen::Dataset& ds, const GetArgs& a,
                const backends::Entry& entry) {
-  std::vector<std::string> args = {
-      "get",     "--dir", a.dir,   "--backend", a.backend,
-      "--table", a.table, "--key", a.key,       "--in-process"};
+  const bool batch = !a.keys_file.empty();
+  std::vector<std::string> args = {"get",
+                                   "--dir",
+                                   a.dir,
+                                   "--backend",
+                                   a.backend,
+                                   "--table",
+                                   a.table,
+                                   batch ? "--keys" : "--key",
+                                   batch ? a.keys_file : a.key,
+                                   "--in-process"};
   if (a.no_verify) args.push_back("--no-verify");
   auto end = SpawnSelf(args);
   if (!end.ok()) return Fail(end.status());
@@ -103,14 +113,53 @@ int GetInChild(const datagen::Dataset& ds, const GetArgs& a,
   if (end->signal != 0 && !IsFault(end->signal)) return end->ExitCode();
   return Fail(Status::Corruption(
       ds.BackendDir(a.backend) + "/" + std::string(entry.isolated_file) +
-      ": reading it for " + a.table + " key " + a.key + " killed the lookup (" +
-      end->Describe("get") + "): damaged pages (" + a.backend +
-      " keeps no checksums)"));
+      ": reading it for " +
+      (batch ? "the keys of " + a.keys_file : a.table + " key " + a.key) +
+      " killed the lookup (" + end->Describe("get") + "): damaged pages (" +
+      a.backend + " keeps no checksums)"));
+}
+
+// get --keys: one batch per table (cli/get_batch.h). LMDB is read in a
+// child, after the checked walk of each key's pages, as a single get.
+int RunGetBatch(const GetArgs& a) {
+  if (!a.file.empty()) {
+    return Fail(
+        Status::Usage("--keys reads a dataset: give --dir, not --file"));
+  }
+  Table table;
+  [[maybe_unused]] bool known = ParseTable(a.table, &table);  // IsMember'd.
+  auto keys = ReadKeysFile(a.keys_file, table);
+  if (!keys.ok()) return Fail(keys.status());
+  auto ds = datagen::Dataset::Open(a.dir);
+  if (!ds.ok()) return Fail(ds.status());
+  if (Status st = ds->Build(a.backend).status(); !st.ok()) return Fail(st);
+  auto entry = backends::Built(a.backend, "--backend");
+  if (!entry.ok()) return Fail(entry.status());
+  const std::string dir = ds->BackendDir(a.backend);
+  if (entry.value()->isolate_reads()) {
+    if (!a.in_process) return GetInChild(ds.value(), a, *entry.value());
+    DieBySignalOnFault();
+    std::vector<Status> failed;
+    std::vector<std::optional<std::string>> walks;
+    const bool check = !a.no_verify && entry.value()->checked_get != nullptr;
+    if (check) walks = CheckedWalks(*entry.value(), dir, keys.value(), &failed);
+    auto backend = entry.value()->open(dir, OpenOptions());
+    if (!backend.ok()) return Fail(backend.status());
+    return LookupBatch(*backend.value(), keys.value(), check ? &walks : nullptr,
+                       check ? &failed : nullptr);
+  }
+  OpenOptions options;
+  options.verify_checksums = !a.no_verify;
+  options.cache_bytes = a.cache_mib << 20;
+  auto backend = entry.value()->open(dir, options);
+  if (!backend.ok()) return Fail(backend.status());
+  return LookupBatch(*backend.value(), keys.value(), nullptr, nullptr);
 }
 
 // The lookup get does, or (for LMDB read in a child) the child's exit code
 // in *child_exit.
 Status RunGet(const GetArgs& a, int* child_exit) {
+  if (a.key.empty()) return Status::Usage("get: give --key or --keys");
   std::string key;
   if (!FromHex(a.key, &key)) {
     return Status::Usage("--key: '" + a.key + "' is not even-length hex");
@@ -166,7 +215,15 @@ Command AddGet(CLI::App& app) {
   sub->add_option("--table", a->table, "account or storage (with --dir)")
       ->capture_default_str()
       ->check(CLI::IsMember(Names(results::kTables)));
-  sub->add_option("--key", a->key, "Key as hex")->required();
+  CLI::Option* key = sub->add_option("--key", a->key, "Key as hex");
+  sub->add_option("--keys", a->keys_file,
+                  "A batch: a file of keys, one per line as hex, or "
+                  "'account|storage HEX' (else --table's); looked up with "
+                  "one MultiGet per table, printed 'TABLE KEY VALUE' or "
+                  "'TABLE KEY not-found' in the file's order. A key whose "
+                  "block is corrupt gets its own error line (exit 65); the "
+                  "others are still answered")
+      ->excludes(key);
   sub->add_flag("--no-verify", a->no_verify,
                 "Skip the arena's block checksum check on this read (LMDB, "
                 "which keeps no checksums: the check of the pages on the "
@@ -179,6 +236,7 @@ Command AddGet(CLI::App& app) {
   // Used by get itself to read LMDB in a child process.
   sub->add_flag("--in-process", a->in_process)->group("");
   return {sub, [a] {
+            if (!a->keys_file.empty()) return RunGetBatch(*a);
             int child_exit = 0;
             Status st = RunGet(*a, &child_exit);
             return st.ok() ? child_exit : Fail(st);

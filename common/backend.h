@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -45,6 +46,12 @@ struct OpenOptions {
   // cache read path, shared by its two tables in proportion to their data).
   // RocksDB's caches keep their production sizes (RESEARCH.md §3).
   uint64_t cache_bytes = uint64_t{1} << 30;
+  // How MultiGet brings in a batch's pages, for measuring the two ways
+  // (RESEARCH.md, "Batched lookups"): the arena submits the blocks it lacks
+  // together with io_uring (false: a pread loop); LMDB advises the batch's
+  // leaf pages with madvise(MADV_WILLNEED) before its loop of mdb_get
+  // (false: the loop alone). Others ignore it.
+  bool batch_prefetch = true;
 };
 
 // Settings as ordered name/value pairs, for reports.
@@ -56,6 +63,33 @@ class ScanVisitor {
   virtual ~ScanVisitor() = default;
   // `key` and `value` are valid only for the duration of the call.
   virtual void Visit(std::string_view key, std::string_view value) = 0;
+};
+
+// One key's answer in a batch (ReadSession::MultiGet): its value, not
+// found, or its own error.
+struct GetResult {
+  // Non-ok: this key's I/O error or corruption (or kUsage for a key of the
+  // wrong width); found and value are then unset.
+  Status status;
+  bool found = false;
+  std::string_view value;  // When found.
+};
+
+// What a session's batches asked of the storage, summed over its
+// MultiGet calls (for the bench's batch cells). Backends that do not know
+// leave it zero.
+struct BatchIoStats {
+  uint64_t batches = 0;
+  // Reads submitted together, and the reads in them: the arena's io_uring
+  // submissions (each of every block of a batch not already in memory);
+  // LMDB's advice (one per batch, of the pages it advised).
+  uint64_t submissions = 0;
+  uint64_t reads = 0;
+  // The most reads one submission had in flight at once.
+  uint64_t max_depth = 0;
+  // Reads done with pread one after the other (no io_uring at build or
+  // run time, a page already cached, a short read retried).
+  uint64_t sync_reads = 0;
 };
 
 // One reader thread's handle. Not thread-safe: use one per thread.
@@ -76,7 +110,32 @@ class ReadSession {
   // many pairs were passed before it).
   virtual Status Scan(Table table, std::string_view start, uint32_t limit,
                       ScanVisitor* visitor, uint32_t* count) = 0;
+  // A batch of lookups in `table`: results[i] answers keys[i], exactly as
+  // Get(table, keys[i]) would. Keys may come in any order and repeat; each
+  // key gets its own status, so an I/O error or a corrupt block fails only
+  // the keys it holds. Values stay valid until the next Get, Scan or
+  // MultiGet on this session. Returns non-ok only for the call as a whole:
+  // kUsage when the spans' sizes differ. The default is a loop of Get that
+  // copies each value into the session's storage (the reference stores
+  // have no batch API; RESEARCH.md, "Batched lookups").
+  virtual Status MultiGet(Table table, std::span<const std::string_view> keys,
+                          std::span<GetResult> results);
+  // Totals of this session's batches (see BatchIoStats).
+  virtual BatchIoStats BatchIo() const { return batch_io_; }
+
+ protected:
+  // The default MultiGet's storage: values copied one after another, and
+  // where each starts. Reused across calls (no allocation once grown).
+  std::string batch_values_;
+  std::vector<size_t> batch_offsets_;
+  BatchIoStats batch_io_;
 };
+
+// Points each found result's value into `values` at its offset in
+// `offsets` (MultiGet copies values into one growing string, then views
+// them once it stops growing).
+void ViewBatchValues(const std::string& values, std::span<const size_t> offsets,
+                     std::span<GetResult> results);
 
 // The structure a point read in one table walks, read from the backend's
 // own metadata (not measured), for the geometric model of reads per hit

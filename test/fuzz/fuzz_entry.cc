@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "arena/batch.h"
 #include "arena/iterator.h"
 #include "arena/reader.h"
 #include "arena/verify.h"
@@ -14,17 +16,50 @@
 namespace flatbench::arena {
 namespace {
 
-// Looks up keys cut from the input and keys produced by a scan.
+// The batch path (Reader::MultiGet) on `keys`, twice (with io_uring where
+// built, and the pread loop): every answer must be Get's, status, message
+// and value; a difference is a crash the fuzzer reports.
+void CheckBatch(const Reader& reader, const std::vector<std::string>& keys) {
+  if (keys.empty()) return;
+  std::vector<std::string_view> views(keys.begin(), keys.end());
+  // A repeat and a key of the wrong width ride along.
+  views.push_back(keys.front());
+  const std::string short_key(reader.key_width() > 1 ? 1 : 2, 'k');
+  views.push_back(short_key);
+  std::vector<GetResult> results(views.size());
+  ReadBuffer buffer;
+  for (const bool uring : {true, false}) {
+    BatchScratch scratch(uring);
+    reader.MultiGet(views, results, &scratch);
+    for (size_t i = 0; i < views.size(); ++i) {
+      bool found = false;
+      std::string_view value;
+      const Status st = reader.Get(views[i], &found, &value, &buffer);
+      const GetResult& r = results[i];
+      if (r.status.code() != st.code() || r.status.message() != st.message() ||
+          (st.ok() && (r.found != found || (found && r.value != value)))) {
+        __builtin_trap();
+      }
+    }
+  }
+}
+
+// Looks up keys cut from the input and keys produced by a scan, one by one
+// and as batches.
 void CheckLookups(const Reader& reader, const uint8_t* data, size_t size) {
   ReadBuffer buffer;
   bool found = false;
   std::string_view value;
+  std::vector<std::string> batch;
   // Keys cut from the input itself land in real shards and blocks.
   const size_t w = reader.key_width();
   for (size_t off = 0; off + w <= size && off < 64 * 1024; off += 509) {
     std::string key(reinterpret_cast<const char*>(data) + off, w);
     (void)reader.Get(key, &found, &value, &buffer);
+    batch.push_back(std::move(key));
   }
+  CheckBatch(reader, batch);
+  batch.clear();
   // Keys from a scan, looked up and re-sought.
   Iterator it(reader);
   int n = 0;
@@ -32,7 +67,9 @@ void CheckLookups(const Reader& reader, const uint8_t* data, size_t size) {
     const std::string key(it.key());
     (void)reader.Get(key, &found, &value, &buffer);
     it.Seek(key);
+    if (n % 4 == 0) batch.push_back(key);
   }
+  CheckBatch(reader, batch);
   (void)reader.MeasureFalsePositiveRate(16, 1);
 }
 

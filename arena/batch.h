@@ -1,0 +1,78 @@
+#pragma once
+// Per-session state of Reader::MultiGet: the batch's plan, its reads, the
+// buffers they land in and the values it copies out. Reused from batch to
+// batch, so a batch allocates nothing once these have grown to its size.
+// Belongs to one thread at a time, like a ReadBuffer.
+
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "arena/batch_io.h"
+#include "arena/block_cache.h"
+#include "arena/reader.h"
+#include "common/status.h"
+
+namespace flatbench::arena {
+
+class BatchScratch {
+ public:
+  // `use_uring`: submit the batch's reads with io_uring where built in
+  // (BatchIo); false, a pread loop.
+  explicit BatchScratch(bool use_uring) : io_(use_uring) {}
+  BatchScratch(const BatchScratch&) = delete;
+  BatchScratch& operator=(const BatchScratch&) = delete;
+
+  BatchIo& io() { return io_; }
+  const BatchIo& io() const { return io_; }
+
+ private:
+  friend class Reader;
+  // One key of the batch that needs a data block: the block's number in
+  // the file, its shard and number in the shard, and the key's position.
+  struct Planned {
+    uint32_t id;
+    uint32_t block;
+    uint32_t key;
+    uint16_t shard;
+  };
+  // One distinct block of the batch and where its bytes are.
+  struct Group {
+    uint32_t first = 0;  // its keys: plan_[first, end)
+    uint32_t end = 0;
+    uint64_t offset = 0;  // file offset and length of the block's bytes
+    uint64_t avail = 0;
+    const char* src = nullptr;  // the bytes, once there
+    int32_t read = -1;          // its entry in reads_, or -1
+    bool from_map = false;      // src points into the map (mmap path)
+    bool cache_hit = false;     // src is a frame pinned in pins_
+    Status status;
+  };
+
+  // Frames of kIoSize bytes, 4 KiB-aligned (O_DIRECT), at least `n`.
+  char* Slot(size_t i) { return slots_.get() + i * ReadBuffer::kIoSize; }
+  void ReserveSlots(size_t n);
+  // Pins and loads for `n` groups (cache read path).
+  void ReservePins(size_t n);
+
+  struct FreeSlots {
+    void operator()(char* p) const { std::free(p); }
+  };
+  BatchIo io_;
+  ReadBuffer buffer_;
+  std::vector<Planned> plan_;
+  std::vector<Group> groups_;
+  std::vector<BlockRead> reads_;
+  std::vector<uint32_t> singles_;  // keys read with Get (tied prefixes)
+  std::string values_;
+  std::vector<size_t> offsets_;  // per key: its value in values_, or kInMap
+  std::unique_ptr<char[], FreeSlots> slots_;
+  size_t slot_count_ = 0;
+  std::unique_ptr<BlockCache::Pin[]> pins_;
+  std::unique_ptr<BlockCache::Load[]> loads_;
+  size_t pin_count_ = 0;
+};
+
+}  // namespace flatbench::arena

@@ -1,0 +1,313 @@
+// Reader::MultiGet: a batch of lookups planned before anything is read.
+//
+// 1. Plan: every key's filter probe and index search, through memory only
+//    (the index and filter are resident, or in the map). Keys the filter
+//    rejects or that sort before their shard are answered here; a key
+//    whose 8-byte prefix starts several blocks (imported data with a long
+//    common prefix) is left to Get, which searches those blocks.
+// 2. Group: the remaining keys, sorted by block, share one read per
+//    distinct block (duplicates and neighbours cost nothing extra).
+// 3. Place: a block already in memory is not read again. On the mmap path
+//    a block whose pages the page cache holds is decoded from the map; on
+//    the cache path a cached frame is pinned. Every other block gets a
+//    read: into a frame claimed in the block cache (the cache path, so the
+//    batch warms the cache as Get does), else into one of the session's
+//    page-aligned slots; O_DIRECT where the path uses it.
+// 4. Submit: all reads at once (BatchIo: one io_uring submission, or a
+//    pread loop), then wait for every completion.
+// 5. Decode: each block with DecodeRead or, for a cache load, DecodeBlock
+//    with the load's check, exactly as Get's read paths do; a block that
+//    fails fails only its own keys. A loaded frame is published only after
+//    its check passes, as FetchCached does.
+//
+// Values are copied into the scratch (the slots and the decompression
+// buffer are reused within the batch), except an uncompressed block read
+// through the map, whose values stay valid while the Reader lives.
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "arena/batch.h"
+#include "arena/block_index.h"
+#include "arena/bloom.h"
+
+namespace flatbench::arena {
+
+namespace {
+
+constexpr size_t kInMap = SIZE_MAX;
+
+}  // namespace
+
+void BatchScratch::ReserveSlots(size_t n) {
+  if (n <= slot_count_) return;
+  const size_t count = std::max(n, slot_count_ * 2);
+  char* p = static_cast<char*>(
+      std::aligned_alloc(kBlockSize, count * ReadBuffer::kIoSize));
+  if (p == nullptr) throw std::bad_alloc();
+  slots_.reset(p);
+  slot_count_ = count;
+}
+
+void BatchScratch::ReservePins(size_t n) {
+  if (n <= pin_count_) return;
+  const size_t count = std::max(n, pin_count_ * 2);
+  pins_ = std::make_unique<BlockCache::Pin[]>(count);
+  loads_ = std::make_unique<BlockCache::Load[]>(count);
+  pin_count_ = count;
+}
+
+void Reader::PlanBatch(std::span<const std::string_view> keys,
+                       std::span<GetResult> results, BatchScratch* b) const {
+  for (size_t i = 0; i < keys.size(); ++i) {
+    GetResult& r = results[i];
+    r.status = Status::Ok();
+    r.found = false;
+    r.value = {};
+    const std::string_view key = keys[i];
+    if (key.size() != key_width_) {
+      r.status = Status::Usage("key of " + std::to_string(key.size()) +
+                               " bytes; table key width is " +
+                               std::to_string(key_width_));
+      continue;
+    }
+    const int shard = static_cast<unsigned char>(key[0]);
+    const Shard& s = shards_[shard];
+    if (s.block_count == 0 || !FilterMayMatch(shard, key)) continue;
+    const uint64_t prefix = KeyPrefix(key.data(), key_width_);
+    const uint32_t block = FindBlock(s.prefixes, s.block_count, prefix);
+    if (block == kNoBlock) continue;
+    if (block > 0 && IndexWord(s.prefixes, block - 1) == prefix) {
+      b->singles_.push_back(static_cast<uint32_t>(i));
+      continue;
+    }
+    b->plan_.push_back({s.first_block + block, block, static_cast<uint32_t>(i),
+                        static_cast<uint16_t>(shard)});
+  }
+  std::sort(b->plan_.begin(), b->plan_.end(),
+            [](const BatchScratch::Planned& x, const BatchScratch::Planned& y) {
+              return x.id != y.id ? x.id < y.id : x.key < y.key;
+            });
+  for (size_t i = 0; i < b->plan_.size();) {
+    size_t end = i + 1;
+    while (end < b->plan_.size() && b->plan_[end].id == b->plan_[i].id) ++end;
+    BatchScratch::Group& g = b->groups_.emplace_back();
+    g.first = static_cast<uint32_t>(i);
+    g.end = static_cast<uint32_t>(end);
+    i = end;
+  }
+}
+
+void Reader::PlaceBlocks(BatchScratch* b) const {
+  const size_t n = b->groups_.size();
+  b->ReserveSlots(n);
+  if (cache_ != nullptr) b->ReservePins(n);
+  for (size_t gi = 0; gi < n; ++gi) {
+    BatchScratch::Group& g = b->groups_[gi];
+    const BatchScratch::Planned& p = b->plan_[g.first];
+    g.status = LocateBlock(p.shard, p.block, &g.offset, &g.avail);
+    if (!g.status.ok()) continue;
+    char* dst = b->Slot(gi);
+    BlockRead read;
+    read.fd = data_fd_;
+    read.dst = dst;
+    read.offset = g.offset;
+    read.len = static_cast<uint32_t>(g.avail);
+    switch (read_path_) {
+      case ReadPath::kMmap:
+        // Pages the page cache holds are read through the map, as Get
+        // reads them; without a descriptor, every block is.
+        if (data_fd_ < 0 || BytesCached(g.offset, g.avail)) {
+          g.src = map_ + g.offset;
+          g.from_map = true;
+          continue;
+        }
+        break;
+      case ReadPath::kPread:
+        // A block in the page cache is copied from there by the read (no
+        // device read); it rides in the same submission.
+        break;
+      case ReadPath::kDirect: {
+        // O_DIRECT: whole aligned pages (FetchBlock's arithmetic).
+        const uint64_t start = g.offset & ~uint64_t{kBlockSize - 1};
+        read.offset = start;
+        read.len = static_cast<uint32_t>((g.offset + g.avail + kBlockSize - 1) /
+                                             kBlockSize * kBlockSize -
+                                         start);
+        g.src = dst + (g.offset - start);
+        break;
+      }
+      case ReadPath::kCache: {
+        if (cache_->Lookup(p.id, &b->pins_[gi])) {
+          g.src = b->pins_[gi].data();
+          g.cache_hit = true;
+          continue;
+        }
+        if (cache_->BeginLoad(p.id, &b->loads_[gi])) {
+          dst = b->loads_[gi].data();
+          read.dst = dst;
+        }
+        // LoadBlock's choice: O_DIRECT into the frame when the page cache
+        // lacks the block, else a buffered copy from the page cache.
+        if (direct_fd_ >= 0 && !PageCached(g.offset)) {
+          read.fd = direct_fd_;
+          read.len = kBlockSize;
+        }
+        break;
+      }
+    }
+    if (g.src == nullptr) g.src = dst;
+    g.read = static_cast<int32_t>(b->reads_.size());
+    b->reads_.push_back(read);
+  }
+}
+
+// A read's result against what its block needs: an error or a short read
+// fails the block's keys. A direct read of the cache path that failed or
+// came up short is done again buffered (LoadBlock's rule).
+void Reader::FinishReads(BatchScratch* b) const {
+  for (BatchScratch::Group& g : b->groups_) {
+    if (g.read < 0 || !g.status.ok()) continue;
+    BlockRead& r = b->reads_[g.read];
+    const uint64_t need = static_cast<uint64_t>(g.src - r.dst) + g.avail;
+    if (r.fd == direct_fd_ && direct_fd_ >= 0 &&
+        (r.result < 0 || static_cast<uint64_t>(r.result) < need)) {
+      uint64_t done = 0;
+      b->io().CountSyncRead();
+      g.status = ReadAt(data_fd_, r.dst, g.avail, g.offset, &done);
+      r.result = static_cast<int64_t>(done);
+      if (!g.status.ok()) continue;
+    }
+    if (r.result < 0) {
+      errno = static_cast<int>(-r.result);
+      g.status =
+          Status::FromErrno("read at offset " + std::to_string(g.offset));
+    } else if (static_cast<uint64_t>(r.result) < need) {
+      g.status =
+          Status::IOError("short read at offset " + std::to_string(g.offset));
+    }
+  }
+}
+
+void Reader::AnswerGroup(std::span<const std::string_view> keys,
+                         std::span<GetResult> results, BatchScratch* b,
+                         size_t gi) const {
+  BatchScratch::Group& g = b->groups_[gi];
+  const BatchScratch::Planned& first = b->plan_[g.first];
+  BlockContents c;
+  if (g.status.ok()) {
+    if (g.cache_hit) {
+      // Checked when it entered the cache (FetchCached).
+      g.status = DecodeBlock(g.src, g.avail, g.offset, key_width_, compressed_,
+                             /*verify=*/false, b->buffer_.data(),
+                             b->buffer_.dctx(), &c);
+    } else if (cache_ != nullptr) {
+      g.status = DecodeBlock(g.src, g.avail, g.offset, key_width_, compressed_,
+                             verify_, b->buffer_.data(), b->buffer_.dctx(), &c);
+      BlockCache::Load& load = b->loads_[gi];
+      if (load.claimed()) {
+        if (g.status.ok()) {
+          load.Publish(&b->pins_[gi]);
+        } else {
+          load.Abandon();
+        }
+      }
+    } else {
+      g.status = DecodeRead(first.shard, first.block, g.src, g.avail, g.offset,
+                            verify_, &b->buffer_, &c);
+    }
+  }
+  if (!g.status.ok()) {
+    if (cache_ != nullptr) b->loads_[gi].Abandon();
+    const Status st = g.status.WithContext(name_);
+    for (uint32_t k = g.first; k < g.end; ++k) {
+      results[b->plan_[k].key].status = st;
+    }
+    return;
+  }
+  const Shard& s = shards_[first.shard];
+  const uint64_t shard_end =
+      (uint64_t{first.shard} << 56) | 0x00ffffffffffffffull;
+  const uint64_t low = IndexWord(s.prefixes, first.block);
+  const uint64_t high = first.block + 1 < s.block_count
+                            ? IndexWord(s.prefixes, first.block + 1)
+                            : shard_end;
+  const bool view_map = g.from_map && !compressed_;
+  for (uint32_t k = g.first; k < g.end; ++k) {
+    const uint32_t key_index = b->plan_[k].key;
+    const std::string_view key = keys[key_index];
+    GetResult& r = results[key_index];
+    const uint32_t i = c.LowerBoundBetween(key, low, high);
+    if (i < c.count && std::memcmp(c.key_ptr(i), key.data(), key_width_) == 0) {
+      std::string_view value;
+      if (!c.Value(i, &value)) {
+        r.status = Status::Corruption(
+            name_ + ": bad value offset at offset " +
+            std::to_string(BlockOffset(first.shard, first.block)));
+        continue;
+      }
+      r.found = true;
+      if (view_map) {
+        r.value = value;
+      } else {
+        b->offsets_[key_index] = b->values_.size();
+        b->values_.append(value);
+        r.value = std::string_view(nullptr, value.size());
+      }
+      continue;
+    }
+    // The key sorts before this block's first key, which starts with its
+    // prefix: it may end the block before (Get's second round).
+    const uint64_t prefix = KeyPrefix(key.data(), key_width_);
+    if (i == 0 && first.block > 0 && low == prefix) {
+      b->singles_.push_back(key_index);
+    }
+  }
+}
+
+void Reader::MultiGet(std::span<const std::string_view> keys,
+                      std::span<GetResult> results, BatchScratch* b) const {
+  b->plan_.clear();
+  b->groups_.clear();
+  b->reads_.clear();
+  b->singles_.clear();
+  b->values_.clear();
+  b->offsets_.assign(keys.size(), kInMap);
+  PlanBatch(keys, results, b);
+  PlaceBlocks(b);
+  b->io().Run(b->reads_);
+  FinishReads(b);
+  for (size_t gi = 0; gi < b->groups_.size(); ++gi) {
+    b->buffer_.CountBlockRead();
+    AnswerGroup(keys, results, b, gi);
+  }
+  // Keys Get answers: its search of blocks that share a prefix, or the
+  // block before the one planned. Rare with hash keys.
+  for (const uint32_t i : b->singles_) {
+    GetResult& r = results[i];
+    std::string_view value;
+    r.status = Get(keys[i], &r.found, &value, &b->buffer_);
+    if (!r.status.ok()) {
+      r.found = false;
+    } else if (r.found) {
+      b->offsets_[i] = b->values_.size();
+      b->values_.append(value);
+      r.value = std::string_view(nullptr, value.size());
+    }
+  }
+  b->buffer_.Release();
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (results[i].found && b->offsets_[i] != kInMap) {
+      results[i].value = std::string_view(b->values_.data() + b->offsets_[i],
+                                          results[i].value.size());
+    }
+  }
+  for (size_t gi = 0; gi < b->groups_.size() && cache_ != nullptr; ++gi) {
+    b->pins_[gi].Release();
+  }
+}
+
+}  // namespace flatbench::arena

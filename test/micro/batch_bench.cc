@@ -1,0 +1,229 @@
+// Batched cold lookups against single gets, on one backend of a dataset
+// built with `flatbench gen` (RESEARCH.md, section 8b). Not a test and not
+// the bench's matrix: a tool for measuring MultiGet by hand, on a quiet
+// machine, until the bench has a batch kind.
+//
+//   batch_bench --dir DATASET --backend arena --table account
+//               [--batch 32] [--threads 1] [--keys 64000] [--reps 3]
+//               [--warm] [--single] [--no-prefetch]
+//
+// Each repetition: evict the backend's files from the page cache (cold;
+// drop_caches as root, else fadvise), or read them in and make one untimed
+// pass (--warm); open the backend (its metadata loaded, as the bench's cold
+// mode); then `--threads` threads each look up their share of `--keys` hit
+// keys drawn by the dataset's sampler, in batches of `--batch` with
+// MultiGet, or one by one with Get (--single). Prints one line per
+// repetition: keys/s, CPU µs per key (process CPU, all threads), storage
+// bytes and 4 KiB reads per key (/proc/self/io), and the session's batch
+// I/O (io_uring submissions, reads, deepest submission).
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "backends/table.h"
+#include "bench/io_stats.h"
+#include "bench/page_cache.h"
+#include "bench/pass.h"
+#include "datagen/dataset.h"
+#include "datagen/sampler.h"
+
+namespace {
+
+using namespace flatbench;
+
+struct Args {
+  std::string dir, backend = "arena", table = "account";
+  size_t batch = 32, threads = 1, keys = 64000, reps = 3;
+  bool warm = false, single = false, prefetch = true;
+};
+
+bool Parse(int argc, char** argv, Args* a) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string f = argv[i];
+    auto next = [&](std::string* v) {
+      if (i + 1 >= argc) return false;
+      *v = argv[++i];
+      return true;
+    };
+    auto number = [&](size_t* v) {
+      std::string s;
+      if (!next(&s)) return false;
+      char* end = nullptr;
+      *v = std::strtoull(s.c_str(), &end, 10);
+      return *end == '\0' && *v > 0;
+    };
+    bool ok = true;
+    if (f == "--dir")
+      ok = next(&a->dir);
+    else if (f == "--backend")
+      ok = next(&a->backend);
+    else if (f == "--table")
+      ok = next(&a->table);
+    else if (f == "--batch")
+      ok = number(&a->batch);
+    else if (f == "--threads")
+      ok = number(&a->threads);
+    else if (f == "--keys")
+      ok = number(&a->keys);
+    else if (f == "--reps")
+      ok = number(&a->reps);
+    else if (f == "--warm")
+      a->warm = true;
+    else if (f == "--single")
+      a->single = true;
+    else if (f == "--no-prefetch")
+      a->prefetch = false;
+    else
+      ok = false;
+    if (!ok) {
+      std::fprintf(stderr, "batch_bench: bad argument %s\n", f.c_str());
+      return false;
+    }
+  }
+  return !a->dir.empty();
+}
+
+// One thread's lookups: keys [first, first + n) of `keys`.
+Status RunThread(Backend& backend, Table table, const Args& a,
+                 const std::vector<std::string>& keys, size_t first, size_t n,
+                 std::atomic<int>* ready, const std::atomic<bool>* go,
+                 BatchIoStats* io, uint64_t* found) {
+  auto session = backend.NewSession();
+  if (!session.ok()) return session.status();
+  ReadSession& s = *session.value();
+  std::vector<std::string_view> batch;
+  std::vector<GetResult> results(a.batch);
+  ready->fetch_add(1);
+  while (!go->load()) std::this_thread::yield();
+  for (size_t i = first; i < first + n; i += a.batch) {
+    const size_t m = std::min(a.batch, first + n - i);
+    if (a.single) {
+      for (size_t j = i; j < i + m; ++j) {
+        bool hit = false;
+        std::string_view v;
+        FLATBENCH_RETURN_IF_ERROR(s.Get(table, keys[j], &hit, &v));
+        *found += hit;
+      }
+      continue;
+    }
+    batch.assign(keys.begin() + i, keys.begin() + i + m);
+    FLATBENCH_RETURN_IF_ERROR(
+        s.MultiGet(table, batch, std::span<GetResult>(results.data(), m)));
+    for (size_t j = 0; j < m; ++j) {
+      FLATBENCH_RETURN_IF_ERROR(results[j].status);
+      *found += results[j].found;
+    }
+  }
+  *io = s.BatchIo();
+  return Status::Ok();
+}
+
+Status Run(const Args& a) {
+  Table table;
+  if (!ParseTable(a.table, &table)) return Status::Usage("--table " + a.table);
+  FLATBENCH_ASSIGN_OR_RETURN(auto ds, datagen::Dataset::Open(a.dir));
+  FLATBENCH_ASSIGN_OR_RETURN(auto files,
+                             bench::ListFiles(ds.BackendDir(a.backend)));
+  datagen::Sampler sampler(ds.spec(), table, datagen::KeyKind::kHit, 5);
+  std::vector<std::string> keys(a.keys, std::string(KeySize(table), '\0'));
+  for (size_t i = 0; i < a.keys; ++i) {
+    sampler.DrawKey(i, reinterpret_cast<uint8_t*>(keys[i].data()));
+  }
+  OpenOptions options;
+  options.verify_checksums = true;
+  options.batch_prefetch = a.prefetch;
+  for (size_t rep = 0; rep < a.reps; ++rep) {
+    bench::EvictMethod method = bench::EvictMethod::kFadvise;
+    if (a.warm) {
+      FLATBENCH_RETURN_IF_ERROR(bench::MakeResident(files));
+    } else {
+      FLATBENCH_RETURN_IF_ERROR(bench::Evict(files, &method));
+    }
+    FLATBENCH_ASSIGN_OR_RETURN(
+        auto backend,
+        backends::Open(a.backend, ds.BackendDir(a.backend), options));
+    const size_t per = a.keys / a.threads;
+    std::vector<BatchIoStats> io(a.threads);
+    std::vector<uint64_t> found(a.threads, 0);
+    std::vector<Status> status(a.threads);
+    auto pass = [&](bool timed, double* seconds, bench::IoSnapshot* before,
+                    bench::IoSnapshot* after) {
+      std::atomic<int> ready{0};
+      std::atomic<bool> go{false};
+      std::vector<std::thread> threads;
+      for (size_t t = 0; t < a.threads; ++t) {
+        found[t] = 0;
+        threads.emplace_back([&, t] {
+          status[t] = RunThread(*backend, table, a, keys, t * per, per, &ready,
+                                &go, &io[t], &found[t]);
+        });
+      }
+      while (ready.load() < static_cast<int>(a.threads)) {
+        std::this_thread::yield();
+      }
+      if (timed) *before = bench::TakeIoSnapshot();
+      const uint64_t start = bench::NowNs();
+      go.store(true);
+      for (auto& th : threads) th.join();
+      *seconds = (bench::NowNs() - start) / 1e9;
+      if (timed) *after = bench::TakeIoSnapshot();
+    };
+    double seconds = 0;
+    bench::IoSnapshot before, after;
+    if (a.warm) pass(false, &seconds, &before, &after);
+    pass(true, &seconds, &before, &after);
+    BatchIoStats sum;
+    uint64_t hits = 0;
+    for (size_t t = 0; t < a.threads; ++t) {
+      FLATBENCH_RETURN_IF_ERROR(status[t]);
+      sum.batches += io[t].batches;
+      sum.submissions += io[t].submissions;
+      sum.reads += io[t].reads;
+      sum.sync_reads += io[t].sync_reads;
+      sum.max_depth = std::max(sum.max_depth, io[t].max_depth);
+      hits += found[t];
+    }
+    const double n = static_cast<double>(per * a.threads);
+    const double bytes =
+        static_cast<double>(after.read_bytes - before.read_bytes);
+    std::printf(
+        "%s %s %s %s B=%zu T=%zu rep %zu: %.0f keys/s, %.2f us CPU/key, "
+        "%.0f bytes and %.2f 4KiB reads/key from storage, found %llu/%.0f; "
+        "batch io: %llu submissions, %llu reads, %llu pread, deepest %llu "
+        "(evicted by %s)\n",
+        a.backend.c_str(), a.table.c_str(), a.warm ? "warm" : "cold",
+        a.single ? "get" : "multiget", a.batch, a.threads, rep, n / seconds,
+        (after.cpu_ns - before.cpu_ns) / 1e3 / n, bytes / n, bytes / 4096.0 / n,
+        static_cast<unsigned long long>(hits), n,
+        static_cast<unsigned long long>(sum.submissions),
+        static_cast<unsigned long long>(sum.reads),
+        static_cast<unsigned long long>(sum.sync_reads),
+        static_cast<unsigned long long>(sum.max_depth),
+        a.warm ? "none" : bench::EvictMethodName(method));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args a;
+  if (!Parse(argc, argv, &a)) {
+    std::fprintf(stderr,
+                 "usage: batch_bench --dir DATASET [--backend B] [--table T] "
+                 "[--batch B] [--threads T] [--keys N] [--reps R] [--warm] "
+                 "[--single] [--no-prefetch]\n");
+    return 64;
+  }
+  const Status st = Run(a);
+  if (!st.ok()) {
+    std::fprintf(stderr, "batch_bench: %s\n", st.message().c_str());
+    return st.ExitCode();
+  }
+  return 0;
+}
