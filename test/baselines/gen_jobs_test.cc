@@ -21,16 +21,15 @@ using namespace flatbench::datagen;
 
 namespace {
 
-std::string ReadAll(const std::string& path) {
+std::string ReadWholeFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 // The table's loaders, but the arena's without the build time.
-Result<std::unique_ptr<BulkLoader>> Loader(const std::string& backend,
-                                           const std::string& dir,
-                                           const dataset::Spec& spec,
-                                           unsigned jobs) {
+Result<std::unique_ptr<BulkLoader>> LoaderWithoutBuildTime(
+    const std::string& backend, const std::string& dir,
+    const dataset::Spec& spec, unsigned jobs) {
   if (backend != "arena") return backends::NewLoader(backend, dir, spec, jobs);
   arena::BuilderOptions o;
   o.record_build_time = false;
@@ -55,7 +54,7 @@ TEST_CASE("gen at 1 and 2 jobs: same fingerprint, identical arena files") {
   for (unsigned jobs : {1u, 2u}) {
     o.jobs = jobs;
     o.dir = tmp / ("jobs" + std::to_string(jobs));
-    auto r = Generate(o, Loader);
+    auto r = Generate(o, LoaderWithoutBuildTime);
     REQUIRE(r.ok());
     built[jobs - 1] = r.value();
   }
@@ -70,8 +69,10 @@ TEST_CASE("gen at 1 and 2 jobs: same fingerprint, identical arena files") {
     CHECK(built[1][i].pairs[1] == built[0][i].pairs[1]);
   }
   for (Table t : {Table::kAccount, Table::kStorage}) {
-    const std::string one = ReadAll(arena::ArenaPath(tmp / "jobs1/arena", t));
-    const std::string two = ReadAll(arena::ArenaPath(tmp / "jobs2/arena", t));
+    const std::string one =
+        ReadWholeFile(arena::ArenaPath(tmp / "jobs1/arena", t));
+    const std::string two =
+        ReadWholeFile(arena::ArenaPath(tmp / "jobs2/arena", t));
     CHECK(one.size() > 4096);
     CHECK(one == two);
   }
