@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstring>
 
 #include "arena/bloom.h"
 
@@ -22,8 +24,9 @@ std::string_view Bytes(const std::vector<char>& v) {
 
 }  // namespace
 
-Result<std::unique_ptr<Builder>> Builder::Create(
-    const std::string& path, const BuilderOptions& options) {
+Result<std::unique_ptr<Builder>> Builder::Create(const std::string& path,
+                                                 const BuilderOptions& options,
+                                                 unsigned jobs) {
   if (options.key_width < kMinKeyWidth || options.key_width > kMaxKeyWidth) {
     return Status::Usage("key width " + std::to_string(options.key_width) +
                          " outside 1..255");
@@ -34,8 +37,8 @@ Result<std::unique_ptr<Builder>> Builder::Create(
                          " above 32");
   }
   FLATBENCH_ASSIGN_OR_RETURN(auto writer, FileWriter::Create(path + ".tmp"));
-  auto builder =
-      std::unique_ptr<Builder>(new Builder(path, options, std::move(writer)));
+  auto builder = std::unique_ptr<Builder>(
+      new Builder(path, options, jobs, std::move(writer)));
   // Reserve the header page; the header itself is written by Finish.
   static constexpr char kZeros[kFirstDataOffset] = {};
   Status st = builder->writer_->Append(std::string_view(kZeros, sizeof kZeros));
@@ -43,20 +46,18 @@ Result<std::unique_ptr<Builder>> Builder::Create(
   return builder;
 }
 
-Builder::Builder(std::string path, const BuilderOptions& options,
+Builder::Builder(std::string path, const BuilderOptions& options, unsigned jobs,
                  std::unique_ptr<FileWriter> writer)
     : path_(std::move(path)),
       tmp_path_(path_ + ".tmp"),
       options_(options),
-      probes_(BloomProbes(options.bloom_bits_per_key)),
+      jobs_(std::max(1u, jobs)),
       writer_(std::move(writer)),
-      cctx_(options.compress ? ZSTD_createCCtx() : nullptr, ZSTD_freeCCtx),
       start_micros_(NowMicros()),
-      block_(options.key_width),
-      block_buf_(kBlockSize),
-      compressed_(ZSTD_compressBound(kBlockPayload)) {}
+      shard_builder_(options_) {}
 
 Builder::~Builder() {
+  flight_.clear();  // Joins the shard threads still running.
   if (!finished_ && writer_ != nullptr) {
     writer_.reset();
     ::unlink(tmp_path_.c_str());
@@ -65,6 +66,8 @@ Builder::~Builder() {
 
 Status Builder::Fail(Status st) {
   status_ = st;
+  flight_.clear();
+  collecting_.reset();
   writer_.reset();
   ::unlink(tmp_path_.c_str());
   return st;
@@ -90,17 +93,27 @@ Status Builder::Add(std::string_view key, std::string_view value) {
   }
   const int shard = static_cast<unsigned char>(key[0]);
   if (shard != shard_) {
-    if (shard_ >= 0) FLATBENCH_RETURN_IF_ERROR(FinishShard());
-    Status st = StartShard(shard);
-    if (!st.ok()) return Fail(st);
+    if (shard_ >= 0) {
+      Status st = EndShard(jobs_ - 1);
+      if (!st.ok()) return Fail(st);
+    }
+    shard_ = shard;
+    if (jobs_ == 1) {
+      shard_builder_.Start(shard);
+    } else {
+      collecting_ = std::make_unique<ShardJob>();
+      collecting_->shard = shard;
+    }
   }
-  if (!block_.Fits(value.size())) {
-    Status st = FlushBlock();
-    if (!st.ok()) return Fail(st);
+  if (jobs_ == 1) {
+    shard_builder_.Add(key, value);
+  } else {
+    std::string& p = collecting_->pairs;
+    const uint16_t len = static_cast<uint16_t>(value.size());
+    p.append(key);
+    p.append(reinterpret_cast<const char*>(&len), sizeof len);
+    p.append(value);
   }
-  if (block_.empty()) prefixes_.push_back(KeyPrefix(key.data(), key.size()));
-  block_.Add(key, value);
-  if (probes_ > 0) hashes_.push_back(FilterHash(key));
   last_key_.assign(key);
   shards_[shard].key_count++;
   stats_.key_count++;
@@ -109,96 +122,56 @@ Status Builder::Add(std::string_view key, std::string_view value) {
   return Status::Ok();
 }
 
-Status Builder::StartShard(int shard) {
-  FLATBENCH_RETURN_IF_ERROR(writer_->PadTo(kBlockSize));
-  shard_ = shard;
-  shards_[shard].data_offset = writer_->offset();
-  prefixes_.clear();
-  offsets_.clear();
-  hashes_.clear();
+Status Builder::Write(ShardImage* image) {
+  FLATBENCH_ASSIGN_OR_RETURN(ShardEntry e, WriteShard(writer_.get(), image));
+  shards_[image->shard] = e;
+  stats_.block_count += e.block_count;
+  stats_.index_bytes += image->index_bytes;
+  stats_.filter_bytes += image->filter_bytes;
   return Status::Ok();
 }
 
-// Raw blocks sit at data_offset + i * 4096 so the reader computes a block's
-// address from its index position alone; compressed blocks are packed and
-// their offsets kept in the index.
-Status Builder::FlushBlock() {
-  ShardEntry& e = shards_[shard_];
-  char* buf = block_buf_.data();
-  const size_t raw_len = block_.FinishBody(buf + kBlockHeaderSize);
-  const char* body = buf + kBlockHeaderSize;
-  size_t body_len = raw_len;
-  uint8_t kind = kBlockRaw;
-  if (options_.compress) {
-    const size_t n =
-        ZSTD_compressCCtx(cctx_.get(), compressed_.data(), compressed_.size(),
-                          body, raw_len, options_.zstd_level);
-    if (!ZSTD_isError(n) && n < raw_len) {
-      std::memcpy(buf + kBlockHeaderSize, compressed_.data(), n);
-      body_len = n;
-      kind = kBlockZstd;
-    }
-  } else if (e.block_count > 0) {
-    FLATBENCH_RETURN_IF_ERROR(writer_->PadTo(kBlockSize));
+Status Builder::EndShard(size_t keep) {
+  if (jobs_ == 1) {
+    if (shard_ < 0) return Status::Ok();
+    ShardImage image = shard_builder_.Finish();
+    return Write(&image);
   }
-  const uint64_t offset = writer_->offset();
-  if (options_.compress) offsets_.push_back(offset - e.data_offset);
-  const size_t stored_len = kBlockHeaderSize + body_len;
-  StoreU16(buf + 8, static_cast<uint16_t>(block_.count()));
-  buf[10] = static_cast<char>(kind);
-  buf[11] = 0;
-  StoreU16(buf + 12, static_cast<uint16_t>(stored_len));
-  StoreU16(buf + 14, static_cast<uint16_t>(raw_len));
-  StoreU64(buf, Checksum(buf + 8, stored_len - 8, offset));
-  FLATBENCH_RETURN_IF_ERROR(writer_->Append(std::string_view(buf, stored_len)));
-  e.block_count++;
-  stats_.block_count++;
-  block_.Reset();
+  if (collecting_ != nullptr) {
+    ShardJob* job = collecting_.get();
+    const size_t width = options_.key_width;
+    job->thread = std::jthread([this, job, width] {
+      // Its own ShardBuilder: threads share nothing but the options.
+      ShardBuilder b(options_);
+      b.Start(job->shard);
+      const char* p = job->pairs.data();
+      const char* end = p + job->pairs.size();
+      while (p < end) {
+        uint16_t len;
+        std::memcpy(&len, p + width, sizeof len);
+        b.Add(std::string_view(p, width),
+              std::string_view(p + width + sizeof len, len));
+        p += width + sizeof len + len;
+      }
+      std::string().swap(job->pairs);
+      job->image = b.Finish();
+    });
+    flight_.push_back(std::move(collecting_));
+  }
+  while (flight_.size() > keep) {
+    std::unique_ptr<ShardJob> job = std::move(flight_.front());
+    flight_.pop_front();
+    job->thread.join();
+    FLATBENCH_RETURN_IF_ERROR(Write(&job->image));
+  }
   return Status::Ok();
-}
-
-Status Builder::FinishShard() {
-  Status st = [&]() -> Status {
-    ShardEntry& e = shards_[shard_];
-    if (!block_.empty()) FLATBENCH_RETURN_IF_ERROR(FlushBlock());
-    e.data_bytes = writer_->offset() - e.data_offset;
-
-    std::vector<char> index(IndexBytes(e.block_count, options_.compress));
-    char* p = index.data();
-    for (uint64_t prefix : prefixes_) StoreU64(p, prefix), p += 8;
-    if (options_.compress) {
-      for (uint64_t off : offsets_) StoreU64(p, off), p += 8;
-      StoreU64(p, e.data_bytes);
-    }
-    // A fresh page: reading the index at open then pulls in no data page.
-    FLATBENCH_RETURN_IF_ERROR(writer_->PadTo(kIndexAlign));
-    e.index_offset = writer_->offset();
-    e.index_checksum = Checksum(index.data(), index.size(), e.index_offset);
-    FLATBENCH_RETURN_IF_ERROR(writer_->Append(Bytes(index)));
-    stats_.index_bytes += index.size();
-
-    const uint64_t lines = BloomLines(e.key_count, options_.bloom_bits_per_key);
-    std::vector<char> filter(lines * kFilterLineBytes);
-    for (uint64_t h : hashes_) BloomAdd(h, probes_, filter.data(), lines);
-    e.filter_lines = static_cast<uint32_t>(lines);
-    if (lines > 0) {
-      FLATBENCH_RETURN_IF_ERROR(writer_->PadTo(kFilterAlign));
-      e.filter_offset = writer_->offset();
-    }
-    e.filter_checksum = Checksum(filter.data(), filter.size(), e.filter_offset);
-    FLATBENCH_RETURN_IF_ERROR(writer_->Append(Bytes(filter)));
-    stats_.filter_bytes += filter.size();
-    return Status::Ok();
-  }();
-  if (!st.ok()) return Fail(st);
-  return st;
 }
 
 Status Builder::Finish() {
   if (!status_.ok()) return status_;
   if (finished_) return Status::Ok();
-  if (shard_ >= 0) FLATBENCH_RETURN_IF_ERROR(FinishShard());
   Status st = [&]() -> Status {
+    FLATBENCH_RETURN_IF_ERROR(EndShard(0));
     // Empty shards keep all-zero offsets; their empty index and filter
     // checksums are seeded with offset 0.
     for (ShardEntry& e : shards_) {
@@ -212,7 +185,7 @@ Status Builder::Finish() {
     h.key_width = options_.key_width;
     h.flags = options_.compress ? kFlagZstd : 0;
     h.bloom_bits_per_key = options_.bloom_bits_per_key;
-    h.bloom_probes = probes_;
+    h.bloom_probes = BloomProbes(options_.bloom_bits_per_key);
     h.key_count = stats_.key_count;
     h.value_bytes = stats_.value_bytes;
     h.directory_offset = writer_->offset();

@@ -11,19 +11,26 @@
 //
 // The header is written last, so a file cut short anywhere has no magic.
 //
-// Memory is bounded by one shard: its block index (8 bytes per block, 16
-// more when compressed) and the 8-byte filter hash of each of its keys.
-
-#include <zstd.h>
+// Shards are independent (builder_shard.h). With one job the caller's
+// thread builds each shard's image and appends it; with `jobs` > 1 each
+// shard's pairs are copied and built by a thread of its own, up to `jobs`
+// shards at once, and the images are appended in shard order by the
+// caller's thread. The bytes written are the same either way.
+//
+// Memory is bounded by the shards in flight: with one job, one shard's
+// image (its bytes plus its index and filter hashes); with `jobs` > 1,
+// jobs + 1 shards' pairs and images (dataset::EstimateGeneratorBytes).
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
-#include "arena/block_builder.h"
+#include "arena/builder_shard.h"
 #include "arena/file_writer.h"
 #include "arena/format.h"
 #include "common/status.h"
@@ -61,8 +68,10 @@ class Builder {
   // Starts building `path`. Writes go to `path + ".tmp"`, which Finish
   // fsyncs and renames into place (replacing any file at `path`). Errors:
   // kUsage for bad options, kIOError if the temporary file can't be created.
+  // `jobs` (0 counts as 1): threads building shards at once.
   static Result<std::unique_ptr<Builder>> Create(const std::string& path,
-                                                 const BuilderOptions& options);
+                                                 const BuilderOptions& options,
+                                                 unsigned jobs = 1);
   // Removes the temporary file unless Finish succeeded.
   ~Builder();
   Builder(const Builder&) = delete;
@@ -82,33 +91,39 @@ class Builder {
   const BuildStats& stats() const { return stats_; }
 
  private:
-  Builder(std::string path, const BuilderOptions& options,
+  // A shard handed to a thread: its pairs in, its image out.
+  struct ShardJob {
+    int shard = -1;
+    std::string pairs;  // key, u16 value length, value; repeated
+    ShardImage image;
+    std::jthread thread;
+  };
+
+  Builder(std::string path, const BuilderOptions& options, unsigned jobs,
           std::unique_ptr<FileWriter> writer);
   Status Fail(Status st);
-  Status StartShard(int shard);
-  Status FinishShard();
-  Status FlushBlock();
+  // Ends the current shard: writes it (one job) or hands it to a thread,
+  // then writes finished shards while more than `keep` are in flight.
+  Status EndShard(size_t keep);
+  Status Write(ShardImage* image);
 
   const std::string path_;
   const std::string tmp_path_;
   const BuilderOptions options_;
-  const uint32_t probes_;
+  const unsigned jobs_;
   std::unique_ptr<FileWriter> writer_;
-  std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> cctx_;
   Status status_;
   bool finished_ = false;
   uint64_t start_micros_ = 0;
 
   std::array<ShardEntry, kNumShards> shards_{};
-  int shard_ = -1;  // shard being written, -1 before the first key
+  int shard_ = -1;  // shard being added to, -1 before the first key
   std::string last_key_;
-  BlockBuilder block_;
-  std::vector<uint64_t> prefixes_;  // current shard's index
-  std::vector<uint64_t> offsets_;   // current shard's block offsets
-  std::vector<uint64_t> hashes_;    // current shard's filter hashes
-  std::vector<char> block_buf_;
-  std::vector<char> compressed_;
+  ShardBuilder shard_builder_;            // one job
+  std::unique_ptr<ShardJob> collecting_;  // jobs > 1: the current shard
   BuildStats stats_;
+  // Last: its threads are joined before anything they read goes.
+  std::deque<std::unique_ptr<ShardJob>> flight_;
 };
 
 }  // namespace flatbench::arena

@@ -16,8 +16,8 @@ Status InContext(const Status& st, const std::string& path) {
 }  // namespace
 
 Result<std::unique_ptr<ArenaLoader>> ArenaLoader::Create(
-    const std::string& dir, const BuilderOptions& options) {
-  std::unique_ptr<ArenaLoader> loader(new ArenaLoader(dir, options));
+    const std::string& dir, const BuilderOptions& options, unsigned jobs) {
+  std::unique_ptr<ArenaLoader> loader(new ArenaLoader(dir, options, jobs));
   Status st = loader->Start(Table::kAccount);
   if (!st.ok()) return st;
   return loader;
@@ -27,7 +27,7 @@ Status ArenaLoader::Start(Table table) {
   BuilderOptions o = options_;
   o.key_width = static_cast<uint32_t>(KeySize(table));
   FLATBENCH_ASSIGN_OR_RETURN(builder_,
-                             Builder::Create(ArenaPath(dir_, table), o));
+                             Builder::Create(ArenaPath(dir_, table), o, jobs_));
   table_ = static_cast<int>(table);
   return Status::Ok();
 }

@@ -15,9 +15,11 @@ class ArenaLoader final : public BulkLoader {
  public:
   // Prepares to build the two files of `dir` (which must exist).
   // options.key_width is ignored: each table uses KeySize(table).
-  // Errors: as Builder::Create for the account file.
+  // Errors: as Builder::Create for the account file. `jobs`: threads
+  // building each file's shards (Builder::Create).
   static Result<std::unique_ptr<ArenaLoader>> Create(
-      const std::string& dir, const BuilderOptions& options = {});
+      const std::string& dir, const BuilderOptions& options = {},
+      unsigned jobs = 1);
 
   // REQUIRES (checked; violations return kUsage or kCorruption and are
   // kept): every account key before the first storage key, keys of a table
@@ -35,13 +37,14 @@ class ArenaLoader final : public BulkLoader {
   }
 
  private:
-  ArenaLoader(std::string dir, const BuilderOptions& options)
-      : dir_(std::move(dir)), options_(options) {}
+  ArenaLoader(std::string dir, const BuilderOptions& options, unsigned jobs)
+      : dir_(std::move(dir)), options_(options), jobs_(jobs) {}
   Status Start(Table table);
   Status FinishCurrent();
 
   std::string dir_;
   BuilderOptions options_;
+  unsigned jobs_;
   int table_ = -1;  // table being built
   std::unique_ptr<Builder> builder_;
   Status status_;

@@ -1,5 +1,7 @@
 #include "backends/table.h"
 
+#include <algorithm>
+
 #include "arena/backend.h"
 #include "arena/loader.h"
 #include "baselines/fs_layout.h"
@@ -36,23 +38,37 @@ Result<std::unique_ptr<Backend>> OpenArena(const std::string& dir,
 }
 
 Result<std::unique_ptr<BulkLoader>> LoadArena(const std::string& dir,
-                                              const dataset::Spec&) {
-  FLATBENCH_ASSIGN_OR_RETURN(auto l, arena::ArenaLoader::Create(dir));
+                                              const dataset::Spec&,
+                                              unsigned jobs) {
+  FLATBENCH_ASSIGN_OR_RETURN(auto l, arena::ArenaLoader::Create(dir, {}, jobs));
   return std::unique_ptr<BulkLoader>(std::move(l));
 }
 
-// A store's loader that needs nothing of the spec.
+// A store's loader that needs nothing of the spec and has one writer
+// thread (LMDB, SQLite, the fs store; PostgreSQL: one COPY connection).
 template <Result<std::unique_ptr<BulkLoader>> (*kNew)(const std::string&)>
 Result<std::unique_ptr<BulkLoader>> LoadIgnoringSpec(const std::string& dir,
-                                                     const dataset::Spec&) {
+                                                     const dataset::Spec&,
+                                                     unsigned) {
   return kNew(dir);
+}
+
+// A store's loader that needs nothing of the spec and writes with `jobs`
+// threads.
+template <Result<std::unique_ptr<BulkLoader>> (*kNew)(const std::string&,
+                                                      unsigned)>
+Result<std::unique_ptr<BulkLoader>> LoadWithJobs(const std::string& dir,
+                                                 const dataset::Spec&,
+                                                 unsigned jobs) {
+  return kNew(dir, jobs);
 }
 
 #if FLATBENCH_HAVE_LMDB
 // LMDB's map is sized up front: account values are at most 81 bytes, slot
 // values 32.
 Result<std::unique_ptr<BulkLoader>> LoadLmdb(const std::string& dir,
-                                             const dataset::Spec& spec) {
+                                             const dataset::Spec& spec,
+                                             unsigned) {
   const uint64_t pairs = spec.accounts + spec.storage_slots();
   const uint64_t bytes = spec.accounts * (kAccountKeySize + 81) +
                          spec.storage_slots() * (kStorageKeySize + 32);
@@ -116,7 +132,7 @@ const Entry kEntries[] = {
      .integrity_check = "VerifyChecksum of every SST file",
      .library = "rocksdb",
      .open = &baselines::OpenRocksDb,
-     .load = &LoadIgnoringSpec<&baselines::NewRocksDbLoader>,
+     .load = &LoadWithJobs<&baselines::NewRocksDbLoader>,
      .library_version = &baselines::RocksDbVersion
 #endif
     },
@@ -271,9 +287,10 @@ Result<std::unique_ptr<Backend>> Open(const std::string& name,
 
 Result<std::unique_ptr<BulkLoader>> NewLoader(const std::string& name,
                                               const std::string& dir,
-                                              const dataset::Spec& spec) {
+                                              const dataset::Spec& spec,
+                                              unsigned jobs) {
   FLATBENCH_ASSIGN_OR_RETURN(const Entry* e, BuildableStore(name));
-  return e->load(dir, spec);
+  return e->load(dir, spec, std::max(1u, jobs));
 }
 
 std::vector<std::pair<std::string, std::string>> LibraryVersions() {

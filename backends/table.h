@@ -55,10 +55,12 @@ struct Entry {
   // Opens the backend whose files live in `dir`. Every built entry.
   Result<std::unique_ptr<Backend>> (*open)(
       const std::string& dir, const OpenOptions& options) = nullptr;
-  // A loader that builds the store for `spec` in the (empty) `dir`. Built
-  // stores only; null for read variants.
-  Result<std::unique_ptr<BulkLoader>> (*load)(
-      const std::string& dir, const dataset::Spec& spec) = nullptr;
+  // A loader that builds the store for `spec` in the (empty) `dir`, with
+  // up to `jobs` threads of its own where the engine allows. Built stores
+  // only; null for read variants.
+  Result<std::unique_ptr<BulkLoader>> (*load)(const std::string& dir,
+                                              const dataset::Spec& spec,
+                                              unsigned jobs) = nullptr;
   // Refuses, before anything is written, a build `dir`'s filesystem cannot
   // hold (kRefuseOverwrite with the figures). Null: always buildable.
   Status (*check_room)(const dataset::Spec& spec,
@@ -100,10 +102,12 @@ Status CheckBuildable(const std::string& name, const dataset::Spec& spec,
 Result<std::unique_ptr<Backend>> Open(const std::string& name,
                                       const std::string& dir,
                                       const OpenOptions& options);
-// A loader for store `name` (a built store) into `dir`.
+// A loader for store `name` (a built store) into `dir`, with up to `jobs`
+// threads of its own (0 counts as 1): a datagen::LoaderFactory.
 Result<std::unique_ptr<BulkLoader>> NewLoader(const std::string& name,
                                               const std::string& dir,
-                                              const dataset::Spec& spec);
+                                              const dataset::Spec& spec,
+                                              unsigned jobs);
 // (library, version) of every built entry that links one.
 std::vector<std::pair<std::string, std::string>> LibraryVersions();
 

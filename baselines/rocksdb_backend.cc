@@ -15,6 +15,7 @@
 
 #include "baselines/rocksdb_geometry.h"
 #include "baselines/rocksdb_options.h"
+#include "baselines/rocksdb_sst_writer.h"
 
 namespace flatbench::baselines {
 namespace {
@@ -228,33 +229,23 @@ std::shared_ptr<rocksdb::Cache> CacheOf(
 
 class RocksLoader : public BulkLoader {
  public:
-  explicit RocksLoader(std::string dir) : dir_(std::move(dir)) {}
+  RocksLoader(std::string dir, unsigned jobs)
+      : dir_(std::move(dir)), files_(StagingDir(), jobs) {}
   ~RocksLoader() override {
     // An unfinished load leaves no CURRENT file, so nothing opens; the
     // dataset logic removes the whole folder before a retry.
+    files_.Abort();  // No thread writes into the folder removed next.
     std::error_code ec;
     if (!finished_) std::filesystem::remove_all(StagingDir(), ec);
   }
 
   Status Add(Table table, std::string_view key,
              std::string_view value) override {
-    int t = static_cast<int>(table);
-    if (t < current_) {
-      return Status::Usage("rocksdb load: account pair after storage pairs");
-    }
-    if (t != current_ || writer_ == nullptr ||
-        writer_->FileSize() >= SstTargetBytes(table)) {
-      FLATBENCH_RETURN_IF_ERROR(CloseFile());
-      current_ = t;
-      FLATBENCH_RETURN_IF_ERROR(OpenFile());
-    }
-    return FromRocks(writer_->Put(rocksdb::Slice(key.data(), key.size()),
-                                  rocksdb::Slice(value.data(), value.size())),
-                     "rocksdb load " + std::string(TableName(table)));
+    return files_.Add(table, key, value);
   }
 
   Status Finish() override {
-    FLATBENCH_RETURN_IF_ERROR(CloseFile());
+    FLATBENCH_RETURN_IF_ERROR(files_.Finish());
     rocksdb::DBOptions dbo = RocksDbOptions();
     dbo.create_if_missing = true;
     dbo.create_missing_column_families = true;
@@ -266,10 +257,11 @@ class RocksLoader : public BulkLoader {
     std::unique_ptr<rocksdb::DB> db(raw);
     Status st;
     for (int t = 0; t < kNumTables && st.ok(); ++t) {
-      if (files_[t].empty()) continue;
+      const auto& files = files_.files(static_cast<Table>(t));
+      if (files.empty()) continue;
       rocksdb::IngestExternalFileOptions ingest;
       ingest.move_files = true;
-      st = FromRocks(db->IngestExternalFile(handles[t + 1], files_[t], ingest),
+      st = FromRocks(db->IngestExternalFile(handles[t + 1], files, ingest),
                      dir_ + ": ingest " + TableName(static_cast<Table>(t)));
     }
     if (st.ok()) st = FromRocks(db->SyncWAL(), dir_ + ": sync");
@@ -284,36 +276,8 @@ class RocksLoader : public BulkLoader {
  private:
   std::string StagingDir() const { return dir_ + "/ingest-staging"; }
 
-  Status OpenFile() {
-    std::error_code ec;
-    std::filesystem::create_directories(StagingDir(), ec);
-    if (ec) return Status::IOError(StagingDir() + ": " + ec.message());
-    rocksdb::Options opts(RocksDbOptions(),
-                          RocksTableOptions(static_cast<Table>(current_),
-                                            /*lazy_metadata=*/false));
-    writer_ =
-        std::make_unique<rocksdb::SstFileWriter>(rocksdb::EnvOptions(), opts);
-    std::string path = StagingDir() + "/" +
-                       TableName(static_cast<Table>(current_)) + "-" +
-                       std::to_string(files_[current_].size()) + ".sst";
-    files_[current_].push_back(path);
-    return FromRocks(writer_->Open(path), path);
-  }
-
-  Status CloseFile() {
-    if (writer_ == nullptr) return Status::Ok();
-    auto writer = std::move(writer_);
-    if (writer->FileSize() == 0) {
-      files_[current_].pop_back();
-      return Status::Ok();
-    }
-    return FromRocks(writer->Finish(), files_[current_].back());
-  }
-
   std::string dir_;
-  int current_ = 0;
-  std::unique_ptr<rocksdb::SstFileWriter> writer_;
-  std::vector<std::string> files_[kNumTables];
+  SstFiles files_;  // After dir_: its staging folder is named from it.
   bool finished_ = false;
 };
 
@@ -339,8 +303,9 @@ Result<std::unique_ptr<Backend>> OpenRocksDb(const std::string& dir,
                        options.lazy_metadata, std::move(caches)));
 }
 
-Result<std::unique_ptr<BulkLoader>> NewRocksDbLoader(const std::string& dir) {
-  return std::unique_ptr<BulkLoader>(new RocksLoader(dir));
+Result<std::unique_ptr<BulkLoader>> NewRocksDbLoader(const std::string& dir,
+                                                     unsigned jobs) {
+  return std::unique_ptr<BulkLoader>(new RocksLoader(dir, jobs));
 }
 
 namespace {

@@ -16,7 +16,9 @@ Result<std::unique_ptr<Backend>> OpenRocksDb(const std::string& dir,
 
 // A loader that writes each table as ascending SST files and ingests them
 // into the bottommost level of a new database in `dir` at Finish.
-Result<std::unique_ptr<BulkLoader>> NewRocksDbLoader(const std::string& dir);
+// `jobs`: threads writing SST files at once (rocksdb_sst_writer.h).
+Result<std::unique_ptr<BulkLoader>> NewRocksDbLoader(const std::string& dir,
+                                                     unsigned jobs = 1);
 
 // The backend's OpenScan is a RocksDB iterator (checksums verified, block
 // cache not filled); its CheckIntegrity is RocksDB's own DB::VerifyChecksum:

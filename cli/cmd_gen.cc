@@ -1,7 +1,9 @@
 // flatbench gen: build a dataset into the chosen backends.
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <memory>
+#include <thread>
 
 #include "backends/table.h"
 #include "cli/command.h"
@@ -9,6 +11,7 @@
 #include "cli/flags.h"
 #include "common/files.h"
 #include "datagen/dataset.h"
+#include "dataset/estimate.h"
 
 namespace flatbench::cli {
 namespace {
@@ -22,7 +25,14 @@ struct GenArgs {
   uint64_t seed = dataset::kDefaultSeed;
   bool rebuild = false;
   bool quiet = false;
+  int jobs = 0;
+  const CLI::Option* jobs_option = nullptr;  // Not given: hardware threads.
 };
+
+// --jobs, or the host's hardware threads when not given.
+unsigned DefaultJobs() {
+  return std::max(1u, std::thread::hardware_concurrency());
+}
 
 // The signal that asked gen to stop, or 0. Set by the handler only.
 volatile std::sig_atomic_t g_stop_signal = 0;
@@ -55,6 +65,23 @@ Status RunGen(const GenArgs& a) {
       continue;
     }
     FLATBENCH_RETURN_IF_ERROR(backends::CheckBuildable(b, o.spec, a.dir));
+  }
+  if (a.jobs_option->count() > 0 && a.jobs < 1) {
+    return Status::Usage("--jobs " + std::to_string(a.jobs) +
+                         ": must be at least 1");
+  }
+  if (a.jobs_option->count() > 0) {
+    o.jobs = static_cast<unsigned>(a.jobs);
+  } else {
+    // Not asked for: the host's hardware threads, fewer if the memory
+    // holds fewer (an explicit --jobs that does not fit is refused).
+    o.jobs = DefaultJobs();
+    const uint64_t avail = MemAvailableBytes();
+    while (o.jobs > 1 && avail != 0 &&
+           dataset::EstimateGeneratorBytes(o.spec, o.jobs) + (1ULL << 30) >
+               avail) {
+      --o.jobs;
+    }
   }
   o.rebuild = a.rebuild;
   o.progress = !a.quiet;
@@ -105,6 +132,15 @@ Command AddGen(CLI::App& app) {
   sub->add_flag("--rebuild", a->rebuild,
                 "Delete and rebuild a dataset whose identity differs");
   sub->add_flag("--quiet", a->quiet, "No progress lines");
+  a->jobs_option = sub->add_option(
+      "--jobs", a->jobs,
+      "Threads (default: the host's hardware threads, " +
+          std::to_string(DefaultJobs()) +
+          ", fewer if the memory holds fewer). Builds up to this many "
+          "backends at once, as many as the memory allows, each making its "
+          "pairs and, where the engine "
+          "allows (arena, RocksDB), loading with this many threads. The "
+          "output does not depend on it.");
   return {sub, [a] {
             Status st = RunGen(*a);
             if (!st.ok() && g_stop_signal != 0) {

@@ -72,9 +72,11 @@ Status WriteMarker(const Dataset& ds, const BackendBuild& b);
 // "smoke (100000 accounts x 5 slots, seed 1)", for messages.
 std::string DescribeSpec(const dataset::Spec& spec);
 
+// A loader for `backend` into `backend_dir`, which may use `jobs` threads
+// (at least 1) besides the caller's; it is driven from one thread.
 using LoaderFactory = std::function<Result<std::unique_ptr<BulkLoader>>(
     const std::string& backend, const std::string& backend_dir,
-    const dataset::Spec& spec)>;
+    const dataset::Spec& spec, unsigned jobs)>;
 
 struct GenOptions {
   std::string dir;
@@ -82,9 +84,17 @@ struct GenOptions {
   std::vector<std::string> backends;
   bool rebuild = false;  // Replace a dataset whose identity differs.
   bool progress = true;  // Progress lines on stderr.
+  // Threads (gen --jobs; 0 counts as 1). Up to `jobs` backends are built at
+  // once, as many as the memory allows (ConcurrentBuilds, datagen/needs.h),
+  // and each build makes the stream and loads with `jobs` threads. The
+  // output does not depend on it: the same pairs in the same order, the
+  // same fingerprint, byte-identical arena files.
+  unsigned jobs = 1;
   // Read between pairs; once non-zero (a signal handler sets it), the build
   // in progress stops, its partial folder is removed and Generate returns
-  // kIOError. A backend already finishing is completed first.
+  // kIOError. A backend already finishing is completed first. The first
+  // build that fails stops the others (their partial folders are removed
+  // too) and its error is the one returned.
   const volatile std::sig_atomic_t* stop = nullptr;
 };
 

@@ -1,13 +1,20 @@
 // Generate: building a dataset's backends into its directory, resumable,
 // refusing what is not ours, leaving nothing partial behind.
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <mutex>
+#include <optional>
+#include <thread>
 
 #include "common/files.h"
 #include "common/progress.h"
 #include "datagen/dataset.h"
 #include "datagen/dataset_files.h"
+#include "datagen/needs.h"
+#include "dataset/estimate.h"
 #include "dataset/names.h"
 
 namespace flatbench::datagen {
@@ -47,14 +54,19 @@ Status RemoveStaleLeftovers(const Dataset& ds) {
   return Status::Ok();
 }
 
-// Passes pairs on to the real loader until `stop` becomes non-zero.
+// Passes pairs on to the real loader until `stop` becomes non-zero (a
+// signal) or `cancel` true (another backend's build failed).
 class StoppableSink final : public BulkLoader {
  public:
-  StoppableSink(BulkLoader* inner, const volatile std::sig_atomic_t* stop)
-      : inner_(inner), stop_(stop) {}
+  StoppableSink(BulkLoader* inner, const volatile std::sig_atomic_t* stop,
+                const std::atomic<bool>* cancel)
+      : inner_(inner), stop_(stop), cancel_(cancel) {}
   Status Add(Table table, std::string_view key,
              std::string_view value) override {
     if (stop_ != nullptr && *stop_ != 0) return Status::IOError("interrupted");
+    if (cancel_->load(std::memory_order_relaxed)) {
+      return Status::IOError("stopped: another backend's build failed");
+    }
     return inner_->Add(table, key, value);
   }
   Status Finish() override { return inner_->Finish(); }
@@ -62,6 +74,16 @@ class StoppableSink final : public BulkLoader {
  private:
   BulkLoader* inner_;
   const volatile std::sig_atomic_t* stop_;
+  const std::atomic<bool>* cancel_;
+};
+
+// What the builds running at once share.
+struct SharedState {
+  SharedState(Dataset d, GroupProgress* p) : ds(std::move(d)), progress(p) {}
+  std::mutex mu;  // Guards `ds` and the identity and marker files.
+  Dataset ds;
+  std::atomic<bool> cancel{false};
+  GroupProgress* progress = nullptr;
 };
 
 std::string RebuildHint(const GenOptions& o) {
@@ -119,10 +141,14 @@ Status PrepareDirectory(const GenOptions& o) {
   return WriteIdentity(o.dir, o.spec, "");
 }
 
-Result<BackendBuild> BuildOne(const GenOptions& o, Dataset* ds,
+Result<BackendBuild> BuildOne(const GenOptions& o, SharedState* shared,
                               const std::string& backend,
                               const LoaderFactory& factory) {
-  std::string bdir = ds->BackendDir(backend);
+  std::string bdir;
+  {
+    std::lock_guard lock(shared->mu);
+    bdir = shared->ds.BackendDir(backend);
+  }
   std::error_code ec;
   if (fs::exists(bdir, ec)) {
     std::fprintf(stderr, "gen %s: removing %s left by an interrupted build\n",
@@ -133,19 +159,29 @@ Result<BackendBuild> BuildOne(const GenOptions& o, Dataset* ds,
   fs::create_directories(bdir, ec);
   if (ec) return Status::IOError(bdir + ": cannot create: " + ec.message());
 
+  const unsigned jobs = std::max(1u, o.jobs);
   auto start = std::chrono::steady_clock::now();
   FLATBENCH_ASSIGN_OR_RETURN(std::unique_ptr<BulkLoader> loader,
-                             factory(backend, bdir, o.spec));
+                             factory(backend, bdir, o.spec, jobs));
   // Steps: one per account to bucket it, then one per pair loaded.
-  Progress progress("gen " + backend, "steps", o.progress);
-  StoppableSink sink(loader.get(), o.stop);
+  const uint64_t steps = 2 * o.spec.accounts + o.spec.storage_slots();
+  uint64_t done_steps = 0;
+  StoppableSink sink(loader.get(), o.stop, &shared->cancel);
   Result<StreamDigest> digest = GenerateSorted(
       o.spec, &sink,
-      [&](uint64_t done, uint64_t total) { progress.Update(done, total); });
-  if (!digest.ok()) return digest.status().WithContext("gen " + backend);
-  FLATBENCH_RETURN_IF_ERROR(loader->Finish().WithContext("gen " + backend));
+      [&](uint64_t done, uint64_t total) {
+        done_steps = done;
+        shared->progress->Update(backend, done, total);
+      },
+      jobs);
+  if (!digest.ok()) {
+    shared->progress->Finish(backend, done_steps);
+    return digest.status().WithContext("gen " + backend);
+  }
+  Status finished = loader->Finish().WithContext("gen " + backend);
   loader.reset();
-  progress.Finish(2 * digest->pairs[0] + digest->pairs[1]);
+  shared->progress->Finish(backend, steps);
+  FLATBENCH_RETURN_IF_ERROR(finished);
 
   BackendBuild b;
   b.backend = backend;
@@ -156,17 +192,24 @@ Result<BackendBuild> BuildOne(const GenOptions& o, Dataset* ds,
   b.disk_bytes = DiskBytes(bdir);
   b.pairs[0] = digest->pairs[0];
   b.pairs[1] = digest->pairs[1];
-  if (!ds->fingerprint().empty() && ds->fingerprint() != b.fingerprint) {
+  if (o.progress) {
+    std::fprintf(stderr, "gen %s: done, %llu pairs in %.1fs\n", backend.c_str(),
+                 static_cast<unsigned long long>(b.pairs[0] + b.pairs[1]),
+                 b.build_seconds);
+  }
+  std::lock_guard lock(shared->mu);
+  Dataset& ds = shared->ds;
+  if (!ds.fingerprint().empty() && ds.fingerprint() != b.fingerprint) {
     return Status::Corruption("gen " + backend + ": stream fingerprint " +
                               b.fingerprint + " differs from the dataset's " +
-                              ds->fingerprint() +
+                              ds.fingerprint() +
                               " (non-deterministic generator?)");
   }
-  if (ds->fingerprint().empty()) {
+  if (ds.fingerprint().empty()) {
     FLATBENCH_RETURN_IF_ERROR(WriteIdentity(o.dir, o.spec, b.fingerprint));
   }
-  FLATBENCH_RETURN_IF_ERROR(WriteMarker(*ds, b));
-  FLATBENCH_ASSIGN_OR_RETURN(*ds, Dataset::Open(o.dir));
+  FLATBENCH_RETURN_IF_ERROR(WriteMarker(ds, b));
+  FLATBENCH_ASSIGN_OR_RETURN(ds, Dataset::Open(o.dir));
   return b;
 }
 
@@ -198,24 +241,82 @@ Result<std::vector<BackendBuild>> Generate(const GenOptions& o,
   if (!is_dir) FLATBENCH_RETURN_IF_ERROR(lock.Lock(o.dir));
   FLATBENCH_ASSIGN_OR_RETURN(Dataset ds, Dataset::Open(o.dir));
   FLATBENCH_RETURN_IF_ERROR(RemoveStaleLeftovers(ds));
-  std::vector<BackendBuild> builds;
-  for (const std::string& backend : o.backends) {
-    if (o.stop != nullptr && *o.stop != 0) {
-      return Status::IOError("gen: interrupted before " + backend);
-    }
-    Result<BackendBuild> done = ds.Build(backend);
+
+  // Results in the order asked; backends already complete are skipped.
+  std::vector<std::optional<BackendBuild>> builds(o.backends.size());
+  std::vector<size_t> pending;
+  for (size_t i = 0; i < o.backends.size(); ++i) {
+    Result<BackendBuild> done = ds.Build(o.backends[i]);
     if (done.ok()) {
       std::fprintf(stderr, "gen %s: already complete, skipping\n",
-                   backend.c_str());
-      builds.push_back(done.value());
+                   o.backends[i].c_str());
+      builds[i] = done.value();
       continue;
     }
     if (done.status().code() != Code::kMissingInput) return done.status();
-    Result<BackendBuild> built = BuildOne(o, &ds, backend, factory);
-    if (!built.ok()) return FailBuild(ds, backend, built.status());
-    builds.push_back(built.value());
+    pending.push_back(i);
   }
-  return builds;
+
+  // As many backends at once as --jobs and the memory allow; each build
+  // uses every job (a build that ends frees its cores to the others).
+  const unsigned jobs = std::max(1u, o.jobs);
+  const uint64_t free_ram = MemAvailableBytes();
+  RunNeeds needs;
+  needs.jobs = jobs;
+  needs.free_ram = free_ram;
+  needs.concurrent =
+      ConcurrentBuilds(o.spec, jobs, pending.size(), needs.free_ram);
+  needs.ram = needs.concurrent * dataset::EstimateGeneratorBytes(o.spec, jobs) +
+              (1ULL << 30);
+  if (!pending.empty()) {
+    FLATBENCH_RETURN_IF_ERROR(CheckRunNeeds(needs, o.spec, o.dir));
+  }
+
+  const uint64_t steps = 2 * o.spec.accounts + o.spec.storage_slots();
+  GroupProgress progress("gen", "steps", steps * pending.size(), o.progress);
+  SharedState shared(std::move(ds), &progress);
+  std::atomic<size_t> next{0};
+  std::mutex error_mu;
+  std::optional<Status> first_error;
+  auto record_error = [&](const Status& st) {
+    std::lock_guard g(error_mu);
+    if (!first_error) first_error = st;
+    shared.cancel.store(true);
+  };
+  auto worker = [&] {
+    for (size_t k = next++; k < pending.size(); k = next++) {
+      const std::string& backend = o.backends[pending[k]];
+      if (shared.cancel.load()) return;
+      if (o.stop != nullptr && *o.stop != 0) {
+        record_error(Status::IOError("gen: interrupted before " + backend));
+        return;
+      }
+      Result<BackendBuild> built = BuildOne(o, &shared, backend, factory);
+      if (!built.ok()) {
+        // The first failure is the one reported; the builds it stopped
+        // remove their partial folders as well.
+        Dataset paths = [&] {
+          std::lock_guard g(shared.mu);
+          return shared.ds;
+        }();
+        record_error(FailBuild(paths, backend, built.status()));
+        return;
+      }
+      std::lock_guard g(shared.mu);
+      builds[pending[k]] = built.value();
+    }
+  };
+  if (needs.concurrent <= 1) {
+    worker();
+  } else {
+    std::vector<std::jthread> threads;
+    for (unsigned t = 0; t < needs.concurrent; ++t)
+      threads.emplace_back(worker);
+  }
+  if (first_error) return *first_error;
+  std::vector<BackendBuild> out;
+  for (auto& b : builds) out.push_back(std::move(b).value());
+  return out;
 }
 
 }  // namespace flatbench::datagen

@@ -11,23 +11,41 @@ namespace {
 
 constexpr uint64_t kDeviceScratchMax = 4ULL << 30;
 
+constexpr uint64_t kProcessBytes = 1ULL << 30;
+
 }  // namespace
 
+unsigned ConcurrentBuilds(const dataset::Spec& spec, unsigned jobs,
+                          size_t pending, uint64_t free_ram) {
+  jobs = std::max(1u, jobs);
+  uint64_t k = std::min<uint64_t>(jobs, std::max<size_t>(1, pending));
+  if (free_ram != 0) {
+    const uint64_t each = dataset::EstimateGeneratorBytes(spec, jobs);
+    while (k > 1 && k * each + kProcessBytes > free_ram) --k;
+  }
+  return static_cast<unsigned>(k);
+}
+
 RunNeeds EstimateRunNeeds(const dataset::Spec& spec, const std::string& dir,
-                          const std::vector<std::string>& backends) {
+                          const std::vector<std::string>& backends,
+                          unsigned jobs) {
   auto ds = Dataset::Open(dir);
   RunNeeds n;
   uint64_t largest = 0;
+  size_t pending = 0;
   for (const auto& b : backends) {
     uint64_t est = dataset::EstimateDiskBytes(spec, b);
     largest = std::max(largest, est);
     bool built = ds.ok() && ds->spec() == spec && ds->Build(b).ok();
-    if (!built) n.disk += est;
+    if (!built) n.disk += est, ++pending;
   }
   n.disk += std::min(kDeviceScratchMax, largest);
   n.free_disk = FreeBytes(dir);
-  n.ram = dataset::EstimateGeneratorBytes(spec) + (1ULL << 30);
   n.free_ram = MemAvailableBytes();
+  n.jobs = std::max(1u, jobs);
+  n.concurrent = ConcurrentBuilds(spec, n.jobs, pending, n.free_ram);
+  n.ram = n.concurrent * dataset::EstimateGeneratorBytes(spec, n.jobs) +
+          kProcessBytes;
   return n;
 }
 
@@ -41,9 +59,10 @@ Status CheckRunNeeds(const RunNeeds& needs, const dataset::Spec& spec,
   }
   if (needs.free_ram != 0 && needs.ram > needs.free_ram) {
     return Status::RefuseOverwrite(
-        "not enough memory: generating " + spec.scale + " needs " +
-        HumanBytes(needs.ram) + ", " + HumanBytes(needs.free_ram) +
-        " is available");
+        "not enough memory: generating " + spec.scale + " with --jobs " +
+        std::to_string(needs.jobs) + " needs " + HumanBytes(needs.ram) + ", " +
+        HumanBytes(needs.free_ram) +
+        " is available; a smaller --jobs needs less");
   }
   return Status::Ok();
 }

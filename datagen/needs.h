@@ -12,16 +12,27 @@
 namespace flatbench::datagen {
 
 struct RunNeeds {
-  uint64_t disk = 0;       // Backends not yet built, plus device scratch.
-  uint64_t free_disk = 0;  // FreeBytes(dir).
-  uint64_t ram = 0;        // The generator, plus 1 GiB for the process.
-  uint64_t free_ram = 0;   // MemAvailableBytes(); 0 if unknown.
+  uint64_t disk = 0;        // Backends not yet built, plus device scratch.
+  uint64_t free_disk = 0;   // FreeBytes(dir).
+  uint64_t ram = 0;         // The builds at once, plus 1 GiB for the process.
+  uint64_t free_ram = 0;    // MemAvailableBytes(); 0 if unknown.
+  unsigned jobs = 1;        // gen --jobs.
+  unsigned concurrent = 1;  // Backends gen builds at once (ConcurrentBuilds).
 };
+// How many of `pending` backends gen builds at once with `jobs` threads:
+// at most `jobs` and `pending`, and as many as `free_ram` (0: unknown, no
+// limit) holds at dataset::EstimateGeneratorBytes(spec, jobs) each plus
+// 1 GiB for the process; at least 1.
+unsigned ConcurrentBuilds(const dataset::Spec& spec, unsigned jobs,
+                          size_t pending, uint64_t free_ram);
 // Disk counts every backend in `backends` that `dir` does not hold complete
 // for `spec` (dataset::EstimateDiskBytes), plus room for the device cells'
-// scratch file (the largest backend's size, at most 4 GiB).
+// scratch file (the largest backend's size, at most 4 GiB). RAM counts
+// ConcurrentBuilds(spec, jobs, backends not built, free RAM) builds of
+// dataset::EstimateGeneratorBytes(spec, jobs) each, plus 1 GiB.
 RunNeeds EstimateRunNeeds(const dataset::Spec& spec, const std::string& dir,
-                          const std::vector<std::string>& backends);
+                          const std::vector<std::string>& backends,
+                          unsigned jobs = 1);
 // kRefuseOverwrite, with the figures, when the disk holding `dir` or the
 // memory falls short of `needs` (an unknown amount of memory passes).
 Status CheckRunNeeds(const RunNeeds& needs, const dataset::Spec& spec,

@@ -3,9 +3,12 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <memory>
+#include <thread>
 #include <vector>
 
 #include "common/hex.h"
@@ -20,13 +23,49 @@ namespace {
 // tables (a storage key starts with its account key's first 4 bytes).
 using Buckets = std::vector<std::vector<uint32_t>>;
 
-Buckets BucketCounters(uint64_t accounts, const ProgressFn& progress,
-                       uint64_t total) {
-  Buckets buckets(256);
-  for (auto& b : buckets) b.reserve(accounts / 256 + accounts / 2048 + 16);
-  for (uint64_t c = 0; c < accounts; ++c) {
-    buckets[MakeAccountKey(c)[0]].push_back(static_cast<uint32_t>(c));
-    if (progress && (c & 0xffff) == 0) progress(c, total);
+constexpr int kBuckets = 256;
+
+void BucketRange(uint64_t begin, uint64_t end, Buckets* out,
+                 const std::function<void(uint64_t)>& tick) {
+  out->assign(kBuckets, {});
+  const uint64_t n = end - begin;
+  for (auto& b : *out) b.reserve(n / kBuckets + n / 2048 + 16);
+  for (uint64_t c = begin; c < end; ++c) {
+    (*out)[MakeAccountKey(c)[0]].push_back(static_cast<uint32_t>(c));
+    if (tick && (c & 0xffff) == 0) tick(c - begin);
+  }
+}
+
+// Counters ascending within each bucket whatever `jobs` is: the counter
+// range is cut into `jobs` consecutive chunks, bucketed by one thread
+// each, and each bucket is the chunks' parts joined in chunk order.
+Buckets BucketCounters(uint64_t accounts, unsigned jobs,
+                       const ProgressFn& progress, uint64_t total) {
+  const uint64_t chunks = std::clamp<uint64_t>(jobs, 1, 1 + accounts / 65536);
+  std::vector<Buckets> parts(chunks);
+  auto tick = [&](uint64_t done) {
+    if (progress) progress(done * chunks, total);
+  };
+  {
+    std::vector<std::jthread> threads;
+    for (uint64_t i = 1; i < chunks; ++i) {
+      threads.emplace_back([&, i] {
+        BucketRange(accounts * i / chunks, accounts * (i + 1) / chunks,
+                    &parts[i], nullptr);
+      });
+    }
+    BucketRange(0, accounts / chunks, &parts[0], tick);
+  }
+  if (chunks == 1) return std::move(parts[0]);
+  Buckets buckets(kBuckets);
+  for (int b = 0; b < kBuckets; ++b) {
+    size_t n = 0;
+    for (const Buckets& p : parts) n += p[b].size();
+    buckets[b].reserve(n);
+    for (Buckets& p : parts) {
+      buckets[b].insert(buckets[b].end(), p[b].begin(), p[b].end());
+      std::vector<uint32_t>().swap(p[b]);
+    }
   }
   return buckets;
 }
@@ -66,71 +105,141 @@ void SortByKey(std::vector<Entry>& v) {
   });
 }
 
+// One bucket of one table, keys sorted and values made: a pure function
+// of (spec, bucket), so any thread may make it.
+struct Batch {
+  std::vector<AccountEntry> accounts;
+  std::vector<AccountValue> account_values;
+  std::vector<StorageEntry> slots;
+  std::vector<SlotValue> slot_values;
+};
+
+// Item i < 256 is account bucket i; item 256 + b is storage bucket b.
+constexpr int kItems = 2 * kBuckets;
+
+void MakeBatch(const dataset::Spec& spec, const std::vector<uint32_t>& bucket,
+               int item, Batch* out) {
+  if (item < kBuckets) {
+    out->accounts.reserve(bucket.size());
+    for (uint32_t c : bucket) out->accounts.push_back({MakeAccountKey(c), c});
+    SortByKey(out->accounts);
+    out->account_values.reserve(bucket.size());
+    for (const auto& e : out->accounts) {
+      out->account_values.push_back(MakeAccountValue(spec.seed, e.counter));
+    }
+    return;
+  }
+  out->slots.reserve(bucket.size() * spec.slots_per_account);
+  for (uint32_t c : bucket) {
+    AccountKey ak = MakeAccountKey(c);
+    for (uint32_t s = 0; s < spec.slots_per_account; ++s) {
+      out->slots.push_back({MakeStorageKey(ak, c, s), c, s});
+    }
+  }
+  SortByKey(out->slots);
+  out->slot_values.reserve(out->slots.size());
+  for (const auto& e : out->slots) {
+    out->slot_values.push_back(MakeSlotValue(spec.seed, e.counter, e.slot));
+  }
+}
+
+// Hands batches to the sink in item order and hashes them.
+class Emitter {
+ public:
+  Emitter(BulkLoader* sink, StreamDigest* d) : sink_(sink), d_(d) {}
+  Status Emit(const Batch& b) {
+    for (size_t i = 0; i < b.accounts.size(); ++i) {
+      const auto key = View(b.accounts[i].key);
+      const auto value = b.account_values[i].view();
+      FLATBENCH_RETURN_IF_ERROR(sink_->Add(Table::kAccount, key, value));
+      account_hash_.Add(key, value);
+      d_->value_bytes[0] += value.size();
+    }
+    d_->pairs[0] += b.accounts.size();
+    for (size_t i = 0; i < b.slots.size(); ++i) {
+      const auto key = View(b.slots[i].key);
+      const auto value = View(b.slot_values[i]);
+      FLATBENCH_RETURN_IF_ERROR(sink_->Add(Table::kStorage, key, value));
+      storage_hash_.Add(key, value);
+    }
+    d_->pairs[1] += b.slots.size();
+    return Status::Ok();
+  }
+  void Close() {
+    d_->table_digest[0] = account_hash_.Digest();
+    d_->table_digest[1] = storage_hash_.Digest();
+  }
+
+ private:
+  BulkLoader* sink_;
+  StreamDigest* d_;
+  TableHasher account_hash_, storage_hash_;
+};
+
 }  // namespace
 
 std::string FingerprintHex(uint64_t fingerprint) { return Hex64(fingerprint); }
 
 Result<StreamDigest> GenerateSorted(const dataset::Spec& spec, BulkLoader* sink,
-                                    const ProgressFn& progress) {
+                                    const ProgressFn& progress, unsigned jobs) {
   if (spec.accounts > dataset::kMaxAccounts) {
     return Status::Usage("accounts: at most " +
                          std::to_string(dataset::kMaxAccounts));
   }
+  jobs = std::max(1u, jobs);
   // Progress counts the bucketing pass as one unit per account, then one
   // unit per pair emitted.
   const uint64_t total = 2 * spec.accounts + spec.storage_slots();
-  Buckets buckets = BucketCounters(spec.accounts, progress, total);
+  const Buckets buckets = BucketCounters(spec.accounts, jobs, progress, total);
   StreamDigest d;
+  Emitter emitter(sink, &d);
   uint64_t done = spec.accounts;
-  auto report = [&] {
+  auto emit = [&](const Batch& b) -> Status {
+    FLATBENCH_RETURN_IF_ERROR(emitter.Emit(b));
+    done += b.accounts.size() + b.slots.size();
     if (progress) progress(done, total);
+    return Status::Ok();
   };
 
-  TableHasher account_hash;
-  std::vector<AccountEntry> accounts;
-  for (const auto& bucket : buckets) {
-    accounts.clear();
-    for (uint32_t c : bucket) accounts.push_back({MakeAccountKey(c), c});
-    SortByKey(accounts);
-    for (const auto& e : accounts) {
-      AccountValue v = MakeAccountValue(spec.seed, e.counter);
-      FLATBENCH_RETURN_IF_ERROR(
-          sink->Add(Table::kAccount, View(e.key), v.view()));
-      account_hash.Add(View(e.key), v.view());
-      d.value_bytes[0] += v.size;
+  if (jobs == 1) {
+    for (int item = 0; item < kItems; ++item) {
+      Batch b;
+      MakeBatch(spec, buckets[item % kBuckets], item, &b);
+      FLATBENCH_RETURN_IF_ERROR(emit(b));
     }
-    d.pairs[0] += accounts.size();
-    done += accounts.size();
-    report();
-  }
-  d.key_bytes[0] = d.pairs[0] * kAccountKeySize;
-
-  TableHasher storage_hash;
-  std::vector<StorageEntry> slots;
-  for (const auto& bucket : buckets) {
-    slots.clear();
-    for (uint32_t c : bucket) {
-      AccountKey ak = MakeAccountKey(c);
-      for (uint32_t s = 0; s < spec.slots_per_account; ++s) {
-        slots.push_back({MakeStorageKey(ak, c, s), c, s});
+  } else {
+    // Up to `jobs` batches made ahead by their own threads while this
+    // thread hands the oldest to the sink: order, and so every byte the
+    // sink sees, is the same as with one job. Making a batch cannot fail;
+    // the sink's first error stops the making of new ones.
+    struct InFlight {
+      std::unique_ptr<Batch> batch;
+      std::jthread thread;
+    };
+    std::deque<InFlight> flight;
+    int next = 0;
+    while (next < kItems || !flight.empty()) {
+      while (next < kItems && flight.size() < jobs) {
+        auto batch = std::make_unique<Batch>();
+        Batch* out = batch.get();
+        const int item = next++;
+        flight.push_back({std::move(batch), std::jthread([&, out, item] {
+                            MakeBatch(spec, buckets[item % kBuckets], item,
+                                      out);
+                          })});
       }
+      flight.front().thread.join();
+      std::unique_ptr<Batch> b = std::move(flight.front().batch);
+      flight.pop_front();
+      // On error the jthreads still in flight are joined as `flight` goes.
+      FLATBENCH_RETURN_IF_ERROR(emit(*b));
     }
-    SortByKey(slots);
-    for (const auto& e : slots) {
-      SlotValue v = MakeSlotValue(spec.seed, e.counter, e.slot);
-      FLATBENCH_RETURN_IF_ERROR(
-          sink->Add(Table::kStorage, View(e.key), View(v)));
-      storage_hash.Add(View(e.key), View(v));
-    }
-    d.pairs[1] += slots.size();
-    done += slots.size();
-    report();
   }
+  emitter.Close();
+  d.key_bytes[0] = d.pairs[0] * kAccountKeySize;
   d.key_bytes[1] = d.pairs[1] * kStorageKeySize;
   d.value_bytes[1] = d.pairs[1] * 32;
 
-  d.table_digest[0] = account_hash.Digest();
-  d.table_digest[1] = storage_hash.Digest();
   std::string text = spec.Canonical();
   text.append(reinterpret_cast<const char*>(d.table_digest),
               sizeof(d.table_digest));

@@ -2,10 +2,18 @@
 // The dataset as one ascending stream: every account pair in key order, then
 // every storage pair in key order.
 //
+// Work: 512 batches (256 buckets by first key byte, per table), each a pure
+// function of the spec and its bucket. With `jobs` > 1 the counters are
+// bucketed by `jobs` threads, and up to `jobs` batches are made ahead, each
+// by its own thread, while the calling thread hands the oldest to the sink:
+// the sink sees the same pairs in the same order whatever `jobs` is.
+//
 // Memory bound: 4 bytes per account (the counters, bucketed by first key
-// byte) plus one bucket's sort buffer: 28 bytes per account of the bucket for
-// the account table, 64 bytes per slot of the bucket for the storage table.
-// At full scale (300M x 4) that is 1.2 GB + about 300 MB.
+// byte; twice that while `jobs` > 1 threads bucket them) plus jobs + 1
+// batches: 128 bytes per account of a bucket for the account table, 96 bytes
+// per slot of a bucket for the storage table (key, counters, value). At full
+// scale (300M x 4) that is 1.2 GB + (jobs + 1) x about 450 MB
+// (dataset::EstimateGeneratorBytes).
 
 #include <cstdint>
 #include <functional>
@@ -30,9 +38,12 @@ struct StreamDigest {
 using ProgressFn = std::function<void(uint64_t done, uint64_t total)>;
 
 // Generates `spec` in ascending order into `sink` (its Finish is not
-// called). Stops at the sink's first error and returns it.
+// called), using `jobs` threads besides the caller's (0 counts as 1).
+// `sink` and `progress` are called on the calling thread only. Stops at the
+// sink's first error and returns it.
 Result<StreamDigest> GenerateSorted(const dataset::Spec& spec, BulkLoader* sink,
-                                    const ProgressFn& progress = nullptr);
+                                    const ProgressFn& progress = nullptr,
+                                    unsigned jobs = 1);
 
 // The fingerprint as 16 lowercase hex digits.
 std::string FingerprintHex(uint64_t fingerprint);

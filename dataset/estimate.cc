@@ -65,13 +65,20 @@ double EstimateBuildSeconds(const Spec& spec, const std::string& store) {
   return f.setup_seconds + pairs / f.pairs_per_second;
 }
 
-uint64_t EstimateGeneratorBytes(const Spec& spec) {
-  uint64_t per_bucket_accounts = spec.accounts / 256 + 1;
-  uint64_t bucket =
-      std::max<uint64_t>(28 * per_bucket_accounts,
-                         64 * per_bucket_accounts * spec.slots_per_account);
-  // 1.5x for vector growth and skew between buckets.
-  return 4 * spec.accounts + bucket * 3 / 2;
+uint64_t EstimateGeneratorBytes(const Spec& spec, unsigned jobs) {
+  const uint64_t n = std::max(1u, jobs);
+  const uint64_t per_bucket_accounts = spec.accounts / 256 + 1;
+  const uint64_t batch =
+      std::max<uint64_t>(128 * per_bucket_accounts,
+                         96 * per_bucket_accounts * spec.slots_per_account);
+  const uint64_t shard =
+      std::max<uint64_t>(per_bucket_accounts * 805 / 8,
+                         per_bucket_accounts * spec.slots_per_account * 84);
+  const uint64_t counters = 4 * spec.accounts * (n > 1 ? 2 : 1);
+  // A loader's unit in flight: an arena shard (pairs and image) or a
+  // RocksDB SST chunk of at most 64 MB.
+  const uint64_t loader_unit = std::max<uint64_t>(shard * 22 / 10, 64 << 20);
+  return counters + (n + 1) * batch * 3 / 2 + (n + 1) * loader_unit;
 }
 
 }  // namespace flatbench::dataset

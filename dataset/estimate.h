@@ -54,8 +54,16 @@ FsStoreEstimate EstimateFsStore(const Spec& spec, uint64_t block_bytes = 4096);
 // host: SQLite 270k, PostgreSQL 127k pairs/s after about 3 s for its
 // cluster and server, the fs store 12k files/s (a file per key).
 double EstimateBuildSeconds(const Spec& spec, const std::string& store);
-// Peak memory of the generator: bucketed counters plus one bucket's sort
-// buffer (datagen/stream.h).
-uint64_t EstimateGeneratorBytes(const Spec& spec);
+// Peak memory of building one backend with `jobs` threads (0 counts as 1):
+//   4 x accounts x (jobs > 1 ? 2 : 1)      the bucketed counters
+//   + (jobs + 1) x 1.5 x batch             batches made ahead, one in use
+//   + (jobs + 1) x max(2.2 x shard, 64 MB) the loader's units in flight
+// where batch = max(128 x a, 96 x a x slots) bytes for a = accounts / 256
+// per bucket (datagen/stream.h), shard = one table's raw bytes / 256 (an
+// arena shard's pairs copied for its worker, then its built image, 10%
+// over) and 64 MB a RocksDB SST chunk (baselines/rocksdb_sst_writer.h).
+// 1.5 is for vector growth and skew between buckets. A gen building k
+// backends at once needs k times this.
+uint64_t EstimateGeneratorBytes(const Spec& spec, unsigned jobs = 1);
 
 }  // namespace flatbench::dataset

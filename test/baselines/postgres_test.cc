@@ -370,15 +370,15 @@ TEST_CASE("postgres: an interrupted load leaves no server and no backend") {
   o.backends = {"postgres"};
   o.progress = false;
   o.stop = &stop;
-  auto r =
-      Generate(o,
-               [&](const std::string& name, const std::string& dir,
-                   const Spec& spec) -> Result<std::unique_ptr<BulkLoader>> {
-                 auto inner = backends::NewLoader(name, dir, spec);
-                 if (!inner.ok()) return inner.status();
-                 return std::unique_ptr<BulkLoader>(
-                     new Tripwire(std::move(inner).value(), &stop, &added));
-               });
+  auto r = Generate(
+      o,
+      [&](const std::string& name, const std::string& dir, const Spec& spec,
+          unsigned jobs) -> Result<std::unique_ptr<BulkLoader>> {
+        auto inner = backends::NewLoader(name, dir, spec, jobs);
+        if (!inner.ok()) return inner.status();
+        return std::unique_ptr<BulkLoader>(
+            new Tripwire(std::move(inner).value(), &stop, &added));
+      });
   REQUIRE_FALSE(r.ok());
   CHECK(added >= 100);
   CHECK_FALSE(fs::exists(o.dir + "/postgres"));

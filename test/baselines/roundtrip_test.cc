@@ -104,9 +104,9 @@ TEST_CASE("gen refuses another dataset, resumes, and rebuilds on request") {
   int loads = 0;
   const LoaderFactory counting = [&loads](const std::string& backend,
                                           const std::string& dir,
-                                          const Spec& spec) {
+                                          const Spec& spec, unsigned jobs) {
     ++loads;
-    return backends::NewLoader(backend, dir, spec);
+    return backends::NewLoader(backend, dir, spec, jobs);
   };
   const std::string bdir = Dataset::Open(o.dir)->BackendDir(o.backends[0]);
   const std::string stray = bdir + "/stray.txt";

@@ -124,7 +124,7 @@ inline void CheckWalk(Backend& backend) {
 // Loads part of the model and drops the loader without Finish.
 inline void InterruptLoad(const std::string& name, const std::string& dir) {
   std::filesystem::create_directories(dir);
-  auto loader = backends::NewLoader(name, dir, SmallSpec());
+  auto loader = backends::NewLoader(name, dir, SmallSpec(), 1);
   REQUIRE(loader.ok());
   for (size_t i = 0; i < 500; ++i) {
     const auto& [k, v] = Model().pairs[0][i];

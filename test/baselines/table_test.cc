@@ -114,7 +114,7 @@ TEST_CASE("unknown names and read variants are refused with kUsage") {
     CHECK(st.code() == Code::kUsage);
     CHECK(st.message().find("reads the files of '" + std::string(e.store)) !=
           std::string::npos);
-    CHECK(backends::NewLoader(std::string(e.name), "unused", tiny)
+    CHECK(backends::NewLoader(std::string(e.name), "unused", tiny, 1)
               .status()
               .code() == Code::kUsage);
   }

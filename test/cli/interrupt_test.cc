@@ -350,3 +350,39 @@ int main(int argc, char** argv) {
   prctl(PR_SET_CHILD_SUBREAPER, 1);
   return flatbench::testing::RunTests(argc, argv);
 }
+
+TEST_CASE(
+    "a stop signal to gen --jobs 2 leaves nothing partial; a rerun resumes") {
+  TempDir tmp;
+  const std::string dir = tmp / "ds";
+  const std::vector<std::string> args = {
+      "gen", "--scale", "custom", "--accounts", "400000", "--slots-per-account",
+      "4",   "--jobs",  "2",      "--backends", "arena",  "--dir",
+      dir};
+  {
+    Command c(args, tmp / "gen.err");
+    REQUIRE(c.pid() > 0);
+    // A progress line: the builds are under way.
+    const bool reached =
+        PollUntil([&] { return c.ErrHas("gen: "); }, kReachBound);
+    INFO(c.Err());
+    REQUIRE(reached);
+    REQUIRE(kill(c.pid(), SIGINT) == 0);
+    const int code = c.Wait(kStopBound);
+    INFO(c.Err());
+    // It may have finished just before the signal came.
+    CHECK((code == 128 + SIGINT || code == 0));
+    if (code != 0)
+      CHECK(c.ErrHas("stopped by signal " + std::to_string(SIGINT)));
+  }
+  // Every sanitizer tree builds the arena: it alone is built here.
+  CHECK(fs::exists(dir + "/arena") == fs::exists(dir + "/arena.complete"));
+  CheckNothingRemains(dir);
+  std::vector<std::string> rerun_args = args;
+  rerun_args.push_back("--quiet");
+  Command rerun(rerun_args, tmp / "rerun.err");
+  const int code = rerun.Wait(kReachBound);
+  INFO(rerun.Err());
+  REQUIRE(code == 0);
+  CHECK(fs::exists(dir + "/arena.complete"));
+}

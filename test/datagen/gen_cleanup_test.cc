@@ -47,8 +47,8 @@ class FileLoader : public BulkLoader {
 
 // "arena" loads fine; "lmdb" fails (or asks to stop) after 100 pairs.
 LoaderFactory Factory(volatile std::sig_atomic_t* stop) {
-  return [stop](const std::string& backend, const std::string& dir,
-                const Spec&) -> Result<std::unique_ptr<BulkLoader>> {
+  return [stop](const std::string& backend, const std::string& dir, const Spec&,
+                unsigned) -> Result<std::unique_ptr<BulkLoader>> {
     uint64_t limit = backend == "lmdb" ? 100 : UINT64_MAX;
     return std::unique_ptr<BulkLoader>(new FileLoader(dir, limit, stop));
   };
@@ -73,7 +73,8 @@ TEST_CASE("a failed or stopped build removes its partial backend only") {
 
   volatile std::sig_atomic_t stop = 0;
   const bool stopped = GENERATE(false, true);
-  CAPTURE(stopped);
+  o.jobs = GENERATE(1u, 2u);
+  CAPTURE(stopped, o.jobs);
   o.backends = {"arena", "lmdb"};
   if (stopped) o.stop = &stop;
   auto r = Generate(o, Factory(stopped ? &stop : nullptr));
