@@ -22,6 +22,7 @@ struct GenArgs {
   uint64_t seed = dataset::kDefaultSeed;
   bool rebuild = false;
   bool quiet = false;
+  unsigned jobs = 0;  // 0: the host's hardware threads.
 };
 
 // The signal that asked gen to stop, or 0. Set by the handler only.
@@ -58,6 +59,7 @@ Status RunGen(const GenArgs& a) {
   }
   o.rebuild = a.rebuild;
   o.progress = !a.quiet;
+  o.jobs = a.jobs;
   o.stop = &g_stop_signal;
   CatchStopSignals();
   FLATBENCH_ASSIGN_OR_RETURN(auto builds,
@@ -105,6 +107,10 @@ Command AddGen(CLI::App& app) {
   sub->add_flag("--rebuild", a->rebuild,
                 "Delete and rebuild a dataset whose identity differs");
   sub->add_flag("--quiet", a->quiet, "No progress lines");
+  sub->add_option("--jobs", a->jobs,
+                  "Jobs (threads) at once, 1 to 1024 (default: the host's "
+                  "hardware threads)")
+      ->check(CLI::Range(1, 1024));
   return {sub, [a] {
             Status st = RunGen(*a);
             if (!st.ok() && g_stop_signal != 0) {

@@ -82,6 +82,9 @@ struct GenOptions {
   std::vector<std::string> backends;
   bool rebuild = false;  // Replace a dataset whose identity differs.
   bool progress = true;  // Progress lines on stderr.
+  // Jobs (threads) the build may use at once; 0: the host's hardware
+  // threads.
+  unsigned jobs = 0;
   // Read between pairs; once non-zero (a signal handler sets it), the build
   // in progress stops, its partial folder is removed and Generate returns
   // kIOError. A backend already finishing is completed first.
