@@ -85,6 +85,25 @@ BackendCost CostOf(const std::string& backend) {
   return slowest;
 }
 
+double AtDevice(double figure, const HostCost& host) {
+  if (figure < kCostDeviceLatencyS) return figure;
+  return figure - kCostDeviceLatencyS + host.device_latency_s;
+}
+
+HostCost HostCostFromProfile(const DeviceProfile& profile, HostCost base) {
+  HostCost h = base;
+  h.cores = std::max(1, profile.cpus);
+  h.device_latency_s =
+      profile.LatencySeconds(1, 4096, DeviceProfile::Bound::kMid);
+  double best = 0;
+  for (const DeviceProfileCell& c : profile.cells) {
+    best = std::max(best, profile.ReadsPerS(c.depth, 4096));
+  }
+  h.device_parallelism =
+      std::max(1, static_cast<int>(std::lround(best * h.device_latency_s)));
+  return h;
+}
+
 double EstimateStep(const Step& step, const BackendFacts& facts,
                     const BackendCost& cost, const HostCost& host,
                     bool drop_caches) {
@@ -107,11 +126,14 @@ double EstimateStep(const Step& step, const BackendFacts& facts,
     at_once = std::min<double>(threads, host.device_parallelism);
     if (step.device_reads_per_thread > 0) {
       s += threads * static_cast<double>(step.device_reads_per_thread) *
-           cost.cold_read_s / at_once;
+           AtDevice(cost.cold_read_s, host) / at_once;
     }
-    per_op = step.cell.kind == datagen::KeyKind::kHit ? cost.cold_read_s
-                                                      : cost.cold_miss_s;
-    if (step.cell.op == Op::kScan) per_op = 2 * cost.cold_read_s;
+    per_op =
+        AtDevice(step.cell.kind == datagen::KeyKind::kHit ? cost.cold_read_s
+                                                          : cost.cold_miss_s,
+                 host);
+    if (step.cell.op == Op::kScan)
+      per_op = 2 * AtDevice(cost.cold_read_s, host);
   } else {
     at_once = std::min<double>(threads, host.cores);
     per_op = cost.warm_read_s;

@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "bench/schedule.h"
+#include "common/device_profile.h"
 #include "dataset/spec.h"
 
 namespace flatbench::bench {
@@ -53,12 +54,30 @@ struct BackendCost {
 // a backend the table does not know gets the slowest figures.
 BackendCost CostOf(const std::string& backend);
 
+// The mean latency of one 4 KiB read at queue depth 1 on the device where
+// BackendCost's figures were measured (this project's 2-core VM, virtio
+// disk: about 100 us, RESEARCH.md section 8).
+inline constexpr double kCostDeviceLatencyS = 1e-4;
+
 // The host's side of the model.
 struct HostCost {
   double drop_caches_s = 0.4;  // One eviction through drop_caches.
   int device_parallelism = 4;  // Cold reads the device serves at once.
   int cores = 2;               // Warm reads served at once.
+  // One 4 KiB read at depth 1. A cold figure of at least
+  // kCostDeviceLatencyS holds one device read: it is priced at this
+  // latency instead (AtDevice).
+  double device_latency_s = kCostDeviceLatencyS;
 };
+
+// `figure` (a BackendCost cold read or miss) on `host`'s device.
+double AtDevice(double figure, const HostCost& host);
+
+// The host a device profile describes (`flatbench device --out`): its
+// cores (the profile's cpus), its 4 KiB read latency at depth 1, and the
+// reads it serves at once (the most 4 KiB reads per second at any depth
+// the profile measured, times that latency), each measured on that host.
+HostCost HostCostFromProfile(const DeviceProfile& profile, HostCost base);
 
 // One backend's facts the plan needs.
 struct BackendFacts {

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <thread>
 
 #include "common/files.h"
 #include "common/sweep_schema.h"
@@ -106,15 +107,17 @@ SweepNeeds EstimateSweep(const SweepPlan& plan, uint64_t reads_per_pass,
                          uint64_t passes_per_size) {
   SweepNeeds n;
   uint64_t all_sizes = 0;
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned cores = plan.cores != 0 ? plan.cores : threads;
+  const unsigned jobs = plan.jobs != 0 ? plan.jobs : threads;
   for (uint64_t accounts : plan.accounts) {
     const dataset::Spec spec = SpecOf(plan, accounts);
     // gen's own arithmetic: backends not yet built, plus the device cells'
     // scratch, and the generator's memory.
     const datagen::RunNeeds needs =
         datagen::EstimateRunNeeds(spec, SizeDir(plan, accounts), plan.backends);
-    for (const auto& b : plan.backends) {
-      n.build_seconds += dataset::EstimateBuildSeconds(spec, b);
-    }
+    n.build_seconds +=
+        dataset::EstimateGenSeconds(spec, plan.backends, jobs, cores);
     all_sizes += needs.disk;
     n.disk_bytes = std::max(n.disk_bytes, needs.disk);
     n.ram_bytes = std::max(n.ram_bytes, needs.ram);

@@ -44,6 +44,10 @@ struct SweepPlan {
   // Measure the directory's device profile (bench/device_profile.h) once,
   // before the first size, and record it (sweep::kDeviceProfile).
   bool device_profile = true;
+  // gen's jobs (gen --jobs) and the host's cores, for the build estimate
+  // (dataset::EstimateGenSeconds); 0: the host's hardware threads.
+  unsigned jobs = 0;
+  unsigned cores = 0;
 };
 
 struct SweepSteps {

@@ -35,10 +35,8 @@ bool NoWarm(const std::string& name) {
   return e != nullptr && !e->runs_warm;
 }
 
-// The plan's view of the run: every backend's role (from the thresholds),
-// its files, and what the host can hold warm.
-// `ds` null: the dataset is not built yet (gonogo --plan before gen), and
-// each backend's size is gen's estimate.
+}  // namespace
+
 Result<bench::PlanInput> PlanInputFor(const BenchArgs& a,
                                       const dataset::Spec& spec,
                                       const datagen::Dataset* ds,
@@ -70,6 +68,11 @@ Result<bench::PlanInput> PlanInputFor(const BenchArgs& a,
   in.drop_caches = params.evict == "drop_caches";
   in.host.cores =
       static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  // The host the profile describes: its cores and device (bench/plan.h).
+  if (!a.device_profile.empty()) {
+    FLATBENCH_ASSIGN_OR_RETURN(auto p, LoadDeviceProfileFile(a.device_profile));
+    in.host = bench::HostCostFromProfile(p.profile, in.host);
+  }
   for (const auto& b : params.schedule.backends) {
     bench::BackendFacts f;
     if (ds == nullptr) {
@@ -90,6 +93,8 @@ Result<bench::PlanInput> PlanInputFor(const BenchArgs& a,
   }
   return in;
 }
+
+namespace {
 
 void PrintPlan(const BenchArgs& a, const dataset::Spec& spec,
                const bench::RunParameters& p, const bench::Plan& plan) {

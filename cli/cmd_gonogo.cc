@@ -10,14 +10,17 @@
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "backends/table.h"
 #include "bench/plan.h"
 #include "cli/command.h"
 #include "cli/exit.h"
 #include "cli/flags.h"
+#include "cli/gonogo_plan.h"
 #include "cli/report_summary.h"
 #include "common/child_process.h"
+#include "common/device_profile.h"
 #include "common/files.h"
 #include "common/stop_signals.h"
 #include "datagen/dataset.h"
@@ -52,6 +55,8 @@ struct GonogoArgs {
   bool full_verify = false;
   bool plan_only = false;
   bool full_reference = false;
+  unsigned jobs = 0;           // gen --jobs; 0: the host's hardware threads.
+  std::string device_profile;  // bench --device-profile; --plan: that host.
 };
 
 // The command line that started this process, to tell the user how to
@@ -157,72 +162,88 @@ class State {
   json doc_;
 };
 
-// The bench phase's arguments (gonogo --plan adds --plan).
-std::vector<std::string> BenchArgs(const GonogoArgs& a,
-                                   const std::string& out) {
+// The bench phase's arguments, as bench parses them (gonogo --plan plans
+// with them in this process), and as its command line (BenchArgv).
+cli::BenchArgs BenchOf(const GonogoArgs& a, const std::string& out) {
+  cli::BenchArgs b;
+  b.dir = a.dir;
+  b.out = out;
+  b.backends = a.backends;
+  b.force = true;
   // Every kind: the point reads the verdict reads, and the scans and
   // startups the report shows beside them (never gated). Every mode: the
   // plan leaves out the warm passes of backends the host cannot hold.
-  std::vector<std::string> args = {"bench",
-                                   "--dir",
-                                   a.dir,
-                                   "--backends",
-                                   JoinCsv(a.backends),
-                                   "--out",
-                                   out,
-                                   "--force",
-                                   "--modes",
-                                   "warm,cold,cold-lazy",
-                                   "--kinds",
-                                   "hit,miss-absent,miss-live,scan,startup"};
-  if (!a.threads.empty()) {
-    args.insert(args.end(), {"--threads", JoinCsv(a.threads)});
-  }
+  b.modes = {"warm", "cold", "cold-lazy"};
+  b.kinds = {"hit", "miss-absent", "miss-live", "scan", "startup"};
+  if (!a.threads.empty()) b.threads = a.threads;
   // Below the gate's scale, eviction per file (fadvise, verified with
   // mincore as always) rather than drop_caches, which also empties the
   // page cache of everything else on the host, every pass.
-  std::string evict = a.evict;
-  if (evict.empty()) {
+  b.evict = a.evict;
+  if (b.evict.empty()) {
     auto t = a.thresholds.empty() ? report::BuiltInThresholds()
                                   : report::LoadThresholdsFile(a.thresholds);
-    if (t.ok() && t->gate_scale != a.scale) evict = "fadvise";
+    b.evict = t.ok() && t->gate_scale != a.scale ? "fadvise" : "auto";
   }
-  if (!evict.empty()) args.insert(args.end(), {"--evict", evict});
-  if (a.reads != 0)
-    args.insert(args.end(), {"--reads", std::to_string(a.reads)});
-  if (a.repetitions != 0) {
-    args.insert(args.end(), {"--repetitions", std::to_string(a.repetitions)});
+  b.reads = a.reads;
+  b.repetitions = a.repetitions;
+  b.thresholds = a.thresholds;
+  b.full_reference = a.full_reference;
+  b.device_profile = a.device_profile;
+  return b;
+}
+
+std::vector<std::string> BenchArgv(const cli::BenchArgs& b) {
+  std::vector<std::string> args = {
+      "bench",   "--dir",         b.dir,     "--backends", JoinCsv(b.backends),
+      "--out",   b.out,           "--force", "--modes",    JoinCsv(b.modes),
+      "--kinds", JoinCsv(b.kinds)};
+  if (b.threads != cli::BenchArgs().threads) {
+    args.insert(args.end(), {"--threads", JoinCsv(b.threads)});
   }
-  if (!a.thresholds.empty()) {
-    args.insert(args.end(), {"--thresholds", a.thresholds});
+  args.insert(args.end(), {"--evict", b.evict});
+  if (b.reads != 0) {
+    args.insert(args.end(), {"--reads", std::to_string(b.reads)});
   }
-  if (a.full_reference) args.push_back("--full-reference");
+  if (b.repetitions != 0) {
+    args.insert(args.end(), {"--repetitions", std::to_string(b.repetitions)});
+  }
+  if (!b.thresholds.empty()) {
+    args.insert(args.end(), {"--thresholds", b.thresholds});
+  }
+  if (b.full_reference) args.push_back("--full-reference");
+  if (!b.device_profile.empty()) {
+    args.insert(args.end(), {"--device-profile", b.device_profile});
+  }
   return args;
 }
 
-// gonogo --plan: what each phase would do and cost; writes nothing.
-int PrintGonogoPlan(const GonogoArgs& a, const dataset::Spec& spec) {
-  auto ds = datagen::Dataset::Open(a.dir);
-  double gen = 0;
+// gonogo --plan: what each backend and phase would cost; writes nothing.
+int PrintGonogoPlan(const GonogoArgs& a, const dataset::Spec& spec,
+                    const std::optional<DeviceProfileFile>& profile) {
+  const cli::BenchArgs bench = BenchOf(a, "-");
+  auto est = EstimateGonogo(spec, a.dir, bench, a.jobs, profile);
+  if (!est.ok()) return Fail(est.status().WithContext("gonogo --plan"));
   std::string todo;
-  for (const auto& b : dataset::StoresOf(a.backends)) {
-    if (ds.ok() && ds->spec() == spec && ds->Build(b).ok()) continue;
-    gen += dataset::EstimateBuildSeconds(spec, b);
-    if (!todo.empty()) todo += ',';
-    todo += b;
+  for (const auto& r : est->rows) {
+    if (!r.in_run || r.built || r.disk == 0) continue;
+    todo += (todo.empty() ? "" : ",") + r.backend;
   }
-  std::fprintf(stderr, "gonogo plan (%s scale, dataset %s):\n", a.scale.c_str(),
-               a.dir.c_str());
+  std::fprintf(stderr, "gonogo plan (%s scale, dataset %s):\n%s",
+               a.scale.c_str(), a.dir.c_str(),
+               FormatGonogoEstimate(est.value()).c_str());
   std::fprintf(stderr, "  [1/4] gen: %s\n",
-               todo.empty() ? "every backend built already"
-                            : (todo + ", about " + bench::FormatDuration(gen) +
-                               " (estimate)")
-                                  .c_str());
+               todo.empty()
+                   ? "every backend built already"
+                   : (todo + " with " + std::to_string(est->jobs) +
+                      (est->jobs == 1 ? " job" : " jobs") + ", about " +
+                      bench::FormatDuration(est->gen_jobs) + " (estimate)")
+                         .c_str());
   std::fprintf(stderr, "  [2/4] verify%s\n",
                a.full_verify ? " (every pair; RESEARCH.md, section 6)"
                              : " --quick: seconds");
   std::fprintf(stderr, "  [3/4] bench:\n");
-  std::vector<std::string> args = BenchArgs(a, "-");
+  std::vector<std::string> args = BenchArgv(bench);
   args.insert(args.end(),
               {"--plan", "--plan-scale", spec.scale, "--plan-accounts",
                std::to_string(spec.accounts), "--plan-slots",
@@ -242,19 +263,21 @@ int RunGonogo(GonogoArgs a) {
       dataset::MakeSpec(a.scale, a.accounts, a.slots, dataset::kDefaultSeed);
   if (!spec.ok()) return Fail(spec.status());
   if (a.backends.empty()) {
-    // Beside the stores it builds, the read variants the table marks as
-    // measured by default (the arena's cached read path, RESEARCH.md §3):
-    // each reads its store's files, so it adds passes (a reference row's
-    // light share, bench/plan.h) and no build.
-    a.backends = backends::DefaultStores(spec.value());
-    for (std::string& v : backends::DefaultVariants()) {
-      a.backends.push_back(std::move(v));
-    }
+    auto chosen = GonogoDefaultBackends(spec.value(), a.thresholds);
+    if (!chosen.ok()) return Fail(chosen.status());
+    a.backends = std::move(chosen.value());
+  }
+  // A bad profile is refused before anything runs.
+  std::optional<DeviceProfileFile> profile;
+  if (!a.device_profile.empty()) {
+    auto loaded = LoadDeviceProfileFile(a.device_profile);
+    if (!loaded.ok()) return Fail(loaded.status());
+    profile = std::move(loaded.value());
   }
   // gen and verify build and check the stores; bench measures every name.
   const std::string backends = JoinCsv(dataset::StoresOf(a.backends));
   if (a.dir.empty()) a.dir = "data/" + a.scale;
-  if (a.plan_only) return PrintGonogoPlan(a, spec.value());
+  if (a.plan_only) return PrintGonogoPlan(a, spec.value(), profile);
   json identity = {{"scale", a.scale},
                    {"spec", spec->Canonical()},
                    {"dir", fs::absolute(a.dir).string()},
@@ -327,8 +350,11 @@ int RunGonogo(GonogoArgs a) {
     return PhaseExit(end.value(), args[0], phase);
   };
 
-  std::vector<std::string> gen = {"gen", "--scale",    a.scale, "--dir",
+  std::vector<std::string> gen = {"gen",  "--scale",    a.scale, "--dir",
                                   a.dir, "--backends", backends};
+  // Not given: gen's own default, the host's hardware threads lowered to
+  // what the memory holds; given, gen refuses a count the memory cannot.
+  if (a.jobs != 0) gen.insert(gen.end(), {"--jobs", std::to_string(a.jobs)});
   if (a.scale == "custom") {
     gen.insert(gen.end(), {"--accounts", std::to_string(a.accounts),
                            "--slots-per-account", std::to_string(a.slots)});
@@ -348,7 +374,9 @@ int RunGonogo(GonogoArgs a) {
   // One bench run over every backend: the schedule interleaves them, and
   // its plan (printed first) leaves out what the host cannot hold.
   std::vector<std::string> results = {a.out + "/bench.json"};
-  if (int rc = run("bench", BenchArgs(a, results[0])); rc != 0) return rc;
+  if (int rc = run("bench", BenchArgv(BenchOf(a, results[0]))); rc != 0) {
+    return rc;
+  }
 
   // The report phase always runs: it is quick, and it runs in this process,
   // so the verdict is the report's outcome, never read from an exit code.
@@ -392,8 +420,11 @@ Command AddGonogo(CLI::App& app) {
                   "Where timestamped results directories go")
       ->capture_default_str();
   AddListOption(sub, "--backends", &a->backends,
-                "Comma-separated backends (default: all in this build; fs "
-                "only up to smoke scale)")
+                "Comma-separated backends (default: at the thresholds' gate "
+                "scale (full) the gated ones, those thresholds.json names, "
+                "and arena+cache; below it every store this build holds, fs "
+                "only up to smoke scale, and arena+cache). Reference rows "
+                "(postgres, sqlite, fs) at full scale only when named here")
       ->check(CLI::IsMember(backends::Names()));
   AddListOption(sub, "--threads", &a->threads,
                 "Thread counts, 1 to 1024 (bench default)")
@@ -421,6 +452,15 @@ Command AddGonogo(CLI::App& app) {
                 "Print the plan (what gen would build, and bench's passes "
                 "and estimated time per backend and mode) and exit 0 "
                 "without running or writing anything");
+  sub->add_option("--jobs", a->jobs,
+                  "Jobs (threads) gen builds with, 1 to 1024 (default: the "
+                  "host's hardware threads; with --plan --device-profile, "
+                  "that host's cpus)")
+      ->check(CLI::Range(1, 1024));
+  sub->add_option("--device-profile", a->device_profile,
+                  "A device profile (flatbench device --out P.json): bench "
+                  "records it; with --plan, the plan is for the host it "
+                  "describes (its cpus and device)");
   sub->add_flag("--full-reference", a->full_reference,
                 "Reference rows run the whole bench matrix below full scale "
                 "too (bench --full-reference)");

@@ -37,6 +37,8 @@ struct SweepArgs {
   bool keep = false;
   double max_hours = 24;
   bool quiet = false;
+  unsigned jobs = 0;  // gen --jobs; 0: gen's default.
+  bool plan_only = false;
 };
 
 Status ParseAccounts(const std::string& csv, std::vector<uint64_t>* out) {
@@ -64,14 +66,58 @@ Status ParseAccounts(const std::string& csv, std::vector<uint64_t>* out) {
   return Status::Ok();
 }
 
+dataset::Spec SizeSpec(uint64_t accounts, uint32_t slots) {
+  dataset::Spec s;
+  s.scale = "custom";
+  s.accounts = accounts;
+  s.slots_per_account = slots;
+  s.seed = dataset::kDefaultSeed;
+  return s;
+}
+
+// Every store of the sweep at every size, before the first is built: one
+// above its store's size limit (the backends table's max_pairs, such as the
+// fs store's one file per key) is a usage error (64) naming the store and
+// the size; one whose filesystem check refuses keeps that check's code.
+Status CheckEverySize(const std::vector<std::string>& stores,
+                      const std::vector<uint64_t>& sizes, uint32_t slots,
+                      const std::string& dir) {
+  for (uint64_t accounts : sizes) {
+    const dataset::Spec spec = SizeSpec(accounts, slots);
+    const std::string size = std::to_string(accounts) + " accounts x " +
+                             std::to_string(slots) + " slots";
+    for (const auto& name : stores) {
+      const backends::Entry* e = backends::Find(name);
+      const uint64_t pairs = spec.accounts + spec.storage_slots();
+      if (e != nullptr && e->max_pairs != 0 && pairs > e->max_pairs) {
+        return Status::Usage(
+            "--backends " + name + ": built only up to " +
+            std::to_string(e->max_pairs) + " pairs, and the sweep's size " +
+            size + " has " + std::to_string(pairs) + "; leave " + name +
+            " out or keep --accounts at or below " +
+            std::to_string(e->max_pairs / (1 + uint64_t{slots})) +
+            " (refused before anything is built)");
+      }
+      if (Status st = backends::CheckBuildable(name, spec, dir); !st.ok()) {
+        return st.WithContext("sweep size " + size);
+      }
+    }
+  }
+  return Status::Ok();
+}
+
 int RunSweepCommand(const SweepArgs& a) {
   InstallStopHandler("sweep", StopRole::kParent);
   bench::SweepPlan plan;
   if (Status st = ParseAccounts(a.accounts, &plan.accounts); !st.ok()) {
     return Fail(st);
   }
+  // By default, the stores buildable at every size: those the largest
+  // size admits.
   const std::vector<std::string> asked =
-      a.backends.empty() ? backends::Stores() : a.backends;
+      a.backends.empty()
+          ? backends::DefaultStores(SizeSpec(plan.accounts.back(), a.slots))
+          : a.backends;
   // Read variants ("arena+cache") read their store's files: it is built
   // (and its geometry recorded) even when only the variant was asked for.
   const std::vector<std::string> stores = dataset::StoresOf(asked);
@@ -92,6 +138,11 @@ int RunSweepCommand(const SweepArgs& a) {
   plan.progress = !a.quiet;
   plan.max_hours = a.max_hours;
   plan.device_profile = !a.no_device;
+  plan.jobs = a.jobs;
+  if (Status st = CheckEverySize(stores, plan.accounts, a.slots, a.dir);
+      !st.ok()) {
+    return Fail(st);
+  }
   // The gate's mode only, every gated cell: the same schedule and gates
   // as `bench --modes cold`.
   plan.bench_args = {"--modes",       std::string(results::kModeCold),
@@ -109,9 +160,26 @@ int RunSweepCommand(const SweepArgs& a) {
   bench::SweepNeeds needs = bench::EstimateSweep(plan, a.reads, passes);
   // The device profile: its reads, and writing its scratch file.
   if (plan.device_profile) needs.bench_seconds += a.device_seconds + 10;
+  if (a.plan_only || !a.quiet) {
+    std::string left_out;
+    for (const auto& s : backends::Stores()) {
+      if (std::find(stores.begin(), stores.end(), s) == stores.end()) {
+        left_out += (left_out.empty() ? "" : ", ") + s;
+      }
+    }
+    std::fprintf(stderr,
+                 "sweep plan: sizes %s accounts x %u slots; backends %s%s\n",
+                 a.accounts.c_str(), a.slots, bench_names.c_str(),
+                 left_out.empty() || !a.backends.empty()
+                     ? ""
+                     : (" (left out: " + left_out +
+                        ", not buildable at every size or not asked)")
+                           .c_str());
+  }
   if (Status st = bench::CheckSweepFits(plan, needs); !st.ok()) {
     return Fail(st);
   }
+  if (a.plan_only) return 0;
 
   bench::SweepSteps steps;
   // How a step's child ended: ok, the error its command documents (it has
@@ -123,10 +191,20 @@ int RunSweepCommand(const SweepArgs& a) {
     return ChildStatus(end, args[0], args[0]);
   };
   steps.generate = [&](const dataset::Spec& spec, const std::string& dir) {
-    return spawn({"gen", "--scale", "custom", "--accounts",
-                  std::to_string(spec.accounts), "--slots-per-account",
-                  std::to_string(spec.slots_per_account), "--dir", dir,
-                  "--backends", names});
+    std::vector<std::string> args = {"gen",
+                                     "--scale",
+                                     "custom",
+                                     "--accounts",
+                                     std::to_string(spec.accounts),
+                                     "--slots-per-account",
+                                     std::to_string(spec.slots_per_account),
+                                     "--dir",
+                                     dir,
+                                     "--backends",
+                                     names};
+    if (a.jobs != 0)
+      args.insert(args.end(), {"--jobs", std::to_string(a.jobs)});
+    return spawn(args);
   };
   steps.bench = [&](const std::string& dir, const std::string& out) {
     std::vector<std::string> args = {"bench",     "--dir", dir, "--backends",
@@ -188,7 +266,11 @@ constexpr char kSweepHelp[] =
     "into DIR/sweep.json (bench/SWEEP_FORMAT.md), which is also the state: "
     "a rerun with the same flags skips measured sizes and rebuilds an "
     "interrupted one (gen resumes per backend). Only datasets the sweep "
-    "created are removed. Before anything is written, the plan's disk "
+    "created are removed. By default it measures the stores buildable at "
+    "every size (the fs store only up to its limit); a backend named in "
+    "--backends that some size is above the limit of is refused (exit 64, "
+    "naming it and the size) before the first size. Before anything is "
+    "written, the plan's disk "
     "(the largest size's backends, or every size with --keep), RAM and "
     "estimated time are checked; a plan that does not fit is refused with "
     "the figures (exit 73). Then `flatbench report DIR/sweep.json --out R` "
@@ -209,7 +291,8 @@ Command AddSweep(CLI::App& app) {
                   "Sweep directory: sweep.json, the datasets, bench files")
       ->required();
   AddListOption(sub, "--backends", &a->backends,
-                "Comma-separated backends (default: all in this build), and "
+                "Comma-separated backends (default: every store buildable at "
+                "every size asked), and "
                 "read paths of the arena (arena+cache, arena+pread, "
                 "arena+direct) measured on its files")
       ->check(CLI::IsMember(backends::Names()));
@@ -240,6 +323,14 @@ Command AddSweep(CLI::App& app) {
                   "Refuse a plan estimated to take longer")
       ->capture_default_str();
   sub->add_flag("--quiet", a->quiet, "No progress lines");
+  sub->add_option("--jobs", a->jobs,
+                  "Jobs gen builds each size with, 1 to 1024 (gen --jobs; "
+                  "default: the host's hardware threads)")
+      ->check(CLI::Range(1, 1024));
+  sub->add_flag("--plan", a->plan_only,
+                "Print the plan (sizes, backends, disk, RAM and time) after "
+                "the up-front checks, and exit (0 when the sweep would "
+                "start) without writing anything");
   return {sub, [a] { return RunSweepCommand(*a); }};
 }
 

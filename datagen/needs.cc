@@ -26,20 +26,40 @@ unsigned ConcurrentBuilds(const dataset::Spec& spec, unsigned jobs,
   return static_cast<unsigned>(k);
 }
 
+uint64_t DeviceScratchBytes(const dataset::Spec& spec,
+                            const std::vector<std::string>& stores) {
+  uint64_t largest = 0;
+  for (const auto& b : stores) {
+    largest = std::max(largest, dataset::EstimateDiskBytes(spec, b));
+  }
+  return std::min(kDeviceScratchMax, largest);
+}
+
+uint64_t RunDiskBytes(const dataset::Spec& spec,
+                      const std::vector<std::string>& stores) {
+  uint64_t total = DeviceScratchBytes(spec, stores);
+  for (const auto& b : stores) total += dataset::EstimateDiskBytes(spec, b);
+  return total;
+}
+
+std::string DiskFigure(uint64_t bytes) {
+  constexpr uint64_t kGb = 1'000'000'000;
+  if (bytes < kGb) return HumanBytes(bytes);
+  return std::to_string((bytes + kGb - 1) / kGb) + " GB (" + HumanBytes(bytes) +
+         ")";
+}
+
 RunNeeds EstimateRunNeeds(const dataset::Spec& spec, const std::string& dir,
                           const std::vector<std::string>& backends,
                           unsigned jobs) {
   auto ds = Dataset::Open(dir);
   RunNeeds n;
-  uint64_t largest = 0;
   size_t pending = 0;
   for (const auto& b : backends) {
-    uint64_t est = dataset::EstimateDiskBytes(spec, b);
-    largest = std::max(largest, est);
     bool built = ds.ok() && ds->spec() == spec && ds->Build(b).ok();
-    if (!built) n.disk += est, ++pending;
+    if (!built) n.disk += dataset::EstimateDiskBytes(spec, b), ++pending;
   }
-  n.disk += std::min(kDeviceScratchMax, largest);
+  n.disk += DeviceScratchBytes(spec, backends);
   n.free_disk = FreeBytes(dir);
   n.free_ram = MemAvailableBytes();
   n.jobs = std::max(1u, jobs);
@@ -54,7 +74,7 @@ Status CheckRunNeeds(const RunNeeds& needs, const dataset::Spec& spec,
   if (needs.disk > needs.free_disk) {
     return Status::RefuseOverwrite(dir +
                                    ": not enough free disk: this run needs " +
-                                   HumanBytes(needs.disk) + " more, " +
+                                   DiskFigure(needs.disk) + " more, " +
                                    HumanBytes(needs.free_disk) + " is free");
   }
   if (needs.free_ram != 0 && needs.ram > needs.free_ram) {

@@ -25,6 +25,18 @@ struct RunNeeds {
 // 1 GiB for the process; at least 1.
 unsigned ConcurrentBuilds(const dataset::Spec& spec, unsigned jobs,
                           size_t pending, uint64_t free_ram);
+// The device cells' scratch file: the largest store's size, at most 4 GiB.
+uint64_t DeviceScratchBytes(const dataset::Spec& spec,
+                            const std::vector<std::string>& stores);
+// Disk a run of `stores` needs from an empty directory: each store's
+// estimate (dataset::EstimateDiskBytes) plus the device scratch.
+uint64_t RunDiskBytes(const dataset::Spec& spec,
+                      const std::vector<std::string>& stores);
+// A disk figure as README and RESEARCH.md give it and the refusal prints
+// it: decimal gigabytes rounded up, then GiB ("468 GB (435.3 GiB)"); below
+// 1 GB, HumanBytes alone.
+std::string DiskFigure(uint64_t bytes);
+
 // Disk counts every backend in `backends` that `dir` does not hold complete
 // for `spec` (dataset::EstimateDiskBytes), plus room for the device cells'
 // scratch file (the largest backend's size, at most 4 GiB). RAM counts

@@ -7,11 +7,21 @@
 // bytes for nonces 0..127, 128..255 and 256..1023), a storage pair 52 + 32.
 // Each store's on-disk size is raw bytes times a factor measured at
 // medium scale (RESEARCH.md, section 6), plus a 10% margin.
+//
+// Build time (RESEARCH.md, section 6, "The gen time model"): each store's
+// build rate at one job and at two jobs, measured, gives its parallel share
+// by Amdahl's law, p = 2 (1 - r1 / r2): the part of its one-job time that
+// N jobs divide by N (the arena's shards, RocksDB's SST files, PostgreSQL's
+// COPY connections; for LMDB and SQLite, whose engine takes one writer,
+// only the key and value generation beside it). Several stores build at
+// once, so a whole gen takes the longer of its work spread over the cores
+// and its longest store alone.
 
 #include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "dataset/spec.h"
 
@@ -24,12 +34,23 @@ struct StoreFigures {
   // On-disk bytes over raw bytes; 0: estimated from its file count
   // (EstimateFsStore) instead.
   double disk_factor = 0;
-  double pairs_per_second = 0;  // Build rate.
-  double setup_seconds = 0;     // Before the first pair (a server's start).
+  double pairs_per_second = 0;    // Build rate at one job (gen --jobs 1).
+  double pairs_per_second_2 = 0;  // Build rate at two jobs (gen --jobs 2).
+  double setup_seconds = 0;       // Before the first pair (a server's start).
+  // The engine takes one writer: only key and value generation run beside
+  // it (LMDB, SQLite; and the fs store, one file at a time).
+  bool one_writer = false;
+  // Whether pairs_per_second_2 was measured (else assumed, and the plan
+  // says so).
+  bool two_jobs_measured = false;
+  // Where and how the rates were measured, for the plan and the docs.
+  std::string_view rates_from = {};
 };
 // Every store's figures, in canonical order. A name not in it gets LMDB's,
 // the slowest embedded store's.
 std::span<const StoreFigures> AllStoreFigures();
+// The figures of `store` (LMDB's for a name not in the table).
+const StoreFigures& FiguresOf(const std::string& store);
 
 uint64_t RawBytes(const Spec& spec);
 // Expected on-disk bytes of store `store` ("arena", "rocksdb", "lmdb",
@@ -48,12 +69,27 @@ struct FsStoreEstimate {
 };
 FsStoreEstimate EstimateFsStore(const Spec& spec, uint64_t block_bytes = 4096);
 
-// Seconds to build `store` for `spec`, at the generation rates measured
-// at medium scale on a loaded 2-core host (RESEARCH.md, section 6): arena
-// 640k, RocksDB 520k, LMDB 170k pairs/s; and at smoke scale on the same
-// host: SQLite 270k, PostgreSQL 127k pairs/s after about 3 s for its
-// cluster and server, the fs store 12k files/s (a file per key).
-double EstimateBuildSeconds(const Spec& spec, const std::string& store);
+// The share of `store`'s one-job build time that jobs divide (Amdahl's p,
+// from its one- and two-job rates), in [0, 1].
+double ParallelShare(const StoreFigures& f);
+
+// Seconds to build `store` for `spec` alone with `jobs` jobs (0 counts as
+// 1) on a host with at least that many cores, at the measured rates
+// (StoreFigures): setup + T1 ((1 - p) + p / jobs), T1 = pairs / r1.
+double EstimateBuildSeconds(const Spec& spec, const std::string& store,
+                            unsigned jobs = 1);
+
+// Wall seconds of a gen of `stores` with `jobs` jobs on `cores` cores
+// (each 0 counts as 1; jobs beyond the cores add nothing): the stores
+// build at once where they fit, so it is the longer of all their one-job
+// work (core seconds) over min(jobs, cores) and the slowest store's own
+// time at that many jobs. With one job: the sum of their one-job times.
+// Assumes the disk keeps up and RAM admits the stores at once (gen checks
+// both before it starts).
+double EstimateGenSeconds(const Spec& spec,
+                          const std::vector<std::string>& stores, unsigned jobs,
+                          unsigned cores);
+
 // Peak memory of building one backend with `jobs` threads (0 counts as 1):
 //   4 x accounts x (jobs > 1 ? 2 : 1)      the bucketed counters
 //   + (jobs + 1) x 1.5 x batch             batches made ahead, one in use

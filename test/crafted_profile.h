@@ -39,4 +39,35 @@ inline nlohmann::json CraftedDeviceProfile() {
           {"cells", cells}};
 }
 
+// The device profile of a 32-thread host with a local NVMe disk, as
+// RESEARCH.md section 6 plans for it: 4 KiB reads at 80 us at depth 1, 90 us
+// at depth 8 and 100 us at depth 32 (about 12,500, 89,000 and 320,000
+// reads/s), plus 5 us per further 4 KiB, the rounds within 10%.
+inline nlohmann::json CraftedNvmeProfile() {
+  nlohmann::json doc = CraftedDeviceProfile();
+  nlohmann::json cells = nlohmann::json::array();
+  for (int d : sweep::kProfileQueueDepths) {
+    for (int64_t b : sweep::kProfileReadBytes) {
+      const double base_us = d == 1 ? 80 : d == 8 ? 90 : 100;
+      const double lat_ns =
+          (base_us + (static_cast<double>(b) / 4096 - 1) * 5) * 1000;
+      const double rate = d / (lat_ns * 1e-9);
+      cells.push_back({{"queue_depth", d},
+                       {"read_bytes", b},
+                       {"reads", 100000},
+                       {"reads_per_s", rate},
+                       {"reads_per_s_low", rate * 0.9},
+                       {"reads_per_s_high", rate * 1.1},
+                       {"lat_mean_ns", lat_ns},
+                       {"lat_p50_ns", lat_ns},
+                       {"lat_p99_ns", lat_ns * 3},
+                       {"lat_p999_ns", lat_ns * 5}});
+    }
+  }
+  doc["cells"] = cells;
+  doc["cpus"] = 32;
+  doc["dir"] = "/mnt/nvme";
+  return doc;
+}
+
 }  // namespace flatbench::testing

@@ -1,0 +1,251 @@
+#include "cli/gonogo_plan.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <thread>
+
+#include "backends/table.h"
+#include "bench/plan.h"
+#include "cli/bench_parent.h"
+#include "common/files.h"
+#include "datagen/dataset.h"
+#include "datagen/needs.h"
+#include "dataset/estimate.h"
+#include "dataset/names.h"
+#include "report/thresholds.h"
+
+namespace flatbench::cli {
+namespace {
+
+bool InList(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+unsigned HostThreads() {
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+std::string CommaNames(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+// Which figures of the estimate were measured, and where; which assumed.
+void FigureSources(const GonogoEstimate& e,
+                   const std::vector<std::string>& stores,
+                   const std::optional<DeviceProfileFile>& profile,
+                   GonogoEstimate* out) {
+  std::map<std::string, std::vector<std::string>> rates_from;
+  std::vector<std::string> two_measured, two_assumed;
+  for (const auto& s : stores) {
+    const dataset::StoreFigures& f = dataset::FiguresOf(s);
+    rates_from[std::string(f.rates_from)].push_back(s);
+    (f.two_jobs_measured ? two_measured : two_assumed).push_back(s);
+  }
+  for (const auto& [where, names] : rates_from) {
+    out->measured.push_back("gen rate at one job of " + CommaNames(names) +
+                            " (" + where + ")");
+  }
+  if (!two_measured.empty()) {
+    out->measured.push_back("gen rate at two jobs of " +
+                            CommaNames(two_measured));
+  }
+  out->measured.push_back(
+      "on-disk size over raw bytes (arena, RocksDB, LMDB at medium; SQLite "
+      "at smoke)");
+  out->measured.push_back(
+      "the bench's per-pass costs (smoke, 2-core VM, virtio disk)");
+  if (profile.has_value()) {
+    const bench::HostCost h =
+        bench::HostCostFromProfile(profile->profile, bench::HostCost());
+    char buf[200];
+    std::snprintf(buf, sizeof(buf),
+                  "that host's cpus (%d), 4 KiB read latency at depth 1 "
+                  "(%.0f us) and reads served at once (%d): %s",
+                  profile->profile.cpus, h.device_latency_s * 1e6,
+                  h.device_parallelism, profile->profile.source.c_str());
+    out->measured.push_back(buf);
+  }
+  if (!two_assumed.empty()) {
+    out->assumed.push_back("gen rate at two jobs of " +
+                           CommaNames(two_assumed) +
+                           " (not measured yet: dataset/estimate.cc)");
+  }
+  if (e.jobs > 2) {
+    out->assumed.push_back(
+        "Amdahl's law from the one- and two-job rates up "
+        "to " +
+        std::to_string(e.jobs) + " jobs");
+  }
+  out->assumed.push_back(
+      "the disk keeps up with every writer, and RAM admits the stores at "
+      "once");
+  if (InList(stores, "postgres")) {
+    out->assumed.push_back("PostgreSQL's size over raw bytes (LMDB's)");
+  }
+  if (profile.has_value()) {
+    out->assumed.push_back(
+        "this project's per-core gen rates and per-read CPU on that host's "
+        "cores");
+  }
+}
+
+}  // namespace
+
+unsigned ResolveJobs(unsigned jobs) { return jobs != 0 ? jobs : HostThreads(); }
+
+Result<std::vector<std::string>> GonogoDefaultBackends(
+    const dataset::Spec& spec, const std::string& thresholds) {
+  FLATBENCH_ASSIGN_OR_RETURN(
+      auto t, thresholds.empty() ? report::BuiltInThresholds()
+                                 : report::LoadThresholdsFile(thresholds));
+  std::vector<std::string> out = backends::DefaultStores(spec);
+  if (spec.scale == t.gate_scale) {
+    const std::vector<std::string> gated = t.Backends();
+    std::vector<std::string> kept;
+    for (const auto& s : out) {
+      if (InList(gated, s)) kept.push_back(s);
+    }
+    out = std::move(kept);
+  }
+  // Beside the stores it builds, the read variants the table marks as
+  // measured by default (the arena's cached read path, RESEARCH.md §3) of
+  // a store in the run: each reads its store's files, so it adds passes
+  // and no build.
+  for (std::string& v : backends::DefaultVariants()) {
+    if (InList(out, dataset::StoreOf(v))) out.push_back(std::move(v));
+  }
+  return out;
+}
+
+Result<GonogoEstimate> EstimateGonogo(
+    const dataset::Spec& spec, const std::string& dir, const BenchArgs& bench,
+    unsigned jobs, const std::optional<DeviceProfileFile>& profile) {
+  GonogoEstimate e;
+  if (profile.has_value()) {
+    e.cores = static_cast<unsigned>(std::max(1, profile->profile.cpus));
+    e.jobs = jobs != 0 ? jobs : e.cores;
+    e.host = "the host of " + profile->profile.source + " (" +
+             std::to_string(e.cores) + " cpus, " + profile->profile.dir + ", " +
+             profile->profile.filesystem + ")";
+  } else {
+    e.cores = HostThreads();
+    e.jobs = ResolveJobs(jobs);
+    e.host = "this host (" + std::to_string(e.cores) + " hardware threads)";
+  }
+  const std::vector<std::string> stores = dataset::StoresOf(bench.backends);
+  // The stores this build holds that the run leaves out, priced too.
+  std::vector<std::string> extra;
+  for (const auto& s : backends::DefaultStores(spec)) {
+    if (!InList(stores, s)) extra.push_back(s);
+  }
+
+  // The bench plan of the run and of those stores beside it: each
+  // backend's steps cost the same either way (a reference row's share
+  // follows from the gated backends alone, and warm mode admits the run's
+  // backends first).
+  BenchArgs b = bench;
+  b.backends.insert(b.backends.end(), extra.begin(), extra.end());
+  bench::RunParameters params = MakeParameters(b, spec);
+  params.schedule.backends = b.backends;
+  for (const auto& name : b.backends) {
+    const backends::Entry* entry = backends::Find(name);
+    if (entry != nullptr && !entry->runs_warm) {
+      params.schedule.no_warm.push_back(name);
+    }
+  }
+  FLATBENCH_ASSIGN_OR_RETURN(
+      const bench::PlanInput in,
+      PlanInputFor(b, spec, nullptr, params,
+                   bench::WarmHoldLimitBytes(MemAvailableBytes())));
+  FLATBENCH_ASSIGN_OR_RETURN(const bench::Plan plan, bench::MakePlan(in));
+  std::map<std::string, double> bench_of;
+  for (const auto& r : plan.rows) bench_of[r.backend] += r.seconds;
+
+  auto ds = datagen::Dataset::Open(dir);
+  const datagen::RunNeeds needs = datagen::EstimateRunNeeds(spec, dir, stores, e.jobs);
+  e.disk = needs.disk;
+  e.ram = needs.ram;
+  std::vector<std::string> to_build;
+  auto add_row = [&](const std::string& name, bool in_run) {
+    BackendCostRow r;
+    r.backend = name;
+    r.in_run = in_run;
+    r.bench = bench_of[name];
+    if (dataset::StoreOf(name) == name) {
+      r.built = ds.ok() && ds->spec() == spec && ds->Build(name).ok();
+      r.disk = dataset::EstimateDiskBytes(spec, name);
+      r.ram = dataset::EstimateGeneratorBytes(spec, e.jobs);
+      r.gen_one = dataset::EstimateBuildSeconds(spec, name, 1);
+      r.gen_jobs = dataset::EstimateBuildSeconds(spec, name, e.jobs);
+      if (in_run && !r.built) to_build.push_back(name);
+    }
+    e.rows.push_back(r);
+  };
+  for (const auto& name : bench.backends) add_row(name, true);
+  for (const auto& name : extra) add_row(name, false);
+  for (const auto& s : to_build) {
+    e.gen_one += dataset::EstimateBuildSeconds(spec, s, 1);
+  }
+  e.gen_jobs = dataset::EstimateGenSeconds(spec, to_build, e.jobs, e.cores);
+  for (const auto& name : bench.backends) e.bench += bench_of[name];
+  std::vector<std::string> priced = stores;
+  priced.insert(priced.end(), extra.begin(), extra.end());
+  FigureSources(e, priced, profile, &e);
+  return e;
+}
+
+std::string FormatGonogoEstimate(const GonogoEstimate& e) {
+  std::string out;
+  char buf[256];
+  const std::string jobs_word =
+      std::to_string(e.jobs) + (e.jobs == 1 ? " job" : " jobs");
+  const std::string jobs_col = "gen, " + jobs_word;
+  std::snprintf(buf, sizeof(buf), "  %-13s %-24s %10s %13s %13s %13s\n",
+                "backend", "disk", "RAM (gen)", "gen, 1 job", jobs_col.c_str(),
+                "bench");
+  out += buf;
+  for (const auto& r : e.rows) {
+    const bool store = r.disk != 0;
+    const std::string name = r.backend + (r.in_run ? "" : " *");
+    const std::string disk =
+        store ? datagen::DiskFigure(r.disk) : "(its store's files)";
+    const std::string ram = store ? HumanBytes(r.ram) : "-";
+    const std::string one = !store    ? "-"
+                            : r.built ? "built"
+                                      : bench::FormatDuration(r.gen_one);
+    const std::string jobs = !store    ? "-"
+                             : r.built ? "built"
+                                       : bench::FormatDuration(r.gen_jobs);
+    std::snprintf(buf, sizeof(buf), "  %-13s %-24s %10s %13s %13s %13s\n",
+                  name.c_str(), disk.c_str(), ram.c_str(), one.c_str(),
+                  jobs.c_str(), bench::FormatDuration(r.bench).c_str());
+    out += buf;
+  }
+  bool extra = false;
+  for (const auto& r : e.rows) extra = extra || !r.in_run;
+  if (extra) {
+    out +=
+        "  * not in this run (a reference row): add it with --backends, at "
+        "the cost shown\n";
+  }
+  out += "  on " + e.host + ", " + jobs_word + ":\n";
+  out += "    disk it needs: " + datagen::DiskFigure(e.disk) +
+         " more (the stores not built yet, plus the device cells' scratch "
+         "file); RAM " +
+         HumanBytes(e.ram) + "\n";
+  out += "    gen about " + bench::FormatDuration(e.gen_jobs) + " (" +
+         bench::FormatDuration(e.gen_one) +
+         " at one job, one store after another)\n";
+  out += "    bench about " + bench::FormatDuration(e.bench) + "\n";
+  out += "    total about " + bench::FormatDuration(e.gen_jobs + e.bench) +
+         " (verify --quick and the report: seconds more)\n";
+  for (const auto& m : e.measured) out += "    measured: " + m + "\n";
+  for (const auto& a : e.assumed) out += "    assumed: " + a + "\n";
+  return out;
+}
+
+}  // namespace flatbench::cli
