@@ -50,7 +50,7 @@ TEST_CASE("journal records read back as written", "[bench][journal]") {
   const std::string path = tmp / "r.json.journal";
   auto w = JournalWriter::Create(path, Header());
   REQUIRE(w.ok());
-  REQUIRE((*w)->Pass(0, 1010, json::array({{{"name", "p0"}}})).ok());
+  REQUIRE(w.value()->Pass(0, 1010, json::array({{{"name", "p0"}}})).ok());
   CHECK(JournalWriter::Create(path, Header()).status().code() ==
         Code::kRefuseOverwrite);
   auto s = ReadJournal(path);
@@ -74,7 +74,7 @@ TEST_CASE("a torn last line is cut off and its step runs again",
   {
     auto w = JournalWriter::Create(path, Header());
     REQUIRE(w.ok());
-    REQUIRE((*w)->Pass(0, 1010, json::array({{{"name", "p0"}}})).ok());
+    REQUIRE(w.value()->Pass(0, 1010, json::array({{{"name", "p0"}}})).ok());
   }
   const std::string intact = testing::ReadAll(path);
   const std::string line =
@@ -108,8 +108,8 @@ TEST_CASE("a damaged line before the last is refused", "[bench][journal]") {
   {
     auto w = JournalWriter::Create(path, Header());
     REQUIRE(w.ok());
-    REQUIRE((*w)->Pass(0, 1010, json::array()).ok());
-    REQUIRE((*w)->Pass(1, 1020, json::array()).ok());
+    REQUIRE(w.value()->Pass(0, 1010, json::array()).ok());
+    REQUIRE(w.value()->Pass(1, 1020, json::array()).ok());
   }
   std::string text = testing::ReadAll(path);
   const size_t second = text.find('\n') + 1;

@@ -391,7 +391,7 @@ TEST_CASE("a torn journal line is detected, never read, and its pass re-run") {
   CHECK(ran.size() == 12 - 3);
   const auto doc = ReadJson(tmp / "r.json");
   std::set<double> orders;
-  for (const auto& e : doc["benchmarks"]) orders.insert(e["pass_order"]);
+  for (const auto& e : doc["benchmarks"]) orders.insert(e["pass_order"].get<double>());
   CHECK(orders.size() == doc["benchmarks"].size());
 }
 
