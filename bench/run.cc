@@ -1,7 +1,10 @@
 #include "bench/run.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <ctime>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -34,9 +37,14 @@ class Progress {
   Progress(const std::vector<Phase>& phases,
            const std::function<double(const Step&)>& estimate)
       : start_(std::chrono::steady_clock::now()),
-        eta_(Estimates(phases, estimate)),
+        each_(Estimates(phases, estimate)),
+        eta_(each_),
         has_eta_(static_cast<bool>(estimate)) {}
   void Done(size_t index, double seconds) { eta_.Done(index, seconds); }
+  // A step an earlier session ran (the journal's): it counts as estimated.
+  void Skip(size_t index) {
+    eta_.Done(index, index < each_.size() ? each_[index] : 0);
+  }
   std::string Line() const {
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_)
@@ -58,9 +66,34 @@ class Progress {
     return out;
   }
   std::chrono::steady_clock::time_point start_;
+  std::vector<double> each_;
   Eta eta_;
   bool has_eta_;
 };
+
+// "2026-12-02T13:20:05Z" for a wall clock time.
+std::string IsoTime(double wall) {
+  const std::time_t t = static_cast<std::time_t>(wall);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::string DescribeGaps(const std::vector<Interruption>& gaps, size_t steps) {
+  std::string out;
+  for (size_t i = 0; i < gaps.size(); ++i) {
+    const Interruption& g = gaps[i];
+    out += (out.empty() ? "" : "; ") + std::to_string(i + 1) +
+           ": stopped after the pass that finished at " + IsoTime(g.since) +
+           ", resumed at " + IsoTime(g.resumed) + ", " +
+           FormatDuration(g.Seconds()) + " later, at pass " +
+           std::to_string(g.step + 1) + " of " + std::to_string(steps) + " (" +
+           g.pass + ")";
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -109,9 +142,20 @@ Result<RunOutcome> RunMatrix(
     active.push_back(b);
   }
 
-  ScheduleOptions so = options.schedule;
-  so.backends = active;
-  FLATBENCH_ASSIGN_OR_RETURN(auto phases, MakeSchedule(ds.spec(), so));
+  std::set<std::string> failed;
+  std::vector<Phase> phases;
+  if (options.resume != nullptr) {
+    // The earlier session's schedule; a backend that fails its sanity
+    // check now runs none of what is left of it.
+    phases = options.resume->header.schedule;
+    for (const auto& b : options.schedule.backends) {
+      if (!Listed(active, b)) failed.insert(b);
+    }
+  } else {
+    ScheduleOptions so = options.schedule;
+    so.backends = active;
+    FLATBENCH_ASSIGN_OR_RETURN(phases, MakeSchedule(ds.spec(), so));
+  }
 
   // Warm mode holds the files of every warm backend at once.
   if (options.warm_memory_limit > 0) {
@@ -132,10 +176,41 @@ Result<RunOutcome> RunMatrix(
     }
   }
 
-  size_t total = 0;
-  for (const auto& p : phases) total += p.steps.size();
-  std::set<std::string> failed;
+  const size_t total = StepCount(phases);
+  // The steps finished so far: the journal's, then this session's.
+  std::set<size_t> finished;
   nlohmann::json benchmarks = nlohmann::json::array();
+  std::vector<Interruption> gaps;
+  std::optional<Interruption> gap;  // Until an entry follows it.
+  double offset_s = 0;              // Added to new entries' pass_start_s.
+  std::unique_ptr<JournalWriter> journal;
+  if (const JournalState* j = options.resume; j != nullptr) {
+    for (size_t k : j->order) {
+      finished.insert(k);
+      for (const auto& e : j->passes.at(k)) benchmarks.push_back(e);
+    }
+    gaps = j->interruptions;
+    offset_s = std::max(0.0, options.session_wall - j->header.started);
+    size_t k = 0, first = total;
+    for (const auto& p : phases) {
+      for (const auto& st : p.steps) {
+        if (first == total && !finished.count(k)) {
+          first = k;
+          gap = Interruption{j->last, options.session_wall, k, StepName(st)};
+        }
+        ++k;
+      }
+    }
+    FLATBENCH_ASSIGN_OR_RETURN(journal,
+                               JournalWriter::Open(options.journal_path));
+    if (gap) FLATBENCH_RETURN_IF_ERROR(journal->Resume(*gap));
+  } else if (!options.journal_path.empty()) {
+    JournalHeader h = options.journal_header;
+    h.schedule = phases;
+    FLATBENCH_ASSIGN_OR_RETURN(journal,
+                               JournalWriter::Create(options.journal_path, h));
+  }
+
   size_t done = 0;
   Progress eta(phases, options.estimate);
   // Where a stop signal ended the run: the pass it did not finish.
@@ -152,11 +227,17 @@ Result<RunOutcome> RunMatrix(
     std::fprintf(stderr, "flatbench: %s: %s\n", b.c_str(),
                  st.message().c_str());
   };
+  size_t phase_first = 0;  // Flat index of the phase's first step.
   for (const auto& phase : phases) {
     const bool warm = phase.mode == Mode::kWarm;
     std::set<std::string> warm_backends;
     if (warm) {
-      for (const auto& s : phase.steps) warm_backends.insert(s.backend);
+      // Only backends with steps left in the phase hold their files.
+      for (size_t i = 0; i < phase.steps.size(); ++i) {
+        if (!finished.count(phase_first + i)) {
+          warm_backends.insert(phase.steps[i].backend);
+        }
+      }
       for (const auto& b : warm_backends) {
         if (failed.count(b)) continue;
         if (options.progress) {
@@ -171,27 +252,52 @@ Result<RunOutcome> RunMatrix(
         if (!r.ok()) fail(b, r.status());
       }
     }
+    phase_first += phase.steps.size();
     for (const auto& step : phase.steps) {
-      ++done;
+      const size_t k = done++;
+      if (finished.count(k)) {
+        eta.Skip(k);
+        continue;
+      }
       if (Stopped(options) != 0) return stopped_at(StepName(step));
       if (failed.count(step.backend)) {
-        eta.Done(done - 1, 0);
+        eta.Done(k, 0);
         continue;
       }
       const auto step_start = std::chrono::steady_clock::now();
       auto r = Call(channels.at(step.backend),
                     {{"op", "step"}, {"step", StepToJson(step)}});
       if (!r.ok() && Stopped(options) != 0) return stopped_at(StepName(step));
-      eta.Done(done - 1, std::chrono::duration<double>(
-                             std::chrono::steady_clock::now() - step_start)
-                             .count());
+      eta.Done(k, std::chrono::duration<double>(
+                      std::chrono::steady_clock::now() - step_start)
+                      .count());
       if (!r.ok()) {
         fail(step.backend, r.status());
         continue;
       }
+      nlohmann::json entries = nlohmann::json::array();
       for (auto& e : r.value()) {
         e[std::string(results::kPassOrder.name)] =
-            static_cast<double>(benchmarks.size());
+            static_cast<double>(benchmarks.size() + entries.size());
+        const std::string start(results::kPassStartS.name);
+        if (offset_s > 0 && e.contains(start) && e[start].is_number()) {
+          e[start] = e[start].get<double>() + offset_s;
+        }
+        if (gap) {
+          e[std::string(results::kInterruptedBeforeS.name)] =
+              std::max(gap->Seconds(), 1e-3);
+          gaps.push_back(*gap);
+          gap.reset();
+        }
+        entries.push_back(std::move(e));
+      }
+      // Kept before the run goes on: a crash from here loses nothing.
+      if (journal) {
+        Status st = journal->Pass(k, WallNow(), entries);
+        if (!st.ok()) return st.WithContext("journal");
+      }
+      finished.insert(k);
+      for (auto& e : entries) {
         if (options.progress) {
           std::fprintf(stderr, "bench [%zu/%zu] %s | %s\n", done, total,
                        SummaryLine(e).c_str(), eta.Line().c_str());
@@ -225,6 +331,13 @@ Result<RunOutcome> RunMatrix(
       continue;
     }
     for (auto& [k, v] : r->items()) ctx[k] = v;
+  }
+  out.steps = total;
+  out.steps_missing = total - finished.size();
+  ctx[std::string(results::kInterruptions.name)] = gaps.size();
+  if (!gaps.empty()) {
+    ctx[std::string(results::kInterruptionLog.name)] =
+        DescribeGaps(gaps, total);
   }
   int64_t index = 0;
   for (auto& e : benchmarks) {

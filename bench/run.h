@@ -4,6 +4,10 @@
 // workers one step at a time, numbering the passes in the order they ran,
 // and assembles the results document (RESULTS_FORMAT.md).
 //
+// With a journal (journal.h), every finished step is appended to it before
+// the run goes on, and a run given the journal of an earlier session
+// follows that session's schedule and runs only the steps it lacks.
+//
 // Workers are reached through a WorkerChannel: the bench command gives each
 // backend its own child process (each backend's RSS and heap stay apart);
 // tests use an in-process one (test/bench/local_channel.h).
@@ -14,6 +18,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "bench/journal.h"
 #include "bench/schedule.h"
 #include "bench/worker.h"
 #include "datagen/dataset.h"
@@ -43,6 +48,18 @@ struct RunOptions {
   std::function<int()> stop_signal;
   // Test hook: after this many passes, wait for a stop signal.
   uint64_t hold_after_pass = 0;
+
+  // The journal to create (journal_path non-empty, resume null): its
+  // header, less the schedule, which the run adds once the sanity checks
+  // have said which backends run.
+  std::string journal_path;
+  JournalHeader journal_header;
+  // The journal of an earlier session (ReadJournal, checked): the run
+  // follows its schedule, keeps its entries and appends to it.
+  const JournalState* resume = nullptr;
+  // This session's start (WallNow) at the workers' origin: new entries'
+  // pass_start_s count from the first session's, the gap included.
+  double session_wall = 0;
 };
 
 struct RunOutcome {
@@ -51,13 +68,18 @@ struct RunOutcome {
   // The first error of a backend that stopped early (its entries so far
   // are kept, and its context has flatbench.backend.<b>.error).
   Status first_error;
+  // Steps of the schedule, and those with no entries in the results (a
+  // backend that failed): a rerun with the journal runs only those.
+  size_t steps = 0, steps_missing = 0;
 };
 
 // Runs the whole schedule. `channels` has one entry per backend of
 // options.schedule.backends. `run_context` holds the run-wide flatbench.*
 // keys. Errors: the schedule's kUsage, the warm memory refusal, a stop
-// signal (kIOError naming the pass it stopped at); a backend error stops
-// that backend only and is reported in RunOutcome.
+// signal (kIOError naming the pass it stopped at), a journal that cannot be
+// written (kIOError: the run stops rather than measure what it cannot
+// keep); a backend error stops that backend only and is reported in
+// RunOutcome.
 Result<RunOutcome> RunMatrix(
     const datagen::Dataset& dataset, const RunOptions& options,
     const std::map<std::string, WorkerChannel*>& channels,

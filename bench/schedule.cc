@@ -286,4 +286,39 @@ Result<Step> StepFromJson(const nlohmann::json& j) {
   return s;
 }
 
+nlohmann::json ScheduleToJson(const std::vector<Phase>& phases) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const Phase& p : phases) {
+    nlohmann::json steps = nlohmann::json::array();
+    for (const Step& s : p.steps) steps.push_back(StepToJson(s));
+    out.push_back({{"mode", ModeName(p.mode)}, {"steps", std::move(steps)}});
+  }
+  return out;
+}
+
+Result<std::vector<Phase>> ScheduleFromJson(const nlohmann::json& j) {
+  if (!j.is_array()) return Status::Corruption("schedule: not an array");
+  std::vector<Phase> phases;
+  for (const auto& p : j) {
+    Phase phase{Mode::kCold, {}};
+    if (!p.is_object() || !p.contains("mode") || !p["mode"].is_string() ||
+        !ParseMode(p["mode"].get<std::string>(), &phase.mode) ||
+        !p.contains("steps") || !p["steps"].is_array()) {
+      return Status::Corruption("schedule: bad phase: " +
+                                p.dump().substr(0, 80));
+    }
+    for (const auto& s : p["steps"]) {
+      FLATBENCH_ASSIGN_OR_RETURN(Step step, StepFromJson(s));
+      if (step.mode != phase.mode) {
+        return Status::Corruption(
+            "schedule: a " + std::string(ModeName(step.mode)) + " step in a " +
+            ModeName(phase.mode) + " phase");
+      }
+      phase.steps.push_back(std::move(step));
+    }
+    phases.push_back(std::move(phase));
+  }
+  return phases;
+}
+
 }  // namespace flatbench::bench

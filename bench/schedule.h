@@ -162,6 +162,12 @@ std::string DescribeSchedule();
 nlohmann::json StepToJson(const Step& step);
 Result<Step> StepFromJson(const nlohmann::json& j);
 
+// The whole schedule as JSON, phase by phase (a run's journal records it,
+// bench/journal.h), and back: kCorruption for anything StepFromJson
+// refuses, or a step whose mode is not its phase's.
+nlohmann::json ScheduleToJson(const std::vector<Phase>& phases);
+Result<std::vector<Phase>> ScheduleFromJson(const nlohmann::json& j);
+
 // Whether `names` (a list of backends, say) holds `name`.
 bool Listed(const std::vector<std::string>& names, const std::string& name);
 

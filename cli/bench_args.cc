@@ -84,6 +84,32 @@ bench::Opener MakeOpener(const datagen::Dataset& ds) {
   };
 }
 
+nlohmann::json JournalFlags(const BenchArgs& a,
+                            const bench::RunParameters& params) {
+  const bench::ScheduleOptions& o = params.schedule;
+  return {
+      {"--backends", JoinCsv(o.backends)},
+      {"--modes", JoinCsv(a.modes)},
+      {"--tables", JoinCsv(a.tables)},
+      {"--kinds", JoinCsv(a.kinds)},
+      {"--threads", JoinCsv(o.threads)},
+      {"--reads", std::to_string(o.reads_per_pass)},
+      {"--repetitions", std::to_string(o.repetitions)},
+      // As given: its default follows --reads, which names a change itself.
+      {"--device-reads", a.no_device          ? "none (--no-device)"
+                         : a.device_reads > 0 ? std::to_string(a.device_reads)
+                                              : "as --reads"},
+      {"--evict", params.evict},
+      {"--scan-length", std::to_string(a.scan_length)},
+      {"--scans", std::to_string(a.scans)},
+      {"--startup-probes", std::to_string(a.startup_probes)},
+      {"--check-samples", std::to_string(a.check_samples)},
+      {"--cache-mib", std::to_string(a.cache_mib)},
+      {"--full-reference", a.full_reference ? "yes" : "no"},
+      {"--thresholds", a.thresholds},
+      {"--device-profile", a.device_profile}};
+}
+
 std::vector<std::string> WorkerArgs(const BenchArgs& a, const std::string& b,
                                     const std::string& evict, uint64_t origin) {
   std::vector<std::string> v = {"bench",

@@ -35,6 +35,7 @@ struct BenchArgs {
   std::string device_profile;  // Recorded in the results' context.
   std::string evict = "auto";
   bool force = false;
+  bool fresh = false;  // Remove the journal of an earlier run first.
   uint64_t check_samples = 10'000;
   uint64_t cache_mib = 1024;
   uint32_t scan_length = bench::kDefaultScanLength;
@@ -67,6 +68,12 @@ bench::RunParameters MakeParameters(const BenchArgs& a,
 
 // Opens a backend of `ds` by name (the workers' and probes' opener).
 bench::Opener MakeOpener(const datagen::Dataset& ds);
+
+// Every flag that shapes the run, by name ("--reads"), with its value as
+// the run uses it (defaults resolved): a run's journal records them, and a
+// rerun resumes it only with the same (bench/journal.h).
+nlohmann::json JournalFlags(const BenchArgs& a,
+                            const bench::RunParameters& params);
 
 // The arguments of worker `b` (argv[1..] of this binary).
 std::vector<std::string> WorkerArgs(const BenchArgs& a, const std::string& b,

@@ -1,6 +1,7 @@
 #include "cli/bench_parent.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -8,9 +9,11 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "backends/table.h"
+#include "bench/journal.h"
 #include "bench/pass.h"
 #include "bench/plan.h"
 #include "bench/results.h"
@@ -144,6 +147,41 @@ Status PlanUnbuilt(const BenchArgs& a) {
   return Status::Ok();
 }
 
+// The journal beside --out: removed first with --fresh (saying so);
+// otherwise read, checked against this run (`now`) and returned to be
+// resumed. Nothing when there is none.
+Result<std::optional<bench::JournalState>> ResumeJournal(
+    const BenchArgs& a, const bench::JournalHeader& now) {
+  const std::string path = bench::JournalPathFor(a.out);
+  struct stat sb {};
+  if (stat(path.c_str(), &sb) != 0) return std::optional<bench::JournalState>();
+  if (a.fresh) {
+    if (::unlink(path.c_str()) != 0) return Status::FromErrno(path);
+    std::fprintf(stderr,
+                 "bench: --fresh: removed the journal %s of an earlier run\n",
+                 path.c_str());
+    return std::optional<bench::JournalState>();
+  }
+  FLATBENCH_ASSIGN_OR_RETURN(bench::JournalState state,
+                             bench::ReadJournal(path));
+  if (state.torn_bytes > 0) {
+    std::fprintf(stderr,
+                 "bench: journal %s: cut off a torn last record (%llu bytes, "
+                 "an append the stop interrupted); its pass runs again\n",
+                 path.c_str(),
+                 static_cast<unsigned long long>(state.torn_bytes));
+  }
+  FLATBENCH_RETURN_IF_ERROR(bench::CheckSameRun(path, state.header, now));
+  const double now_wall = bench::WallNow();
+  FLATBENCH_RETURN_IF_ERROR(bench::CheckGap(path, state, now_wall));
+  std::fprintf(stderr,
+               "bench: resuming %s: %zu of %zu passes done, the last %s ago\n",
+               path.c_str(), state.passes.size(),
+               bench::StepCount(state.header.schedule),
+               bench::FormatDuration(now_wall - state.last).c_str());
+  return std::optional<bench::JournalState>(std::move(state));
+}
+
 }  // namespace
 
 Status RunParent(const BenchArgs& a) {
@@ -207,8 +245,26 @@ Status RunParent(const BenchArgs& a) {
   if (!profile.is_null()) {
     run_context[std::string(results::kRecordedDeviceProfile.name)] = profile;
   }
+  bench::JournalHeader header;
+  header.flags = JournalFlags(a, params);
+  for (const auto& k : results::AllContextKeys()) {
+    const std::string name(k.name);
+    if (k.provenance && run_context.contains(name)) {
+      header.identity[name] = run_context[name];
+    }
+  }
+  header.run_start =
+      run_context.value(std::string(results::kRunStart.name), "");
+  FLATBENCH_ASSIGN_OR_RETURN(std::optional<bench::JournalState> resume,
+                             ResumeJournal(a, header));
+  if (resume) {
+    run_context[std::string(results::kRunStart.name)] =
+        resume->header.run_start;
+  }
 
   const uint64_t origin = bench::NowNs();
+  const double session_wall = bench::WallNow();
+  header.started = session_wall;
   std::vector<std::unique_ptr<ProcessChannel>> owned;
   std::map<std::string, bench::WorkerChannel*> channels;
   for (const auto& b : chosen) {
@@ -226,6 +282,10 @@ Status RunParent(const BenchArgs& a) {
   };
   ro.stop_signal = [] { return StopSignal(); };
   ro.hold_after_pass = HoldAfterPassHook();
+  ro.journal_path = bench::JournalPathFor(a.out);
+  ro.journal_header = header;
+  ro.resume = resume ? &*resume : nullptr;
+  ro.session_wall = session_wall;
   if (!a.quiet) {
     std::fprintf(stderr,
                  "bench: %zu backends, each in its own process, "
@@ -246,6 +306,22 @@ Status RunParent(const BenchArgs& a) {
     std::fprintf(stderr, "bench: wrote %s (%zu entries)\n", a.out.c_str(),
                  outcome->document["benchmarks"].size());
   }
+  const std::string journal = bench::JournalPathFor(a.out);
+  if (outcome->steps_missing == 0) {
+    // Every pass is in the results file: the journal has done its work.
+    std::error_code ec;
+    std::filesystem::remove(journal, ec);
+    if (!a.quiet) {
+      std::fprintf(stderr, "bench: removed its journal %s: %s\n",
+                   journal.c_str(),
+                   ec ? ec.message().c_str() : "every pass is in the results");
+    }
+  } else {
+    std::fprintf(stderr,
+                 "bench: kept its journal %s: %zu of %zu passes did not run; "
+                 "the same command with --force runs only those\n",
+                 journal.c_str(), outcome->steps_missing, outcome->steps);
+  }
   if (!outcome->first_error.ok()) return outcome->first_error;
   if (outcome->sanity_failed) {
     return Status::Corruption(
@@ -259,11 +335,12 @@ int Stopped(const BenchArgs& a, const Status& where) {
   std::fprintf(stderr,
                "bench: %s; every worker and server it started is stopped, "
                "%s not written. To resume, run the same command again: "
-               "bench measures its whole matrix again.\n",
+               "bench continues at the first pass not in its journal %s "
+               "(--fresh starts over).\n",
                where.ok()
                    ? ("stopped by " + DescribeSignal(StopSignal())).c_str()
                    : where.message().c_str(),
-               a.out.c_str());
+               a.out.c_str(), bench::JournalPathFor(a.out).c_str());
   return ExitCodeForSignal(StopSignal());
 }
 

@@ -53,7 +53,15 @@ constexpr char kBenchHelp[] =
     "mode, no device cell; startup spawns --startup-probes fresh processes "
     "per pass, each opening the backend and reading one hit account key, "
     "timed from the spawn to that first read (cold: files evicted before "
-    "each probe; warm: held resident).";
+    "each probe; warm: held resident).\n"
+    "Resuming: every finished pass is appended to OUT.journal (one checked "
+    "line, fsync'ed) before the next starts. A stopped, killed or crashed "
+    "run, rerun with the same flags, continues its schedule at the first "
+    "pass not in the journal; the results record each interruption. A "
+    "journal of other flags or another dataset is refused (exit 65, naming "
+    "the flag), as is one whose last pass is more than 24 h old; --fresh "
+    "removes it and starts over. The journal is removed once every pass is "
+    "in OUT.";
 
 }  // namespace
 
@@ -129,6 +137,9 @@ Command AddBench(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "drop_caches", "fadvise"}));
   sub->add_flag("--force", a->force, "Replace an existing --out file");
+  sub->add_flag("--fresh", a->fresh,
+                "Start over: remove the journal of an earlier, unfinished "
+                "run with this --out (OUT.journal) instead of resuming it");
   sub->add_option("--check-samples", a->check_samples,
                   "Sanity-check keys per table and kind")
       ->capture_default_str()

@@ -372,7 +372,9 @@ int RunGonogo(GonogoArgs a) {
   }
 
   // One bench run over every backend: the schedule interleaves them, and
-  // its plan (printed first) leaves out what the host cannot hold.
+  // its plan (printed first) leaves out what the host cannot hold. A
+  // resumed gonogo reruns it into the same file: bench continues from its
+  // journal (bench.json.journal) at the first pass not in it.
   std::vector<std::string> results = {a.out + "/bench.json"};
   if (int rc = run("bench", BenchArgv(BenchOf(a, results[0]))); rc != 0) {
     return rc;

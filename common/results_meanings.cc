@@ -121,6 +121,11 @@ constexpr Meaning kCounterMeanings[] = {
     {"startup_min_s", "the fastest probe's startup"},
     {"startup_max_s", "the slowest probe's startup"},
     {"startup_probes", "probe processes in the pass"},
+    {"interrupted_before_s",
+     "seconds the run was interrupted just before this pass: the session "
+     "that measured the passes before it ended (a stop signal, a crash, a "
+     "reboot) and a rerun resumed the schedule here from its journal; on "
+     "the first entry measured after each gap only"},
 };
 
 constexpr Meaning kContextKeyMeanings[] = {
@@ -175,6 +180,13 @@ constexpr Meaning kContextKeyMeanings[] = {
      "it before running anything: a missing file exits 66, one that "
      "is not JSON or not a valid profile 65, naming the file (and "
      "the key at fault), and no results are written"},
+    {"flatbench.interruptions",
+     "times the run stopped and was resumed from its journal (0: it ran "
+     "in one go)"},
+    {"flatbench.interruption_log",
+     "present when it was interrupted: each gap, with when it began (the "
+     "last pass finished before it), when the run resumed, how long it "
+     "lasted and the pass it resumed at"},
 };
 
 constexpr Meaning kBackendKeyMeanings[] = {

@@ -127,7 +127,8 @@ std::string_view TypeName(Type type) {
 bool CounterExpected(const Counter& counter, std::string_view kind,
                      std::string_view mode) {
   if (counter.name == kBytesReadPerRead.name ||
-      counter.name == kCpuNsPerRead.name) {
+      counter.name == kCpuNsPerRead.name ||
+      counter.name == kInterruptedBeforeS.name) {
     return false;
   }
   const uint32_t w = counter.where;

@@ -228,6 +228,13 @@ inline constexpr Counter kDeviceFileBytes{"device_file_bytes", Type::kCount,
 inline constexpr Counter kCpuNsPerRead{"cpu_ns_per_read", Type::kNanos,
                                        kOnRead | kOnDevice};
 
+// Seconds the run was interrupted just before this pass (bench/journal.h:
+// the session that measured the passes before it ended, and a later one
+// resumed the schedule here): on the first entry measured after each gap
+// only, so never required.
+inline constexpr Counter kInterruptedBeforeS{
+    "interrupted_before_s", Type::kSeconds, kOnRead | kOnDevice | kOnStartup};
+
 inline constexpr Counter kCounters[] = {
     kReadsPerS,
     kLatMeanNs,
@@ -262,10 +269,12 @@ inline constexpr Counter kCounters[] = {
     kLockedBytes,
     kDeviceFileBytes,
     kCpuNsPerRead,
+    kInterruptedBeforeS,
 };
 
 // Whether `counter` must appear on an entry of this kind and mode.
-// kBytesReadPerRead and kCpuNsPerRead may be absent anywhere, and the
+// kBytesReadPerRead, kCpuNsPerRead and kInterruptedBeforeS may be absent
+// anywhere, and the
 // kOnColdHit counters are absent when the backend's device cells were not
 // measured, so none of them is ever required.
 bool CounterExpected(const Counter& counter, std::string_view kind,
@@ -376,6 +385,19 @@ inline constexpr ContextKey kEvictMethod{"flatbench.evict", Type::kText, true};
 inline constexpr ContextKey kRecordedDeviceProfile{"flatbench.device_profile",
                                                    Type::kProfile, false};
 
+// Interruptions of the run (bench/journal.h): how many times it stopped and
+// was resumed from its journal (0: it ran in one go), and, when it was,
+// each gap in words: when it began (the last pass finished before it),
+// when the run resumed, how long it lasted and the pass it resumed at.
+inline constexpr ContextKey kInterruptions{"flatbench.interruptions",
+                                           Type::kInteger, false};
+inline constexpr ContextKey kInterruptionLog{"flatbench.interruption_log",
+                                             Type::kText, false};
+// The longest gap a resumed run may have (24 h): bench refuses to resume a
+// journal whose last pass is older (exit 65, giving both figures), and the
+// report's device drift gate fails a file that records a longer one.
+inline constexpr double kMaxInterruptionSeconds = 24 * 3600;
+
 inline constexpr ContextKey kContextKeys[] = {
     kResultsFormat,
     kVersion,
@@ -415,6 +437,8 @@ inline constexpr ContextKey kContextKeys[] = {
     kVerifyChecksums,
     kEvictMethod,
     kRecordedDeviceProfile,
+    kInterruptions,
+    kInterruptionLog,
 };
 
 // Per-backend context keys: BackendKey(backend, key) is

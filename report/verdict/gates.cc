@@ -263,7 +263,7 @@ std::vector<Gate> ComputeGates(const ResultSet& res, const Thresholds& t,
       EvictionGate(passes, t),
       ConcurrencyGate(res, t, passes),
       UniformityGate(t, cells),
-      DriftGate(t, cells),
+      DriftGate(res, t, cells),
       SanityGate(res, t),
       ErrorGate(res, t),
   };

@@ -50,7 +50,11 @@ Gate ConcurrencyGate(const ResultSet& r, const Thresholds& t,
                      const std::vector<const Pass*>& passes);
 Gate UniformityGate(const Thresholds& t,
                     const std::map<CellKey, CellStats>& cells);
-Gate DriftGate(const Thresholds& t, const std::map<CellKey, CellStats>& cells);
+// Also across each interruption of a resumed run (results::
+// kInterruptedBeforeS): a backend's device rates just before and just after
+// the gap, and the gap itself against results::kMaxInterruptionSeconds.
+Gate DriftGate(const ResultSet& r, const Thresholds& t,
+               const std::map<CellKey, CellStats>& cells);
 
 // A backend's own-file device rate for one table and thread count in the
 // gate mode: the median over repetitions of its device cells, or NaN.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <tuple>
 
 #include "report/format.h"
 #include "report/verdict/gates.h"
@@ -159,7 +160,71 @@ Gate UniformityGate(const Thresholds& t, const Cells& cells) {
   return g;
 }
 
-Gate DriftGate(const Thresholds& t, const Cells& cells) {
+namespace {
+
+// One gap of a resumed run: the position of the first pass after it in its
+// file, and its length.
+struct Gap {
+  std::string file;
+  double order = 0;
+  double seconds = 0;
+};
+
+std::vector<Gap> Gaps(const ResultSet& res) {
+  std::vector<Gap> out;
+  for (const Pass& p : res.passes) {
+    const double s = p.Get(r::kInterruptedBeforeS);
+    if (!p.error && std::isfinite(s)) {
+      out.push_back({p.file, p.Get(r::kPassOrder), s});
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const Gap& a, const Gap& b) {
+    return std::tie(a.file, a.order) < std::tie(b.file, b.order);
+  });
+  return out;
+}
+
+// A backend's device rate across `gap`: geometric means over (table,
+// threads) of the gate mode's device pass just before it and the one just
+// after, in its file; n counts the cells with both.
+struct Across {
+  double before = 0, after = 0;
+  int n = 0;
+};
+
+Across DeviceAcross(const ResultSet& res, const Thresholds& t,
+                    const std::string& backend, const Gap& gap) {
+  double log_before = 0, log_after = 0;
+  Across a;
+  for (const auto& [table, threads] : TableThreads(t)) {
+    const Pass *before = nullptr, *after = nullptr;
+    for (const Pass& p : res.passes) {
+      if (p.error || p.file != gap.file || p.cell.backend != backend ||
+          p.cell.kind != r::kKindDevice || p.cell.mode != t.gate_mode ||
+          p.cell.table != table || p.cell.threads != threads) {
+        continue;
+      }
+      const double o = p.Get(r::kPassOrder);
+      if (o < gap.order && (!before || o > before->Get(r::kPassOrder))) {
+        before = &p;
+      }
+      if (o >= gap.order && (!after || o < after->Get(r::kPassOrder))) {
+        after = &p;
+      }
+    }
+    if (!before || !after) continue;
+    log_before += std::log(before->Get(r::kReadsPerS));
+    log_after += std::log(after->Get(r::kReadsPerS));
+    ++a.n;
+  }
+  if (a.n > 0) {
+    a.before = std::exp(log_before / a.n);
+    a.after = std::exp(log_after / a.n);
+  }
+  return a;
+}
+
+Gate DriftGateOverRuns(const Thresholds& t, const Cells& cells) {
   Gate g{"device drift", true, "", {}};
   if (!r::IsColdMode(t.gate_mode)) {
     g.figure = NotApplicable(t);
@@ -201,6 +266,51 @@ Gate DriftGate(const Thresholds& t, const Cells& cells) {
                     "largest first/last change of a backend's device rate " +
                         Ratio(worst) + " (bound " + Ratio(t.max_device_drift) +
                         ")");
+  return g;
+}
+
+}  // namespace
+
+Gate DriftGate(const ResultSet& res, const Thresholds& t, const Cells& cells) {
+  Gate g = DriftGateOverRuns(t, cells);
+  const std::vector<Gap> gaps = Gaps(res);
+  if (gaps.empty() || !r::IsColdMode(t.gate_mode)) return g;
+  // The gate's details so far were capped and counted by EndDetails; the
+  // interruptions' own are added after them.
+  size_t bad = 0;
+  double longest = 0, worst = 1;
+  for (const Gap& gap : gaps) {
+    longest = std::max(longest, gap.seconds);
+    const std::string where = "the interruption of " + Seconds(gap.seconds) +
+                              " before pass " + Count(gap.order) + " of " +
+                              gap.file;
+    if (gap.seconds > r::kMaxInterruptionSeconds) {
+      AddDetail(&g, &bad,
+                where + ": longer than the " +
+                    Seconds(r::kMaxInterruptionSeconds) +
+                    " a run may be interrupted for; start the run over");
+    }
+    for (const auto& b : t.Backends()) {
+      const Across a = DeviceAcross(res, t, b, gap);
+      if (a.n == 0) continue;
+      const double drift =
+          std::max(a.before, a.after) / std::min(a.before, a.after);
+      worst = std::max(worst, drift);
+      if (drift > t.max_device_drift) {
+        AddDetail(&g, &bad,
+                  b + ": own-file device rate " + Count(a.before) +
+                      " reads/s before " + where + ", " + Count(a.after) +
+                      " after (" + Ratio(drift) + "x)");
+      }
+    }
+  }
+  EndDetails(&g, bad);
+  if (bad > 0) g.passed = false;
+  g.figure += "; interrupted " + std::to_string(gaps.size()) +
+              (gaps.size() == 1 ? " time" : " times") + " (longest gap " +
+              Seconds(longest) + ", limit " +
+              Seconds(r::kMaxInterruptionSeconds) +
+              "), largest change of a device rate across a gap " + Ratio(worst);
   return g;
 }
 

@@ -24,6 +24,8 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -237,19 +239,17 @@ TEST_CASE("a stop signal to bench ends its workers and exits 128+N") {
 TEST_CASE("a stop signal to gonogo stops its bench child; the rerun resumes") {
   TempDir tmp;
   const std::string data = tmp / "data";
-  const std::vector<std::string> common = {
-      "gonogo",    "--scale",   "tiny",       "--dir",   data,
-      "--results", tmp / "res", "--backends", "arena",   "--threads",
-      "1",         "--reads",   "200",        "--evict", "fadvise"};
-  auto args = common;
-  args.insert(args.end(), {"--repetitions", "1000"});
-  Command first(args, tmp / "err1");
-  Interrupt(first, SIGINT, "bench [", tmp.path());
+  const std::vector<std::string> args = {
+      "gonogo",    "--scale",    "tiny",    "--dir",         data, "--results",
+      tmp / "res", "--backends", "arena",   "--threads",     "1",  "--reads",
+      "200",       "--evict",    "fadvise", "--repetitions", "1"};
+  // The test hook holds the bench phase after two passes until a signal.
+  Command first(args, tmp / "err1", {"FLATBENCH_TEST_HOLD_AFTER_PASS=2"});
+  Interrupt(first, SIGINT, "holding after pass 2", tmp.path());
   CHECK(first.ErrHas("in phase 3/4 (bench)"));
 
-  // The same run resumes: gen and verify are not redone.
-  args = common;
-  args.insert(args.end(), {"--repetitions", "1"});
+  // The same run resumes: gen and verify are not redone, and the bench
+  // phase continues from its journal at pass 3.
   Command rerun(args, tmp / "err2");
   const int code = rerun.Wait(kReachBound);
   INFO(rerun.Err());
@@ -257,6 +257,185 @@ TEST_CASE("a stop signal to gonogo stops its bench child; the rerun resumes") {
   CHECK(rerun.ErrHas("gonogo: resuming"));
   CHECK(rerun.ErrHas("gen: done earlier, skipped"));
   CHECK(rerun.ErrHas("verify: done earlier, skipped"));
+  CHECK(rerun.ErrHas("bench: resuming"));
+  CHECK(rerun.ErrHas("2 of "));
+  CHECK_FALSE(rerun.ErrHas("bench [1/"));
+  CHECK_FALSE(rerun.ErrHas("bench [2/"));
+}
+
+// The step numbers i of bench's "bench [i/T]" progress lines, and T.
+std::set<int> PassesRun(const std::string& err, int* total) {
+  std::set<int> out;
+  size_t at = 0;
+  while ((at = err.find("bench [", at)) != std::string::npos) {
+    at += 7;
+    const size_t slash = err.find('/', at);
+    out.insert(std::stoi(err.substr(at, slash - at)));
+    *total = std::stoi(err.substr(slash + 1));
+  }
+  return out;
+}
+
+// A bench of 12 passes on the shared dataset: 2 tables x 2 kinds x 3
+// repetitions of the arena, cold.
+std::vector<std::string> SmallBench(const std::string& data,
+                                    const std::string& out) {
+  return {"bench",           "--dir",     data,      "--out",   out,
+          "--backends",      "arena",     "--modes", "cold",    "--kinds",
+          "hit,miss-absent", "--threads", "1",       "--reads", "200",
+          "--repetitions",   "3",         "--evict", "fadvise"};
+}
+
+// Runs `args` to its end; its exit code and stderr.
+std::pair<int, std::string> RunToEnd(const std::vector<std::string>& args,
+                                     const std::string& err) {
+  Command c(args, err);
+  const int code = c.Wait(kReachBound);
+  return {code, c.Err()};
+}
+
+// Stops `args` with `sig` once it holds after pass `n` (the test hook).
+void StopAfterPass(const std::vector<std::string>& args, int n, int sig,
+                   const std::string& err, const std::string& dir) {
+  Command c(args, err, {"FLATBENCH_TEST_HOLD_AFTER_PASS=" + std::to_string(n)});
+  const bool reached = PollUntil(
+      [&] { return c.ErrHas("holding after pass " + std::to_string(n)); },
+      kReachBound);
+  INFO(c.Err());
+  REQUIRE(reached);
+  REQUIRE(kill(c.pid(), sig) == 0);
+  CHECK(c.Wait(kStopBound) == 128 + sig);
+  CheckNothingRemains(dir);
+}
+
+nlohmann::json ReadJson(const std::string& path) {
+  return nlohmann::json::parse(Slurp(path), nullptr, false);
+}
+
+std::set<std::string> EntryNames(const nlohmann::json& doc) {
+  std::set<std::string> out;
+  for (const auto& e : doc["benchmarks"]) out.insert(e["name"]);
+  return out;
+}
+
+TEST_CASE("bench killed by SIGKILL resumes with only the passes left") {
+  const std::string& data = SharedDataset();
+  TempDir tmp;
+  const auto args = SmallBench(data, tmp / "r.json");
+  StopAfterPass(args, 5, SIGKILL, tmp / "err1", data);
+  CHECK_FALSE(fs::exists(tmp / "r.json"));
+  REQUIRE(fs::exists(tmp / "r.json.journal"));
+
+  auto [code, err] = RunToEnd(args, tmp / "err2");
+  INFO(err);
+  REQUIRE(code == 0);
+  CHECK(err.find("bench: resuming " + tmp / "r.json.journal" + ": 5 of 12") !=
+        std::string::npos);
+  int total = 0;
+  const std::set<int> ran = PassesRun(err, &total);
+  CHECK(total == 12);
+  // The passes left (6 to 12), plus at most the one in flight.
+  REQUIRE_FALSE(ran.empty());
+  CHECK(*ran.begin() >= 5);
+  CHECK(*ran.rbegin() == 12);
+  CHECK(ran.size() == static_cast<size_t>(12 - *ran.begin() + 1));
+  CHECK(ran.size() <= 12 - 5 + 1);
+  CHECK_FALSE(fs::exists(tmp / "r.json.journal"));  // Complete: removed.
+
+  // The same shape and verdict as an uninterrupted run's on the same data.
+  auto [whole_code, whole_err] =
+      RunToEnd(SmallBench(data, tmp / "whole.json"), tmp / "err3");
+  INFO(whole_err);
+  REQUIRE(whole_code == 0);
+  const auto resumed = ReadJson(tmp / "r.json");
+  const auto whole = ReadJson(tmp / "whole.json");
+  CHECK(EntryNames(resumed) == EntryNames(whole));
+  CHECK(resumed["benchmarks"].size() == whole["benchmarks"].size());
+  CHECK(resumed["context"]["flatbench.interruptions"] == 1);
+  CHECK(whole["context"]["flatbench.interruptions"] == 0);
+  int marked = 0;
+  for (const auto& e : resumed["benchmarks"]) {
+    marked += e.contains("interrupted_before_s") ? 1 : 0;
+  }
+  CHECK(marked == 1);
+  auto rep = RunFlatbench("report " + tmp / "r.json" + " --out " + tmp / "rep");
+  auto rep_whole =
+      RunFlatbench("report " + tmp / "whole.json" + " --out " + tmp / "rep2");
+  INFO(rep.err);
+  CHECK(rep.exit_code == rep_whole.exit_code);
+  CHECK(rep.exit_code == 2);  // INCONCLUSIVE: tiny is never a verdict.
+  const std::string md = Slurp(tmp / "rep/report.md");
+  CHECK(md.find("interrupted 1 time") != std::string::npos);
+  CHECK(Slurp(tmp / "rep2/report.md").find("interrupted") == std::string::npos);
+}
+
+TEST_CASE("a torn journal line is detected, never read, and its pass re-run") {
+  const std::string& data = SharedDataset();
+  TempDir tmp;
+  const auto args = SmallBench(data, tmp / "r.json");
+  StopAfterPass(args, 4, SIGTERM, tmp / "err1", data);
+  // Tear the last record (pass 4's), as a crash mid-append would.
+  const std::string journal = tmp / "r.json.journal";
+  const std::string text = Slurp(journal);
+  REQUIRE(text.size() > 10);
+  flatbench::testing::WriteAll(journal, text.substr(0, text.size() - 10));
+
+  auto [code, err] = RunToEnd(args, tmp / "err2");
+  INFO(err);
+  REQUIRE(code == 0);
+  CHECK(err.find("torn last record") != std::string::npos);
+  int total = 0;
+  const std::set<int> ran = PassesRun(err, &total);
+  REQUIRE_FALSE(ran.empty());
+  CHECK(*ran.begin() == 4);  // Pass 4 again: its record was torn.
+  CHECK(ran.size() == 12 - 3);
+  const auto doc = ReadJson(tmp / "r.json");
+  std::set<double> orders;
+  for (const auto& e : doc["benchmarks"]) orders.insert(e["pass_order"].get<double>());
+  CHECK(orders.size() == doc["benchmarks"].size());
+}
+
+TEST_CASE("a journal of other flags or another dataset is refused with 65") {
+  const std::string& data = SharedDataset();
+  TempDir tmp;
+  const auto args = SmallBench(data, tmp / "r.json");
+  StopAfterPass(args, 2, SIGTERM, tmp / "err1", data);
+  const std::string journal = tmp / "r.json.journal";
+  const std::string before = Slurp(journal);
+
+  auto other_flags = args;
+  other_flags[std::find(args.begin(), args.end(), "--reads") - args.begin() +
+              1] = "300";
+  auto [code, err] = RunToEnd(other_flags, tmp / "err2");
+  INFO(err);
+  CHECK(code == 65);
+  CHECK(err.find("--reads: 300 differs from the 200 of journal " + journal) !=
+        std::string::npos);
+  CHECK(flatbench::testing::Lines(err.substr(err.find("flatbench:"))) == 1);
+
+  const std::string other = tmp / "other";
+  auto gen = RunFlatbench(
+      "gen --scale custom --accounts 2000 "
+      "--slots-per-account 2 --quiet --backends arena "
+      "--dir " +
+      other);
+  REQUIRE(gen.exit_code == 0);
+  auto [code2, err2] = RunToEnd(SmallBench(other, tmp / "r.json"), tmp / "e3");
+  INFO(err2);
+  CHECK(code2 == 65);
+  CHECK(err2.find("--dir: dataset " + other) != std::string::npos);
+  CHECK(Slurp(journal) == before);  // Refused: the journal is untouched.
+
+  // --fresh starts over, saying it removed the journal.
+  auto fresh = args;
+  fresh.push_back("--fresh");
+  auto [code3, err3] = RunToEnd(fresh, tmp / "e4");
+  INFO(err3);
+  CHECK(code3 == 0);
+  CHECK(err3.find("--fresh: removed the journal " + journal) !=
+        std::string::npos);
+  CHECK(err3.find("bench: resuming") == std::string::npos);
+  CHECK(err3.find("bench [1/12]") != std::string::npos);
 }
 
 // The children of `parent` whose command line holds `word`.

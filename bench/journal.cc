@@ -1,0 +1,306 @@
+#include "bench/journal.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include <cerrno>
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <optional>
+
+#include "bench/plan.h"
+#include "common/results_schema.h"
+
+namespace flatbench::bench {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::string_view kMagic = "FBJ1 ";
+constexpr char kStartOver[] =
+    "; to resume, rerun with the journal's flags, or add --fresh to start "
+    "over (it removes the journal)";
+
+std::string Hex16(uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof(buf), "%016llx",
+                static_cast<unsigned long long>(v));
+  return buf;
+}
+
+// The payload of one line (without its newline), or nullopt when its
+// length, checksum or JSON is wrong.
+std::optional<json> ParseLine(std::string_view line) {
+  if (line.substr(0, kMagic.size()) != kMagic) return std::nullopt;
+  line.remove_prefix(kMagic.size());
+  size_t len = 0;
+  auto [end, ec] = std::from_chars(line.data(), line.data() + line.size(), len);
+  if (ec != std::errc() || end == line.data()) return std::nullopt;
+  line.remove_prefix(static_cast<size_t>(end - line.data()));
+  if (line.size() < 18 || line[0] != ' ' || line[17] != ' ') {
+    return std::nullopt;
+  }
+  const std::string_view sum = line.substr(1, 16);
+  const std::string_view payload = line.substr(18);
+  if (payload.size() != len ||
+      sum != Hex16(XXH3_64bits(payload.data(), payload.size()))) {
+    return std::nullopt;
+  }
+  json j = json::parse(payload, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("type") ||
+      !j["type"].is_string()) {
+    return std::nullopt;
+  }
+  return j;
+}
+
+Status CutTornTail(const std::string& path, uint64_t keep) {
+  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CLOEXEC));
+  if (!fd.ok()) return Status::FromErrno(path);
+  if (::ftruncate(fd.get(), static_cast<off_t>(keep)) != 0 ||
+      ::fsync(fd.get()) != 0) {
+    return Status::FromErrno(path + ": cutting a torn record off");
+  }
+  return Status::Ok();
+}
+
+Result<JournalHeader> HeaderFromJson(const json& j, const std::string& where) {
+  JournalHeader h;
+  try {
+    h.flags = j.at("flags");
+    h.identity = j.at("identity");
+    h.started = j.at("started").get<double>();
+    h.run_start = j.at("run_start").get<std::string>();
+    if (!h.flags.is_object() || !h.identity.is_object()) {
+      return Status::Corruption(where + ": flags or identity not an object");
+    }
+    auto schedule = ScheduleFromJson(j.at("schedule"));
+    if (!schedule.ok()) return schedule.status().WithContext(where);
+    h.schedule = std::move(schedule).value();
+  } catch (const json::exception& e) {
+    return Status::Corruption(where + ": " + e.what());
+  }
+  return h;
+}
+
+// Applies one intact record after the header.
+Status Apply(const json& r, const std::string& where, size_t steps,
+             std::optional<Interruption>* pending, JournalState* s) {
+  try {
+    const std::string type = r.at("type").get<std::string>();
+    if (type == "pass") {
+      const size_t step = r.at("step").get<size_t>();
+      const json& entries = r.at("entries");
+      if (step >= steps || !entries.is_array() || s->passes.count(step)) {
+        return Status::Corruption(where + ": step " + std::to_string(step) +
+                                  " is not a new step of the schedule's " +
+                                  std::to_string(steps));
+      }
+      s->passes[step] = entries;
+      s->order.push_back(step);
+      s->last = r.at("at").get<double>();
+      if (pending->has_value()) {
+        s->interruptions.push_back(**pending);
+        pending->reset();
+      }
+    } else if (type == "resume") {
+      Interruption i;
+      i.since = r.at("since").get<double>();
+      i.resumed = r.at("resumed").get<double>();
+      i.step = r.at("step").get<size_t>();
+      i.pass = r.at("pass").get<std::string>();
+      *pending = i;  // A session that ran nothing: the next one's gap.
+    } else {
+      return Status::Corruption(where + ": unknown record type '" + type + "'");
+    }
+  } catch (const json::exception& e) {
+    return Status::Corruption(where + ": " + e.what());
+  }
+  return Status::Ok();
+}
+
+json HeaderToJson(const JournalHeader& h) {
+  return {{"type", "header"},
+          {"format", 1},
+          {"flags", h.flags},
+          {"identity", h.identity},
+          {"schedule", ScheduleToJson(h.schedule)},
+          {"started", h.started},
+          {"run_start", h.run_start}};
+}
+
+std::string Shown(const json& v) {
+  if (v.is_null()) return "(none)";
+  if (v.is_string()) {
+    const std::string s = v.get<std::string>();
+    return s.empty() ? "(not given)" : s;
+  }
+  return v.dump();
+}
+
+}  // namespace
+
+std::string JournalPathFor(const std::string& out) { return out + ".journal"; }
+
+double WallNow() {
+  return std::chrono::duration<double>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+size_t StepCount(const std::vector<Phase>& phases) {
+  size_t n = 0;
+  for (const auto& p : phases) n += p.steps.size();
+  return n;
+}
+
+std::string JournalLine(const json& payload) {
+  const std::string p =
+      payload.dump(-1, ' ', false, json::error_handler_t::replace);
+  return std::string(kMagic) + std::to_string(p.size()) + " " +
+         Hex16(XXH3_64bits(p.data(), p.size())) + " " + p + "\n";
+}
+
+Result<JournalState> ReadJournal(const std::string& path) {
+  FLATBENCH_ASSIGN_OR_RETURN(const std::string text, ReadSmallFile(path));
+  JournalState s;
+  std::optional<Interruption> pending;
+  size_t pos = 0, line_no = 0, steps = 0;
+  while (pos < text.size()) {
+    ++line_no;
+    const size_t nl = text.find('\n', pos);
+    const bool last = nl == std::string::npos || nl + 1 == text.size();
+    std::optional<json> rec;
+    if (nl != std::string::npos) {
+      rec = ParseLine(std::string_view(text).substr(pos, nl - pos));
+    }
+    const std::string where = path + ": line " + std::to_string(line_no);
+    if (!rec) {
+      if (!last || line_no == 1) {
+        return Status::Corruption(
+            where + ": damaged record (length, checksum or newline wrong)" +
+            kStartOver);
+      }
+      // A torn append: the step it recorded runs again.
+      s.torn_bytes = text.size() - pos;
+      FLATBENCH_RETURN_IF_ERROR(CutTornTail(path, pos));
+      break;
+    }
+    ++s.records;
+    if (line_no == 1) {
+      if (rec->value("type", "") != "header") {
+        return Status::Corruption(where + ": not a journal header" +
+                                  kStartOver);
+      }
+      FLATBENCH_ASSIGN_OR_RETURN(s.header, HeaderFromJson(*rec, where));
+      steps = StepCount(s.header.schedule);
+      s.last = s.header.started;
+    } else {
+      FLATBENCH_RETURN_IF_ERROR(Apply(*rec, where, steps, &pending, &s));
+    }
+    pos = nl + 1;
+  }
+  if (s.records == 0) {
+    return Status::Corruption(path + ": empty journal" + kStartOver);
+  }
+  return s;
+}
+
+Status CheckSameRun(const std::string& path, const JournalHeader& j,
+                    const JournalHeader& now) {
+  auto id = [](const JournalHeader& h, const results::ContextKey& k) {
+    return h.identity.value(std::string(k.name), json());
+  };
+  for (const auto* k :
+       {&results::kDatasetDir, &results::kSpec, &results::kFingerprint}) {
+    if (id(j, *k) == id(now, *k)) continue;
+    return Status::Corruption(
+        "--dir: dataset " + Shown(id(now, results::kDatasetDir)) +
+        " (fingerprint " + Shown(id(now, results::kFingerprint)) +
+        ") is not the dataset journal " + path + " was written for (" +
+        Shown(id(j, results::kDatasetDir)) + ", fingerprint " +
+        Shown(id(j, results::kFingerprint)) + ")" + kStartOver);
+  }
+  json names = j.flags;
+  for (auto& [flag, v] : now.flags.items()) names[flag] = v;
+  for (auto& [flag, unused] : names.items()) {
+    const json a = j.flags.value(flag, json()),
+               b = now.flags.value(flag, json());
+    if (a == b) continue;
+    return Status::Corruption(flag + ": " + Shown(b) + " differs from the " +
+                              Shown(a) + " of journal " + path + kStartOver);
+  }
+  json keys = j.identity;
+  for (auto& [k, v] : now.identity.items()) keys[k] = v;
+  for (auto& [k, unused] : keys.items()) {
+    const json a = j.identity.value(k, json()),
+               b = now.identity.value(k, json());
+    if (a == b) continue;
+    return Status::Corruption("journal " + path + " was written with " + k +
+                              " " + Shown(a) + ", this run has " + Shown(b) +
+                              kStartOver);
+  }
+  return Status::Ok();
+}
+
+Status CheckGap(const std::string& path, const JournalState& s, double now) {
+  const double gap = now - s.last;
+  if (gap <= results::kMaxInterruptionSeconds) return Status::Ok();
+  return Status::Corruption(
+      "journal " + path + ": its last pass finished " + FormatDuration(gap) +
+      " ago, more than the " +
+      FormatDuration(results::kMaxInterruptionSeconds) +
+      " a run may be interrupted for (RESEARCH.md, section 6); add --fresh "
+      "to start over (it removes the journal)");
+}
+
+Result<std::unique_ptr<JournalWriter>> JournalWriter::Create(
+    const std::string& path, const JournalHeader& header) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    return Status::RefuseOverwrite(path + ": a journal exists already");
+  }
+  FLATBENCH_RETURN_IF_ERROR(
+      WriteFileAtomic(path, JournalLine(HeaderToJson(header))));
+  return Open(path);
+}
+
+Result<std::unique_ptr<JournalWriter>> JournalWriter::Open(
+    const std::string& path) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (fd < 0) return Status::FromErrno(path);
+  return std::unique_ptr<JournalWriter>(new JournalWriter(path, fd));
+}
+
+Status JournalWriter::Pass(size_t step, double at, const json& entries) {
+  return Append(
+      {{"type", "pass"}, {"step", step}, {"at", at}, {"entries", entries}});
+}
+
+Status JournalWriter::Resume(const Interruption& gap) {
+  return Append({{"type", "resume"},
+                 {"since", gap.since},
+                 {"resumed", gap.resumed},
+                 {"step", gap.step},
+                 {"pass", gap.pass}});
+}
+
+Status JournalWriter::Append(const json& payload) {
+  const std::string line = JournalLine(payload);
+  size_t off = 0;
+  while (off < line.size()) {
+    const ssize_t n = ::write(fd_.get(), line.data() + off, line.size() - off);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Status::FromErrno(path_ + ": append");
+    off += static_cast<size_t>(n);
+  }
+  if (::fdatasync(fd_.get()) != 0) {
+    return Status::FromErrno(path_ + ": fdatasync");
+  }
+  return Status::Ok();
+}
+
+}  // namespace flatbench::bench

@@ -1,0 +1,282 @@
+// A run's journal (bench/journal.h): records read back as written, a torn
+// last line cut off and never read as data, damage before the last line
+// refused, a journal of other flags or another dataset refused naming what
+// differs, the gap limit, and the driver resuming a run whose worker died:
+// only the steps missing run again.
+#include "bench/journal.h"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "bench/run.h"
+#include "common/results_schema.h"
+#include "test/bench/local_channel.h"
+#include "test/bench/tiny_dataset.h"
+#include "test/temp_dir.h"
+
+namespace flatbench::bench {
+namespace {
+
+using nlohmann::json;
+
+std::vector<Phase> TwoSteps() {
+  Step a;
+  a.backend = "arena";
+  a.mode = Mode::kCold;
+  a.reads_per_thread = 10;
+  Step b = a;
+  b.repetition = 1;
+  b.first_index = 10;
+  return {Phase{Mode::kCold, {a, b}}};
+}
+
+JournalHeader Header() {
+  JournalHeader h;
+  h.flags = {{"--reads", "200"}, {"--repetitions", "2"}};
+  h.identity = {{std::string(results::kDatasetDir.name), "/data/tiny"},
+                {std::string(results::kSpec.name), "tiny"},
+                {std::string(results::kFingerprint.name), "f00d"},
+                {std::string(results::kRevision.name), "abc"}};
+  h.schedule = TwoSteps();
+  h.started = 1000;
+  h.run_start = "2026-01-01T00:00:00Z";
+  return h;
+}
+
+TEST_CASE("journal records read back as written", "[bench][journal]") {
+  testing::TempDir tmp;
+  const std::string path = tmp / "r.json.journal";
+  auto w = JournalWriter::Create(path, Header());
+  REQUIRE(w.ok());
+  REQUIRE(w.value()->Pass(0, 1010, json::array({{{"name", "p0"}}})).ok());
+  CHECK(JournalWriter::Create(path, Header()).status().code() ==
+        Code::kRefuseOverwrite);
+  auto s = ReadJournal(path);
+  REQUIRE(s.ok());
+  CHECK(s->torn_bytes == 0);
+  CHECK(s->records == 2);
+  CHECK(s->passes.size() == 1);
+  CHECK(s->passes.at(0)[0]["name"] == "p0");
+  CHECK(s->last == 1010);
+  CHECK(s->header.flags == Header().flags);
+  REQUIRE(s->header.schedule.size() == 1);
+  REQUIRE(s->header.schedule[0].steps.size() == 2);
+  CHECK(StepToJson(s->header.schedule[0].steps[1]) ==
+        StepToJson(TwoSteps()[0].steps[1]));
+}
+
+TEST_CASE("a torn last line is cut off and its step runs again",
+          "[bench][journal]") {
+  testing::TempDir tmp;
+  const std::string path = tmp / "r.json.journal";
+  {
+    auto w = JournalWriter::Create(path, Header());
+    REQUIRE(w.ok());
+    REQUIRE(w.value()->Pass(0, 1010, json::array({{{"name", "p0"}}})).ok());
+  }
+  const std::string intact = testing::ReadAll(path);
+  const std::string line =
+      JournalLine({{"type", "pass"},
+                   {"step", 1},
+                   {"at", 1020},
+                   {"entries", json::array({{{"name", "p1"}}})}});
+  // Every cut of the last line short of its end, and a flipped byte in it.
+  const size_t cut = GENERATE(1, 5, 30, 0);
+  CAPTURE(cut);
+  std::string torn = intact;
+  if (cut == 0) {
+    std::string bad = line;
+    bad[bad.size() - 3] ^= 0x01;  // Inside the payload: checksum wrong.
+    torn += bad;
+  } else {
+    torn += line.substr(0, line.size() - cut);
+  }
+  testing::WriteAll(path, torn);
+  auto s = ReadJournal(path);
+  REQUIRE(s.ok());
+  CHECK(s->torn_bytes == torn.size() - intact.size());
+  CHECK(s->passes.size() == 1);
+  CHECK_FALSE(s->passes.count(1));
+  CHECK(testing::ReadAll(path) == intact);  // Cut off, nothing else.
+}
+
+TEST_CASE("a damaged line before the last is refused", "[bench][journal]") {
+  testing::TempDir tmp;
+  const std::string path = tmp / "r.json.journal";
+  {
+    auto w = JournalWriter::Create(path, Header());
+    REQUIRE(w.ok());
+    REQUIRE(w.value()->Pass(0, 1010, json::array()).ok());
+    REQUIRE(w.value()->Pass(1, 1020, json::array()).ok());
+  }
+  std::string text = testing::ReadAll(path);
+  const size_t second = text.find('\n') + 1;
+  text[second + 40] ^= 0x01;
+  testing::WriteAll(path, text);
+  auto s = ReadJournal(path);
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.status().code() == Code::kCorruption);
+  CHECK(s.status().message().find("line 2") != std::string::npos);
+  CHECK(s.status().message().find("--fresh") != std::string::npos);
+}
+
+TEST_CASE("a journal of other flags or another dataset is refused",
+          "[bench][journal]") {
+  const JournalHeader j = Header();
+  CHECK(CheckSameRun("J", j, Header()).ok());
+  JournalHeader now = Header();
+  SECTION("a flag") {
+    now.flags["--reads"] = "300";
+    Status st = CheckSameRun("J", j, now);
+    CHECK(st.code() == Code::kCorruption);
+    CHECK(st.message().find("--reads: 300 differs from the 200") !=
+          std::string::npos);
+  }
+  SECTION("a flag the journal did not have") {
+    now.flags["--scans"] = "7";
+    CHECK(CheckSameRun("J", j, now).message().find("--scans") !=
+          std::string::npos);
+  }
+  SECTION("the dataset") {
+    now.identity[std::string(results::kFingerprint.name)] = "beef";
+    Status st = CheckSameRun("J", j, now);
+    CHECK(st.code() == Code::kCorruption);
+    CHECK(st.message().rfind("--dir: dataset", 0) == 0);
+    CHECK(st.message().find("beef") != std::string::npos);
+    CHECK(st.message().find("f00d") != std::string::npos);
+  }
+  SECTION("the build") {
+    now.identity[std::string(results::kRevision.name)] = "def";
+    CHECK(CheckSameRun("J", j, now)
+              .message()
+              .find(std::string(results::kRevision.name)) != std::string::npos);
+  }
+}
+
+TEST_CASE("a gap longer than the limit is refused with both figures",
+          "[bench][journal]") {
+  JournalState s;
+  s.last = 5000;
+  CHECK(CheckGap("J", s, 5000 + results::kMaxInterruptionSeconds).ok());
+  Status st = CheckGap("J", s, 5000 + results::kMaxInterruptionSeconds + 7200);
+  CHECK(st.code() == Code::kCorruption);
+  CHECK(st.message().find("26 h") != std::string::npos);
+  CHECK(st.message().find("24 h") != std::string::npos);
+}
+
+// A channel whose worker dies (a transport error, as a killed worker
+// process gives) at its `die_at`-th step request.
+class DyingChannel : public WorkerChannel {
+ public:
+  DyingChannel(std::unique_ptr<Worker> w, int die_at)
+      : inner_(std::move(w)), die_at_(die_at) {}
+  Result<json> Call(const json& request) override {
+    if (request.value("op", "") == "step" && ++steps_ == die_at_) {
+      return Status::ChildFailed("worker killed by signal 9");
+    }
+    return inner_.Call(request);
+  }
+
+ private:
+  LocalChannel inner_;
+  int die_at_;
+  int steps_ = 0;
+};
+
+std::set<std::string> Names(const json& doc) {
+  std::set<std::string> out;
+  for (const auto& e : doc["benchmarks"]) out.insert(e["name"]);
+  return out;
+}
+
+TEST_CASE("a run whose worker died resumes only the steps it lacks",
+          "[bench][journal]") {
+  auto ds = datagen::Dataset::Open(testing::TinyDatasetDir());
+  REQUIRE(ds.ok());
+  testing::TempDir tmp;
+  const std::string path = tmp / "r.json.journal";
+  RunOptions ro;
+  ro.schedule.backends = {"arena"};
+  ro.schedule.modes = {Mode::kCold};
+  ro.schedule.tables = {Table::kAccount};
+  ro.schedule.kinds = {datagen::KeyKind::kHit, datagen::KeyKind::kMissAbsent};
+  ro.schedule.threads = {1};
+  ro.schedule.repetitions = 2;
+  ro.schedule.reads_per_pass = 50;
+  ro.schedule.draw_seed = kDefaultDrawSeed;
+  ro.progress = false;
+  ro.journal_path = path;
+  ro.journal_header = Header();
+  ro.journal_header.started = WallNow();
+  ro.session_wall = ro.journal_header.started;
+  auto channel = [&](int die_at) {
+    WorkerOptions wo;
+    wo.allow_drop_caches = false;
+    wo.check.samples = 20;
+    return std::make_unique<DyingChannel>(
+        std::make_unique<Worker>(ds.value(), "arena",
+                                 testing::TinyOpener(ds.value()), wo),
+        die_at);
+  };
+  // 2 repetitions x 2 kinds: 4 steps; the worker dies in the third.
+  auto first_ch = channel(3);
+  auto first =
+      RunMatrix(ds.value(), ro, {{"arena", first_ch.get()}}, json::object());
+  REQUIRE(first.ok());
+  CHECK_FALSE(first->first_error.ok());
+  CHECK(first->steps == 4);
+  CHECK(first->steps_missing == 2);
+
+  auto state = ReadJournal(path);
+  REQUIRE(state.ok());
+  CHECK(state->passes.size() == 2);
+  ro.resume = &state.value();
+  ro.session_wall = state->last + 60;
+  auto second_ch = channel(0);
+  auto second =
+      RunMatrix(ds.value(), ro, {{"arena", second_ch.get()}}, json::object());
+  REQUIRE(second.ok());
+  REQUIRE(second->first_error.ok());
+  CHECK(second->steps_missing == 0);
+  const json& doc = second->document;
+  // The same passes an uninterrupted run has, in schedule positions.
+  auto whole_ch = channel(0);
+  RunOptions plain = ro;
+  plain.resume = nullptr;
+  plain.journal_path.clear();
+  auto whole =
+      RunMatrix(ds.value(), plain, {{"arena", whole_ch.get()}}, json::object());
+  REQUIRE(whole.ok());
+  CHECK(Names(doc) == Names(whole->document));
+  CHECK(doc["benchmarks"].size() == whole->document["benchmarks"].size());
+  std::set<double> orders;
+  int marked = 0;
+  for (const auto& e : doc["benchmarks"]) {
+    orders.insert(e[std::string(results::kPassOrder.name)].get<double>());
+    const std::string gap(results::kInterruptedBeforeS.name);
+    if (e.contains(gap)) {
+      ++marked;
+      CHECK(e[gap].get<double>() == Approx(60));
+      // The pass it resumed at starts after the gap.
+      CHECK(e[std::string(results::kPassStartS.name)].get<double>() >= 60);
+    }
+  }
+  CHECK(orders.size() == doc["benchmarks"].size());
+  CHECK(marked == 1);
+  CHECK(doc["context"][std::string(results::kInterruptions.name)] == 1);
+  CHECK(doc["context"][std::string(results::kInterruptionLog.name)]
+            .get<std::string>()
+            .find("at pass 3 of 4") != std::string::npos);
+  CHECK(whole->document["context"][std::string(results::kInterruptions.name)] ==
+        0);
+  // The journal holds every step now, each once.
+  auto after = ReadJournal(path);
+  REQUIRE(after.ok());
+  CHECK(after->passes.size() == 4);
+  CHECK(after->interruptions.size() == 1);
+}
+
+}  // namespace
+}  // namespace flatbench::bench
