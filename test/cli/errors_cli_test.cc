@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "common/hex.h"
 #include "datagen/keys.h"
@@ -241,9 +242,10 @@ TEST_CASE("a wrong fingerprint in one marker names that marker", "[lmdb]") {
 
 TEST_CASE("a --file that is not a regular file is bad data, 65") {
   const std::string key = AccountKeyHex(17);
-  for (const std::string& cmd :
-       {"get --file /dev/null --key " + key,
-        std::string("info --file /dev/null"), "verify --file /dev/null"}) {
+  const std::vector<std::string> commands = {
+      "get --file /dev/null --key " + key, "info --file /dev/null",
+      "verify --file /dev/null"};
+  for (const std::string& cmd : commands) {
     CAPTURE(cmd);
     OneLine(RunFlatbench(cmd), 65, {"/dev/null: not a regular file"});
   }
