@@ -119,7 +119,11 @@ Result<std::unique_ptr<Reader>> Reader::OpenWith(int fd, int data_fd,
   }
   struct stat st;
   if (::fstat(fd, &st) != 0) return Status::FromErrno("stat " + name);
-  if (!S_ISREG(st.st_mode)) return Status::Usage(name + ": not a regular file");
+  // A device, FIFO or directory holds no arena: bad data (README's exit
+  // table), as an empty regular file is.
+  if (!S_ISREG(st.st_mode)) {
+    return Status::Corruption(name + ": not a regular file");
+  }
   // No readahead on this file: the metadata preads below would otherwise
   // pull megabytes of neighbouring data blocks into the page cache at open
   // (read_ahead_kb is often 128 KiB to 8 MiB), and a cold read that follows

@@ -140,6 +140,7 @@ const Entry kEntries[] = {
      .store = "lmdb",
 #if FLATBENCH_HAVE_LMDB
      .built = true,
+     .integrity_check = "a pread check of every page of both trees",
      .isolated_file = "data.mdb",
      .library = "lmdb",
      .open = &baselines::OpenLmdb,

@@ -22,8 +22,12 @@ Result<std::unique_ptr<BulkLoader>> NewLmdbLoader(const std::string& dir,
                                                   uint64_t expected_pairs,
                                                   uint64_t expected_bytes);
 
-// The backend's OpenScan is an LMDB cursor in its own read transaction. It
-// has no CheckIntegrity of its own: LMDB keeps no checksums.
+// The backend's OpenScan is an LMDB cursor in its own read transaction.
+// LMDB keeps no checksums and has no whole-file check; CheckIntegrity reads
+// every page of both trees with pread and checks it as get's walk checks
+// the pages on a key's path (lmdb_path.h CheckLmdbTrees). When LMDB's own
+// assertions stop it on a damaged page, the process prints one line naming
+// data.mdb, with LMDB's text, and exits 65 instead of aborting.
 
 // The linked LMDB's version text (mdb_version).
 std::string LmdbVersion();

@@ -2,7 +2,8 @@
 // LMDB 0.9's on-disk layout, 64-bit builds (lmdb's mdb.c: MDB_page,
 // MDB_node, MDB_meta, MDB_db), for the code that reads data.mdb pages with
 // pread before trusting them: the meta pages (lmdb_meta.cc), the branch-page
-// preload (lmdb_pages.cc) and the checked lookup path (lmdb_path.cc).
+// preload (lmdb_pages.cc), and the checked lookup path and whole-tree check
+// (lmdb_path.cc).
 
 #include <cstddef>
 #include <cstdint>
@@ -22,6 +23,10 @@ inline constexpr uint16_t kLeafPage = 0x02;    // P_LEAF
 inline constexpr size_t kDbRecordSize = 48;      // sizeof(MDB_db)
 inline constexpr size_t kDbFlagsOffset = 4;      // md_flags
 inline constexpr size_t kDbDepthOffset = 6;      // md_depth
+inline constexpr size_t kDbBranchOffset = 8;     // md_branch_pages
+inline constexpr size_t kDbLeafOffset = 16;      // md_leaf_pages
+inline constexpr size_t kDbOverflowOffset = 24;  // md_overflow_pages
+inline constexpr size_t kDbEntriesOffset = 32;   // md_entries
 inline constexpr size_t kDbRootOffset = 40;      // md_root
 inline constexpr uint64_t kInvalidPage = ~0ULL;  // P_INVALID: empty database
 

@@ -98,11 +98,26 @@ Result<LmdbMeta> CheckLmdbDataFile(const std::string& path) {
                      "two meta pages of " + std::to_string(psize) + " bytes");
   }
   FLATBENCH_RETURN_IF_ERROR(ReadMeta(fd.get(), path, 1, psize, meta[1]));
+  // LMDB writes transaction T's meta to page T % 2 (mdb_env_write_meta),
+  // and a new environment's to both, as transaction 0. A reader that picks
+  // the page with the higher id (as this check and mdb_env_open do) and one
+  // that picks page id % 2 (as LMDB's read transactions do) agree only
+  // while that holds: a changed id breaks it, or it ties both pages.
+  const uint64_t txn[2] = {Load<uint64_t>(meta[0], kTxnIdOffset),
+                           Load<uint64_t>(meta[1], kTxnIdOffset)};
+  for (int i = 0; i < 2; ++i) {
+    const bool fresh = txn[0] == 0 && txn[1] == 0;
+    if (txn[i] % 2 != static_cast<uint64_t>(i) && !fresh) {
+      return Status::Corruption(
+          path + ": meta page " + std::to_string(i) + " holds transaction " +
+          std::to_string(txn[i]) + ", but LMDB writes " +
+          (i == 0 ? "even" : "odd") + " transactions to page " +
+          std::to_string(i) + " (meta page " + std::to_string(1 - i) +
+          " holds " + std::to_string(txn[1 - i]) + ")");
+    }
+  }
   // LMDB reads through the meta page with the higher transaction id.
-  m.meta_page = Load<uint64_t>(meta[1], kTxnIdOffset) >
-                        Load<uint64_t>(meta[0], kTxnIdOffset)
-                    ? 1
-                    : 0;
+  m.meta_page = txn[1] > txn[0] ? 1 : 0;
   const unsigned char* cur = meta[m.meta_page];
   m.page_size = psize;
   m.txn_id = Load<uint64_t>(cur, kTxnIdOffset);

@@ -24,7 +24,10 @@ struct LmdbMeta {
 // Reads and checks both meta pages of `path` (an LMDB data file) and its
 // size. kCorruption naming the file with its size and the size expected
 // when it is too short for its meta pages or for the pages they claim, or
-// when a meta page is not LMDB's (magic, version, page size); kMissingInput
+// when a meta page is not LMDB's (magic, version, page size) or holds a
+// transaction id of the wrong parity (LMDB writes transaction T's meta to
+// page T % 2, so a damaged id could make this check and LMDB read through
+// different meta pages); kMissingInput
 // when it does not exist; kIOError when it cannot be read.
 Result<LmdbMeta> CheckLmdbDataFile(const std::string& path);
 

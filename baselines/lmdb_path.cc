@@ -17,8 +17,12 @@ namespace flatbench::baselines {
 namespace {
 
 using lmdb_layout::kBranchPage;
+using lmdb_layout::kDbBranchOffset;
 using lmdb_layout::kDbDepthOffset;
+using lmdb_layout::kDbEntriesOffset;
 using lmdb_layout::kDbFlagsOffset;
+using lmdb_layout::kDbLeafOffset;
+using lmdb_layout::kDbOverflowOffset;
 using lmdb_layout::kDbRecordSize;
 using lmdb_layout::kDbRootOffset;
 using lmdb_layout::kFlagsOffset;
@@ -40,16 +44,22 @@ constexpr size_t kMainDbOffset = kPageHeader + 24 + 48;
 constexpr int kMaxDepth = 32;
 constexpr size_t kMaxKeySize = 511;  // MDB_MAXKEYSIZE
 
-// A tree's record: its depth and root page.
+// A tree's record: its depth and root page, and the pages and pairs it
+// counts (what mdb_stat reports).
 struct Tree {
   int depth = 0;
   uint64_t root = kInvalidPage;
+  uint64_t branch_pages = 0, leaf_pages = 0, overflow_pages = 0, entries = 0;
 };
 
 Result<Tree> ParseRecord(const char* r, const std::string& what) {
   Tree t;
   t.depth = Load16(r + kDbDepthOffset);
   t.root = Load64(r + kDbRootOffset);
+  t.branch_pages = Load64(r + kDbBranchOffset);
+  t.leaf_pages = Load64(r + kDbLeafOffset);
+  t.overflow_pages = Load64(r + kDbOverflowOffset);
+  t.entries = Load64(r + kDbEntriesOffset);
   if (Load16(r + kDbFlagsOffset) != 0) {
     return Status::Corruption(what + " has flags this loader never sets");
   }
@@ -99,12 +109,7 @@ class PathWalker {
     uint64_t pgno = tree.root;
     for (int level = 1;; ++level) {
       const bool leaf = level == tree.depth;
-      if (pgno < 2 || pgno > last_page_) {
-        return Status::Corruption(
-            path_ + ": a " + (level == 1 ? "root" : "child") +
-            " pointer names page " + std::to_string(pgno) +
-            ", outside pages 2.." + std::to_string(last_page_));
-      }
+      FLATBENCH_RETURN_IF_ERROR(CheckPointer(pgno, level));
       FLATBENCH_RETURN_IF_ERROR(ReadPage(pgno));
       std::vector<Node> nodes;
       FLATBENCH_RETURN_IF_ERROR(
@@ -120,6 +125,45 @@ class PathWalker {
     }
   }
 
+  // Reads and checks every page of `tree`, depth first, as Lookup checks
+  // the pages on one key's path, each against the key range its parent
+  // gives; a page reached twice is damage. Then the pages and pairs found
+  // must be those the tree's record counts. `name` names the tree ("the
+  // main database", "database 'account'"). When `records` is set, the
+  // leaves' nodes (named databases' records) are copied into it as (name,
+  // record) pairs.
+  Status WalkTree(const Tree& tree, size_t key_size, bool subdata,
+                  const std::string& name,
+                  std::vector<std::pair<std::string, std::string>>* records) {
+    if (seen_.empty()) seen_.resize(last_page_ + 1);
+    role_ = "in " + name;
+    const std::string what = "the record of " + name;
+    Tree found;
+    if (tree.root != kInvalidPage) {  // Else empty: it must count nothing.
+      FLATBENCH_RETURN_IF_ERROR(Visit(tree.root, 1, tree.depth, key_size,
+                                      subdata, std::nullopt, std::nullopt,
+                                      records, &found));
+    }
+    auto differ = [&](const char* field, uint64_t counted, uint64_t walked) {
+      return Status::Corruption(path_ + ": " + what + " counts " +
+                                std::to_string(counted) + " " + field +
+                                ", its tree holds " + std::to_string(walked));
+    };
+    if (found.branch_pages != tree.branch_pages) {
+      return differ("branch pages", tree.branch_pages, found.branch_pages);
+    }
+    if (found.leaf_pages != tree.leaf_pages) {
+      return differ("leaf pages", tree.leaf_pages, found.leaf_pages);
+    }
+    if (tree.overflow_pages != 0) {
+      return differ("overflow pages", tree.overflow_pages, 0);
+    }
+    if (found.entries != tree.entries) {
+      return differ("pairs", tree.entries, found.entries);
+    }
+    return Status::Ok();
+  }
+
  private:
   struct Node {
     std::string_view key;
@@ -132,6 +176,61 @@ class PathWalker {
     return path_ + ": page " + std::to_string(pgno);
   }
 
+  Status CheckPointer(uint64_t pgno, int level) const {
+    if (pgno < 2 || pgno > last_page_) {
+      return Status::Corruption(
+          path_ + ": a " + (level == 1 ? "root" : "child") +
+          " pointer names page " + std::to_string(pgno) +
+          ", outside pages 2.." + std::to_string(last_page_));
+    }
+    return Status::Ok();
+  }
+
+  // One page of WalkTree at `level` (1: the root) of a tree `depth` deep,
+  // whose keys must lie in [lo, hi); adds what it holds to *found.
+  Status Visit(uint64_t pgno, int level, int depth, size_t key_size,
+               bool subdata, const std::optional<std::string>& lo,
+               const std::optional<std::string>& hi,
+               std::vector<std::pair<std::string, std::string>>* records,
+               Tree* found) {
+    const bool leaf = level == depth;
+    FLATBENCH_RETURN_IF_ERROR(CheckPointer(pgno, level));
+    if (seen_[pgno]) {
+      return Status::Corruption(Where(pgno) + " is reached twice");
+    }
+    seen_[pgno] = true;
+    FLATBENCH_RETURN_IF_ERROR(ReadPage(pgno));
+    std::vector<Node> nodes;
+    FLATBENCH_RETURN_IF_ERROR(
+        CheckPage(pgno, leaf, key_size, subdata, lo, hi, &nodes));
+    if (leaf) {
+      ++found->leaf_pages;
+      found->entries += nodes.size();
+      if (records != nullptr) {
+        for (const Node& n : nodes) records->emplace_back(n.key, n.data);
+      }
+      return Status::Ok();
+    }
+    ++found->branch_pages;
+    // The nodes point into the page buffer, which the children reuse: copy
+    // each child's page number and key range first.
+    struct Child {
+      uint64_t pgno;
+      std::optional<std::string> lo, hi;
+    };
+    std::vector<Child> children;
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      children.push_back(
+          {nodes[i].child, i > 0 ? std::string(nodes[i].key) : lo,
+           i + 1 < nodes.size() ? std::string(nodes[i + 1].key) : hi});
+    }
+    for (const Child& c : children) {
+      FLATBENCH_RETURN_IF_ERROR(Visit(c.pgno, level + 1, depth, key_size,
+                                      subdata, c.lo, c.hi, records, found));
+    }
+    return Status::Ok();
+  }
+
   Status CheckPage(uint64_t pgno, bool leaf, size_t key_size, bool subdata,
                    const std::optional<std::string>& lo,
                    const std::optional<std::string>& hi,
@@ -139,8 +238,8 @@ class PathWalker {
     const char* p = buf_.data();
     auto bad = [&](const std::string& why) {
       return Status::Corruption(Where(pgno) + " (a " +
-                                (leaf ? "leaf" : "branch") +
-                                " on the lookup's path): " + why);
+                                (leaf ? "leaf" : "branch") + " " + role_ +
+                                "): " + why);
     };
     if (Load64(p) != pgno) {
       return bad("its header names page " + std::to_string(Load64(p)));
@@ -240,9 +339,48 @@ class PathWalker {
   uint64_t last_page_;
   std::vector<char> buf_;
   uint64_t pages_ = 0;
+  std::vector<bool> seen_;  // By page number; WalkTree's pages so far.
+  // Where a page sits, for messages.
+  std::string role_ = "on the lookup's path";
 };
 
+// The newer meta page, read and checked, and the main database's record in
+// it.
+Result<Tree> ReadMain(PathWalker* walker, const std::string& path,
+                      const LmdbMeta& meta) {
+  FLATBENCH_RETURN_IF_ERROR(walker->ReadPage(meta.meta_page));
+  return ParseRecord(walker->page() + kMainDbOffset,
+                     path + ": meta page " + std::to_string(meta.meta_page) +
+                         "'s main database record");
+}
+
 }  // namespace
+
+Result<uint64_t> CheckLmdbTrees(const std::string& path,
+                                const std::vector<LmdbTreeSpec>& dbs) {
+  FLATBENCH_ASSIGN_OR_RETURN(const LmdbMeta meta, CheckLmdbDataFile(path));
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd.ok()) return Status::FromErrno("open " + path);
+  PathWalker walker(fd.get(), path, meta);
+  FLATBENCH_ASSIGN_OR_RETURN(const Tree main, ReadMain(&walker, path, meta));
+  std::vector<std::pair<std::string, std::string>> records;
+  FLATBENCH_RETURN_IF_ERROR(
+      walker.WalkTree(main, 0, true, "the main database", &records));
+  for (const LmdbTreeSpec& db : dbs) {
+    auto it = std::find_if(records.begin(), records.end(),
+                           [&](const auto& r) { return r.first == db.name; });
+    if (it == records.end()) {
+      return Status::Corruption(path + ": no database '" + db.name + "' in it");
+    }
+    const std::string name = "database '" + db.name + "'";
+    FLATBENCH_ASSIGN_OR_RETURN(
+        const Tree tree,
+        ParseRecord(it->second.data(), path + ": the record of " + name));
+    FLATBENCH_RETURN_IF_ERROR(
+        walker.WalkTree(tree, db.key_size, false, name, nullptr));
+  }
+  return walker.pages();
+}
 
 Result<LmdbPathResult> CheckedLmdbLookup(const std::string& path,
                                          const std::string& db,
@@ -252,12 +390,7 @@ Result<LmdbPathResult> CheckedLmdbLookup(const std::string& path,
   UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (!fd.ok()) return Status::FromErrno("open " + path);
   PathWalker walker(fd.get(), path, meta);
-  FLATBENCH_RETURN_IF_ERROR(walker.ReadPage(meta.meta_page));
-  FLATBENCH_ASSIGN_OR_RETURN(
-      const Tree main,
-      ParseRecord(walker.page() + kMainDbOffset,
-                  path + ": meta page " + std::to_string(meta.meta_page) +
-                      "'s main database record"));
+  FLATBENCH_ASSIGN_OR_RETURN(const Tree main, ReadMain(&walker, path, meta));
   LmdbPathResult record;
   FLATBENCH_RETURN_IF_ERROR(walker.Lookup(main, db, 0, true, &record));
   if (!record.found) {

@@ -1,5 +1,6 @@
 #pragma once
-// A checked lookup in an LMDB data file, read with pread, for `get`.
+// A checked lookup in an LMDB data file, read with pread, for `get`; and
+// the same checks over every page of its trees, for `verify`.
 //
 // LMDB keeps no checksums and follows its pages as it finds them: a damaged
 // page can send it past the end of its map (SIGBUS) or to a wrong answer.
@@ -25,6 +26,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/status.h"
 
@@ -42,5 +44,23 @@ struct LmdbPathResult {
 Result<LmdbPathResult> CheckedLmdbLookup(const std::string& path,
                                          const std::string& db,
                                          std::string_view key, size_t key_size);
+
+// One named database that CheckLmdbTrees walks: its name and the size of
+// every key it holds.
+struct LmdbTreeSpec {
+  std::string name;
+  size_t key_size = 0;
+};
+
+// Reads every page of the main database's tree and of each database in
+// `dbs`, from the meta page a lookup reads through, and checks each one as
+// CheckedLmdbLookup checks the pages on a key's path; every page is reached
+// once, and each tree holds the branch pages, leaf pages and pairs its
+// record counts. So any page damage that a CheckedLmdbLookup of some key
+// would refuse, this refuses. Returns the pages read. kCorruption naming
+// the file and the page or record on the first defect (a database of
+// `dbs` missing included); kMissingInput/kIOError as CheckLmdbDataFile.
+Result<uint64_t> CheckLmdbTrees(const std::string& path,
+                                const std::vector<LmdbTreeSpec>& dbs);
 
 }  // namespace flatbench::baselines

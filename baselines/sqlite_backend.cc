@@ -325,11 +325,45 @@ Result<std::unique_ptr<TableScan>> SqliteBackend::OpenScan(Table table) {
   return std::unique_ptr<TableScan>(std::move(scan));
 }
 
+namespace {
+
+// SQLite's integrity_check text holds one problem a line (rows, and lines
+// inside a row), with "*** in database main ***" headers. One line of it:
+// the first problem and how many there are.
+std::string FirstProblem(const std::string& text, int limit) {
+  std::string first;
+  int problems = 0;
+  size_t at = 0;
+  while (at <= text.size()) {
+    size_t end = text.find_first_of("\n", at);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(at, end - at);
+    at = end + 1;
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) {
+      line.pop_back();
+    }
+    if (line.empty() || line.rfind("***", 0) == 0) continue;
+    if (problems++ == 0) first = line;
+  }
+  if (problems <= 1) return first;
+  return first + " (and " + std::to_string(problems - 1) + " more" +
+         (problems >= limit
+              ? ", integrity_check stops at " + std::to_string(limit)
+              : std::string()) +
+         ")";
+}
+
+}  // namespace
+
 Result<std::string> SqliteBackend::CheckIntegrity() {
-  FLATBENCH_ASSIGN_OR_RETURN(auto result,
-                             db_.QueryText("PRAGMA integrity_check(10)"));
+  constexpr int kLimit = 10;
+  FLATBENCH_ASSIGN_OR_RETURN(
+      auto result,
+      db_.QueryText("PRAGMA integrity_check(" + std::to_string(kLimit) + ")",
+                    "\n"));
   if (result != "ok") {
-    return Status::Corruption(path_ + ": integrity_check: " + result);
+    return Status::Corruption(
+        path_ + ": integrity_check: " + FirstProblem(result, kLimit));
   }
   return std::string("integrity_check ok (SQLite keeps no checksums)");
 }

@@ -91,14 +91,15 @@ Result<uint64_t> Db::QueryCount(const std::string& sql) const {
   return static_cast<uint64_t>(v);
 }
 
-Result<std::string> Db::QueryText(const std::string& sql) const {
+Result<std::string> Db::QueryText(const std::string& sql,
+                                  const std::string& separator) const {
   sqlite3_stmt* s = nullptr;
   int rc = sqlite3_prepare_v2(db_, sql.c_str(), -1, &s, nullptr);
   if (rc != SQLITE_OK) return Error(rc, sql);
   std::string out;
   while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
     const unsigned char* t = sqlite3_column_text(s, 0);
-    if (!out.empty()) out += "; ";
+    if (!out.empty()) out += separator;
     if (t != nullptr) out += reinterpret_cast<const char*>(t);
   }
   sqlite3_finalize(s);

@@ -60,8 +60,9 @@ class Db {
   // The first column of the first row as an integer; kNotFound if the
   // query returns no row.
   Result<uint64_t> QueryCount(const std::string& sql) const;
-  // The first column of every row as text, joined with "; ".
-  Result<std::string> QueryText(const std::string& sql) const;
+  // The first column of every row as text, joined with `separator`.
+  Result<std::string> QueryText(const std::string& sql,
+                                const std::string& separator = "; ") const;
   // SQLite's heap for this connection: page cache, schema, statements.
   uint64_t MemoryUsed() const;
 

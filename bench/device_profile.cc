@@ -217,7 +217,9 @@ Result<json> MeasureDeviceProfile(const DeviceProfileOptions& o) {
     return Status::MissingInput(o.dir + ": no such directory");
   }
   if (!fs::is_directory(o.dir, ec)) {
-    return Status::Usage(o.dir + ": not a directory");
+    // As for a dataset directory (get, verify, bench): the directory the
+    // command needs is missing.
+    return Status::MissingInput(o.dir + ": not a directory");
   }
   const uint64_t largest = static_cast<uint64_t>(
       *std::max_element(std::begin(sweep::kProfileReadBytes),

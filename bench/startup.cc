@@ -9,6 +9,7 @@
 #include "bench/io_stats.h"
 #include "bench/pass.h"
 #include "common/child_process.h"
+#include "common/hex.h"
 #include "common/results_ops.h"
 
 namespace flatbench::bench {
@@ -31,8 +32,8 @@ nlohmann::json RunStartupProbe(const Opener& open, const std::string& backend,
   if (!st.ok()) return ErrorResponse(st.WithContext(backend));
   if (!found) {
     return ErrorResponse(
-        Status::Corruption(backend + ": startup probe: a hit key of " +
-                           TableName(table) + " was not found"));
+        Status::Corruption(backend + ": startup probe: " + TableName(table) +
+                           " hit key " + ToHex(key) + " was not found"));
   }
   return {{"ok", true},
           {"open_s", std::chrono::duration<double>(opened - start).count()},

@@ -79,8 +79,8 @@ Status Worker::State::OpenWarm() {
       FLATBENCH_RETURN_IF_ERROR(
           session->Get(table, plan.Key(0, i), &found, &value));
       if (!found) {
-        return Status::Corruption("warm-up: a hit key of " +
-                                  std::string(TableName(table)) +
+        return Status::Corruption("warm-up: " + std::string(TableName(table)) +
+                                  " hit key " + ToHex(plan.Key(0, i)) +
                                   " was not found");
       }
     }

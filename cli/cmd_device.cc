@@ -77,7 +77,8 @@ constexpr char kDeviceHelp[] =
     "sharing --seconds, and removes it. Prints reads/s (with the rounds' "
     "range) and latency percentiles; --out writes the profile as JSON "
     "(bench/SWEEP_FORMAT.md, \"Device profile keys\"). Exit 66 for a "
-    "missing directory, 73 for too little free disk or an existing --out, "
+    "missing directory (or a path that is not one), 73 for too little free "
+    "disk or an existing --out, "
     "74 when the directory cannot be written or has no direct I/O.";
 
 }  // namespace

@@ -182,7 +182,8 @@ Command AddVerify(CLI::App& app) {
       "verify",
       "Integrity check. With --dir, for every complete backend: counts "
       "against the spec; the backend's own checks (every arena block "
-      "checksum, RocksDB's VerifyChecksum, SQLite's integrity_check); every "
+      "checksum, RocksDB's VerifyChecksum, SQLite's integrity_check, every "
+      "LMDB page of both trees checked as get checks a key's path); every "
       "pair of every table, in "
       "key order and by lookup, against the generator's stream; and a "
       "sample of miss keys absent. --quick does only the counts and a "

@@ -46,6 +46,35 @@ Status Need(const json& obj, const sweep::Key& k, const std::string& where) {
   return Status::Ok();
 }
 
+// One message per condition, each naming the key at fault and its value.
+Status CheckCell(const DeviceProfileCell& cell, const json& c,
+                 const std::string& at) {
+  auto bad = [&](const sweep::Key& k, const std::string& why) {
+    return Status::Corruption(at + ": \"" + std::string(k.name) + "\" is " +
+                              c[k.name].dump() + ", " + why);
+  };
+  if (!(cell.reads_per_s > 0)) {
+    return bad(sweep::kCellReadsPerS, "must be above 0");
+  }
+  if (!(cell.lat_mean_ns > 0)) {
+    return bad(sweep::kCellLatMean, "must be above 0");
+  }
+  if (!(cell.reads_per_s_low > 0)) {
+    return bad(sweep::kCellReadsPerSLow, "must be above 0");
+  }
+  if (cell.reads_per_s_low > cell.reads_per_s) {
+    return bad(sweep::kCellReadsPerSLow,
+               "above \"" + std::string(sweep::kCellReadsPerS.name) + "\" " +
+                   c[sweep::kCellReadsPerS.name].dump());
+  }
+  if (cell.reads_per_s_high < cell.reads_per_s) {
+    return bad(sweep::kCellReadsPerSHigh,
+               "below \"" + std::string(sweep::kCellReadsPerS.name) + "\" " +
+                   c[sweep::kCellReadsPerS.name].dump());
+  }
+  return Status::Ok();
+}
+
 // Linear interpolation of f over ascending xs, clamped at the ends.
 template <typename F>
 double Interpolate(const std::vector<double>& xs, double x, F f) {
@@ -98,10 +127,11 @@ Result<DeviceProfile> ParseDeviceProfile(const json& doc,
     FLATBENCH_RETURN_IF_ERROR(Need(doc, k, where));
   }
   if (doc[sweep::kProfileVersion.name] != sweep::kDeviceProfileVersion) {
-    return Status::Corruption(where + ": device profile format " +
-                              doc[sweep::kProfileVersion.name].dump() +
-                              ", this build reads " +
-                              std::to_string(sweep::kDeviceProfileVersion));
+    return Status::Corruption(
+        where + ": \"" + std::string(sweep::kProfileVersion.name) +
+        "\": format " + doc[sweep::kProfileVersion.name].dump() +
+        ", this build reads format " +
+        std::to_string(sweep::kDeviceProfileVersion));
   }
   DeviceProfile p;
   p.source = where;
@@ -126,15 +156,7 @@ Result<DeviceProfile> ParseDeviceProfile(const json& doc,
     cell.lat_mean_ns = c[sweep::kCellLatMean.name].get<double>();
     cell.lat_p50_ns = c[sweep::kCellLatP50.name].get<double>();
     cell.lat_p99_ns = c[sweep::kCellLatP99.name].get<double>();
-    if (!(cell.reads_per_s > 0) || !(cell.lat_mean_ns > 0) ||
-        !(cell.reads_per_s_low > 0) ||
-        cell.reads_per_s_low > cell.reads_per_s ||
-        cell.reads_per_s_high < cell.reads_per_s) {
-      return Status::Corruption(
-          at +
-          ": rates and latency must be positive, with reads_per_s_low "
-          "<= reads_per_s <= reads_per_s_high");
-    }
+    FLATBENCH_RETURN_IF_ERROR(CheckCell(cell, c, at));
     p.cells.push_back(cell);
   }
   for (int d : sweep::kProfileQueueDepths) {
@@ -144,13 +166,18 @@ Result<DeviceProfile> ParseDeviceProfile(const json& doc,
             return c.depth == d && c.read_bytes == static_cast<double>(b);
           });
       if (!has) {
-        return Status::Corruption(where + ": no cell for queue depth " +
-                                  std::to_string(d) + " and " +
-                                  std::to_string(b) + " bytes");
+        return Status::Corruption(
+            where + ": \"" + std::string(sweep::kProfileCells.name) +
+            "\": no cell for queue depth " + std::to_string(d) + " and " +
+            std::to_string(b) + " bytes");
       }
     }
   }
-  if (p.cpus < 1) return Status::Corruption(where + ": cpus below 1");
+  if (p.cpus < 1) {
+    return Status::Corruption(where + ": \"" +
+                              std::string(sweep::kProfileCpus.name) + "\" is " +
+                              std::to_string(p.cpus) + ", must be at least 1");
+  }
   return p;
 }
 

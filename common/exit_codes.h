@@ -51,12 +51,14 @@ inline constexpr ExitRow kExitInconclusive{
 inline constexpr ExitRow kExitUsage{64, "usage error", "", kEveryCommand};
 inline constexpr ExitRow kExitCorrupt{
     65, "bad or corrupt data",
-    "for report, also results it cannot trust: malformed, another results "
-    "format, impossible values, fields that contradict each other, or files "
-    "from another host, disk, build or run",
+    "also a --file that is not a regular file, such as /dev/null: it holds "
+    "no arena; for report, also results it cannot trust: malformed, another "
+    "results format, impossible values, fields that contradict each other, "
+    "or files from another host, disk, build or run",
     kEveryCommand};
-inline constexpr ExitRow kExitMissingInput{66, "missing input", "",
-                                           kEveryCommand};
+inline constexpr ExitRow kExitMissingInput{
+    66, "missing input", "also a --dir that is not a directory",
+    kEveryCommand};
 inline constexpr ExitRow kExitChildFailed{
     70, "a child process failed",
     "a phase, worker or probe flatbench started was killed by a signal or "

@@ -130,11 +130,31 @@ Result<BackendBuild> Dataset::Build(const std::string& backend) const {
   } catch (const json::exception& e) {
     return Status::Corruption(path + ": malformed marker: " + e.what());
   }
-  if (b.fingerprint != fingerprint_) {
-    return Status::Corruption(path + ": fingerprint " + b.fingerprint +
-                              " differs from the dataset's " + fingerprint_);
-  }
+  if (b.fingerprint != fingerprint_) return FingerprintMismatch(path, b);
   return b;
+}
+
+// Which file holds the wrong fingerprint: the marker, when another
+// backend's marker agrees with dataset.json; else dataset.json, which every
+// marker then contradicts (each was written from its build's own stream).
+Status Dataset::FingerprintMismatch(const std::string& marker,
+                                    const BackendBuild& b) const {
+  const std::string identity = dir_ + "/" + kIdentityFile;
+  for (const std::string& other : CompleteBackends()) {
+    if (MarkerPath(other) == marker) continue;
+    auto text = ReadSmallFile(MarkerPath(other));
+    if (!text.ok()) continue;
+    json j = json::parse(text.value(), nullptr, /*allow_exceptions=*/false);
+    if (j.is_object() && j.value("fingerprint", "") == fingerprint_) {
+      return Status::Corruption(marker + ": fingerprint " + b.fingerprint +
+                                " differs from " + fingerprint_ + " in " +
+                                identity + " and " + MarkerPath(other));
+    }
+  }
+  return Status::Corruption(identity + ": fingerprint " + fingerprint_ +
+                            " differs from " + b.fingerprint + ", which " +
+                            marker + " recorded when " + b.backend +
+                            " was built from the generator's stream");
 }
 
 std::vector<std::string> Dataset::CompleteBackends() const {

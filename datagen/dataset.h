@@ -48,11 +48,17 @@ class Dataset {
   std::string BackendDir(const std::string& backend) const;
   std::string MarkerPath(const std::string& backend) const;
   // The completion record, or kMissingInput if the backend is not complete.
+  // kCorruption when its fingerprint differs from dataset.json's, naming
+  // the file at fault: the marker when another marker agrees with
+  // dataset.json, else dataset.json.
   Result<BackendBuild> Build(const std::string& backend) const;
   // Backends with a completion marker, in name order.
   std::vector<std::string> CompleteBackends() const;
 
  private:
+  Status FingerprintMismatch(const std::string& marker,
+                             const BackendBuild& b) const;
+
   std::string dir_;
   dataset::Spec spec_;
   std::string fingerprint_;

@@ -39,7 +39,16 @@ Status CheckSpecCounts(const ResultSet& rs, const std::string& file) {
   for (const auto& [name, key] : pairs) {
     auto in_spec = SpecCount(spec, name);
     auto counted = rs.Integer(key->name);
-    if (!in_spec || !counted || *in_spec == *counted) continue;
+    // bench writes both; a spec without a count could pass for any scale
+    // that the dataset keys claim, so it is refused, not skipped.
+    if (!in_spec) {
+      return Status::Corruption(
+          "results " + file + ": context " + std::string(r::kSpec.name) +
+          " '" + spec.substr(0, 80) + "' states no " + name +
+          "=N, so nothing holds " + std::string(key->name) +
+          " to the dataset it describes");
+    }
+    if (!counted || *in_spec == *counted) continue;
     return Status::Corruption(
         "results " + file + ": context " + std::string(r::kSpec.name) +
         " says " + name + "=" + std::to_string(*in_spec) + " but " +

@@ -8,6 +8,9 @@
 //
 //   - the spec's counts ("accounts=N slots_per_account=M") against
 //     flatbench.dataset.accounts and flatbench.dataset.slots_per_account;
+//     a spec without either count is refused too (bench writes both): the
+//     scale gate reads the dataset keys, and a run that cannot show its
+//     counts in both places could pass for any scale;
 //   - each read pass's file_pages (4 KiB pages of the backend's files)
 //     against the backend's disk_bytes (allocated bytes of the same files),
 //     within a factor of kSizeFactor either way plus kSizeSlackBytes; and

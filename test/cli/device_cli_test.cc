@@ -63,11 +63,16 @@ TEST_CASE("device refuses a missing directory and impossible sizes") {
   r = RunFlatbench("device --dir " + tmp.path() + " --seconds 0");
   CHECK(r.exit_code == 64);
   CHECK(r.err.find("--seconds") != std::string::npos);
-  // A plain file is not a directory.
+  // A plain file is not a directory: 66, the directory is missing, as for
+  // get --dir (README's exit table).
   std::ofstream(tmp / "file") << "x";
   r = RunFlatbench("device --dir " + (tmp / "file") + " --seconds 0.1");
-  CHECK(r.exit_code == 64);
-  CHECK(r.err.find("not a directory") != std::string::npos);
+  CHECK(r.exit_code == 66);
+  CHECK(r.err == "flatbench: " + (tmp / "file") + ": not a directory\n");
+  r = RunFlatbench("get --dir " + (tmp / "file") + " --key " +
+                   std::string(40, '0'));
+  CHECK(r.exit_code == 66);
+  CHECK(r.err == "flatbench: " + (tmp / "file") + ": not a directory\n");
 }
 
 TEST_CASE("device never writes through a link at its scratch name") {

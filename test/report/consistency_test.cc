@@ -27,6 +27,17 @@ TEST_CASE("fields that contradict each other are refused with 65",
     named = {"flatbench.spec", "accounts=100000", "flatbench.dataset.accounts",
              "300000000"};
   }
+  SECTION("a spec without counts, the dataset keys full scale's") {
+    doc["context"]["flatbench.spec"] = "hand-made";
+    named = {"flatbench.spec 'hand-made' states no accounts=N",
+             "flatbench.dataset.accounts"};
+  }
+  SECTION("a spec with accounts but no slots") {
+    doc["context"]["flatbench.spec"] =
+        "flatbench-dataset v1 accounts=300000000 seed=42";
+    named = {"flatbench.spec", "states no slots_per_account=N",
+             "flatbench.dataset.slots_per_account"};
+  }
   SECTION("the spec's slots disagree") {
     doc["context"]["flatbench.dataset.slots_per_account"] = 5;
     named = {"flatbench.spec", "slots_per_account=4",
@@ -120,9 +131,6 @@ TEST_CASE("what the consistency checks allow", "[report][consistency]") {
     auto& e = Entry(doc, "arena/account/hit/warm/threads:1/rep:0");
     e.erase("bytes_read_per_read");
     CHECK(e["storage_bound"] == 0);
-  }
-  SECTION("a spec without counts says nothing to contradict") {
-    doc["context"]["flatbench.spec"] = "hand-made";
   }
   SECTION("a hit whose device cell is absent") {
     CHECK(testing::RemoveEntries(

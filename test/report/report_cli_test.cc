@@ -109,6 +109,14 @@ TEST_CASE("report exit codes for bad input", "[report][cli]") {
         "flatbench.spec says accounts=100000 but "
         "flatbench.dataset.accounts is 300000000";
   }
+  SECTION("a spec without counts beside full scale's dataset keys") {
+    auto doc = ResultsBuilder().Build();
+    doc["context"]["flatbench.spec"] = "flatbench-dataset v1 seed=42";
+    Write(tmp / "s.json", doc.dump());
+    args = "report " + (tmp / "s.json") + out;
+    want = 65;
+    named = "flatbench.spec 'flatbench-dataset v1 seed=42' states no accounts=N";
+  }
   SECTION("missing thresholds file") {
     args = "report " + (tmp / "r.json") + out + " --thresholds " +
            (tmp / "t.json");
