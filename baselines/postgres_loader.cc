@@ -18,11 +18,14 @@
 // connection (PgCopyStreams), and the primary key is built once every
 // stream is in. FREEZE needs the table created in the COPY's own
 // transaction, which only one connection can have: these rows are
-// WAL-logged, and Finish's VACUUM (FREEZE) freezes them. The heap is in key
-// order within each chunk of kPgChunkPairs pairs. The tables hold the same
-// rows, under the same schema, at any N.
+// WAL-logged, and Finish's VACUUM (FREEZE) freezes them. A heap page holds
+// consecutive keys of one chunk of kPgChunkPairs pairs, but the pages of
+// the chunks copied at once interleave. The tables hold the same rows,
+// under the same schema, at any N.
 #include <algorithm>
-#include <cstring>
+#include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "baselines/postgres_backend.h"
@@ -33,7 +36,9 @@ namespace flatbench::baselines {
 namespace {
 
 constexpr size_t kFlushBytes = 1 << 20;
-// More connections add server processes and WAL contention, not speed.
+// At most this many COPY connections (server processes) per table: the
+// streams share one WAL and one relation's extension lock, so more are not
+// expected to help (not measured).
 constexpr unsigned kMaxCopyConnections = 8;
 
 class PostgresLoader : public BulkLoader {
