@@ -45,7 +45,7 @@ Result<std::unique_ptr<BulkLoader>> LoadArena(const std::string& dir,
 }
 
 // A store's loader that needs nothing of the spec and has one writer
-// thread (LMDB, SQLite, the fs store; PostgreSQL: one COPY connection).
+// thread (SQLite, the fs store).
 template <Result<std::unique_ptr<BulkLoader>> (*kNew)(const std::string&)>
 Result<std::unique_ptr<BulkLoader>> LoadIgnoringSpec(const std::string& dir,
                                                      const dataset::Spec&,
@@ -156,7 +156,7 @@ const Entry kEntries[] = {
 #if FLATBENCH_HAVE_POSTGRES
      .built = true,
      .open = &baselines::OpenPostgres,
-     .load = &LoadIgnoringSpec<&baselines::NewPostgresLoader>
+     .load = &LoadWithJobs<&baselines::NewPostgresLoader>
 #endif
     },
     {.name = "sqlite",

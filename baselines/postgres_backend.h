@@ -27,11 +27,17 @@ Result<std::unique_ptr<Backend>> OpenPostgres(const std::string& dir,
                                               const OpenOptions& options);
 
 // Creates a cluster in the empty `dir`, starts its server and loads the
-// pairs with COPY ... FROM STDIN (FORMAT binary, FREEZE), one transaction
-// per table, each ending with its primary key; Finish vacuums and analyzes
-// both tables, checkpoints and stops the server. A loader destroyed without
-// Finish stops the server and leaves the cluster incomplete (no marker).
-Result<std::unique_ptr<BulkLoader>> NewPostgresLoader(const std::string& dir);
+// pairs with binary COPY ... FROM STDIN, each table then gets its primary
+// key. With `jobs` 1: COPY (FREEZE) on one connection, one transaction per
+// table. With more: COPY on min(jobs, 8) connections at once into the table
+// created beforehand (see postgres_loader.cc); the first failing connection
+// stops the others, and its error names the table and the connection.
+// Finish vacuums (freezing every row) and analyzes both tables, checkpoints
+// and stops the server; the tables hold the same rows at any `jobs`. A
+// loader destroyed without Finish stops the server and leaves the cluster
+// incomplete (no marker).
+Result<std::unique_ptr<BulkLoader>> NewPostgresLoader(const std::string& dir,
+                                                      unsigned jobs = 1);
 
 // The backend's OpenScan walks `table` on its own connection, in
 // key-ordered pages; the server checks each page's checksum as the walk

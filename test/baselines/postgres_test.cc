@@ -14,6 +14,8 @@
 #include <sstream>
 
 #include "backends/table.h"
+#include "baselines/postgres_conn.h"
+#include "baselines/postgres_copy.h"
 #include "baselines/postgres_server.h"
 #include "datagen/check.h"
 #include "datagen/dataset.h"
@@ -394,4 +396,108 @@ TEST_CASE("postgres: no cluster, or a socket path too long, is refused") {
   auto server = baselines::PostgresServer::ForDir(deep);
   CHECK(server.status().code() == Code::kUsage);
   CHECK(server.status().message().find("107") != std::string::npos);
+}
+
+TEST_CASE("postgres at 1 and 2 jobs: same fingerprint, the same rows") {
+  testing::TempDir tmp;
+  // Both tables span more than one COPY chunk, so both connections copy.
+  const Spec spec = MakeSpec("custom", 20000, 3, 11).value();
+  testing::CollectSink model;
+  REQUIRE(GenerateSorted(spec, &model).ok());
+  REQUIRE(model.pairs[0].size() > baselines::kPgChunkPairs);
+  std::string fingerprint[2];
+  for (unsigned jobs : {1u, 2u}) {
+    CAPTURE(jobs);
+    GenOptions o;
+    o.dir = tmp / ("jobs" + std::to_string(jobs));
+    o.spec = spec;
+    o.backends = {"postgres"};
+    o.progress = false;
+    o.jobs = jobs;
+    auto built = Generate(o, backends::NewLoader);
+    REQUIRE(built.ok());
+    REQUIRE(built.value().size() == 1);
+    fingerprint[jobs - 1] = built.value()[0].fingerprint;
+    const std::string dir = o.dir + "/postgres";
+    auto backend = backends::Open("postgres", dir, {});
+    REQUIRE(backend.ok());
+    Backend& b = *backend.value();
+    auto session = b.NewSession();
+    REQUIRE(session.ok());
+    for (int t = 0; t < kNumTables; ++t) {
+      const Table table = static_cast<Table>(t);
+      CAPTURE(TableName(table));
+      auto count = b.CountPairs(table);
+      REQUIRE(count.ok());
+      CHECK(count.value() == model.pairs[t].size());
+      // The whole table, in key order, page by page.
+      PageCollector all;
+      std::string seek;
+      for (;;) {
+        const size_t before = all.got.size();
+        uint32_t n = 0;
+        REQUIRE(session.value()->Scan(table, seek, 1000, &all, &n).ok());
+        if (n < 1000) break;
+        seek = all.got[before + n - 1].first + std::string(1, '\0');
+      }
+      CHECK(all.got == model.pairs[t]);
+    }
+    session.value().reset();
+    CHECK(b.CheckIntegrity().ok());
+    backend.value().reset();
+    CHECK(ProcessesLeft(fs::absolute(dir).string()).empty());
+  }
+  CHECK(fingerprint[0] == fingerprint[1]);
+}
+
+TEST_CASE(
+    "postgres at 2 jobs: a failed COPY connection stops the load, named in "
+    "its error") {
+  testing::TempDir tmp;
+  const std::string dir = fs::absolute(tmp / "pg").string();
+  fs::create_directories(dir);
+  const Spec spec = MakeSpec("custom", 1000, 1, 5).value();
+  auto loader = backends::NewLoader("postgres", dir, spec, 2);
+  INFO(loader.status().message());
+  REQUIRE(loader.ok());
+  // Ascending 32-byte keys: a counter, big-endian, at the end.
+  auto key_of = [](uint64_t i) {
+    std::string k(32, '\0');
+    for (int b = 0; b < 8; ++b) k[31 - b] = static_cast<char>(i >> (8 * b));
+    return k;
+  };
+  const std::string value(40, 'v');
+  uint64_t i = 0;
+  REQUIRE(loader.value()->Add(Table::kAccount, key_of(i++), value).ok());
+  {
+    // Both COPYs are running: end one connection's server process.
+    auto server = baselines::PostgresServer::ForDir(dir);
+    REQUIRE(server.ok());
+    auto conn = baselines::PgConnect(server.value());
+    REQUIRE(conn.ok());
+    baselines::PgResult res(
+        PQexec(conn.value().get(),
+               "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+               "WHERE query LIKE 'COPY account%' AND pid <> "
+               "pg_backend_pid() ORDER BY pid LIMIT 1"));
+    REQUIRE(PQresultStatus(res.get()) == PGRES_TUPLES_OK);
+    REQUIRE(PQntuples(res.get()) == 1);
+    CHECK(std::string(PQgetvalue(res.get(), 0, 0)) == "t");
+  }
+  // Chunks go to both connections in turn; the one that is gone fails at
+  // its next chunk, and every later call returns its error.
+  Status st;
+  while (st.ok() && i < 40 * baselines::kPgChunkPairs) {
+    st = loader.value()->Add(Table::kAccount, key_of(i++), value);
+  }
+  if (st.ok()) st = loader.value()->Finish();
+  REQUIRE_FALSE(st.ok());
+  CHECK(st.code() == Code::kIOError);
+  CHECK(st.message().find(dir) != std::string::npos);
+  CHECK(st.message().find("COPY account (connection ") != std::string::npos);
+  CHECK(st.message().find(" of 2)") != std::string::npos);
+  CHECK(st.message().find('\n') == std::string::npos);
+  CHECK(loader.value()->Finish().code() == Code::kIOError);
+  loader.value().reset();  // Aborts the other COPY, stops the server.
+  CHECK(ProcessesLeft(dir).empty());
 }
