@@ -54,4 +54,9 @@ inline int Lines(const std::string& s) {
   return n;
 }
 
+// Whether this build of flatbench holds `backend` (gen's help names it).
+inline bool Built(const std::string& backend) {
+  return RunFlatbench("gen --help").out.find(backend) != std::string::npos;
+}
+
 }  // namespace flatbench::testing

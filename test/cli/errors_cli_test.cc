@@ -11,6 +11,7 @@
 
 #include "common/hex.h"
 #include "datagen/keys.h"
+#include "test/cli/file_bytes.h"
 #include "test/crafted_profile.h"
 #include "test/run_command.h"
 
@@ -21,27 +22,13 @@ using flatbench::testing::RunFlatbench;
 using flatbench::testing::TempDir;
 namespace dg = flatbench::datagen;
 
+using flatbench::testing::kPage;
+using flatbench::testing::Load;
+using flatbench::testing::PutByte;
+
+using flatbench::testing::Built;
+
 namespace {
-
-constexpr uint64_t kPage = 4096;
-
-void PutByte(const std::string& path, uint64_t offset, char c) {
-  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
-  f.seekp(static_cast<std::streamoff>(offset));
-  f.put(c);
-  REQUIRE(f);
-}
-
-template <typename T>
-T Load(const std::string& file, uint64_t at) {
-  T v;
-  std::memcpy(&v, file.data() + at, sizeof(v));
-  return v;
-}
-
-bool Built(const std::string& backend) {
-  return RunFlatbench("gen --help").out.find(backend) != std::string::npos;
-}
 
 std::string Gen(const TempDir& tmp, const std::string& backends) {
   const std::string dir = tmp / "ds";

@@ -12,6 +12,7 @@
 #include "common/hex.h"
 #include "common/rng.h"
 #include "datagen/keys.h"
+#include "test/cli/file_bytes.h"
 #include "test/run_command.h"
 
 using flatbench::testing::Lines;
@@ -20,17 +21,13 @@ using flatbench::testing::RunFlatbench;
 using flatbench::testing::TempDir;
 namespace dg = flatbench::datagen;
 
+using flatbench::testing::kPage;
+using flatbench::testing::Load;
+using flatbench::testing::PutByte;
+
 namespace {
 
-constexpr uint64_t kPage = 4096;
 constexpr uint16_t kBranchPage = 0x01;  // LMDB's P_BRANCH
-
-void PutByte(const std::string& path, uint64_t offset, char c) {
-  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
-  f.seekp(static_cast<std::streamoff>(offset));
-  f.put(c);
-  REQUIRE(f);
-}
 
 // One lookup and what the undamaged file answers for it.
 struct Probe {
@@ -111,13 +108,6 @@ int CheckGet(const std::string& dir, const Probe& p, uint64_t flipped) {
 }
 
 constexpr uint64_t kNone = ~0ULL;
-
-template <typename T>
-T Load(const std::string& file, uint64_t at) {
-  T v;
-  std::memcpy(&v, file.data() + at, sizeof(v));
-  return v;
-}
 
 // The main database's root page, from the newer meta page (LMDB's MDB_meta
 // after the 16-byte page header: its main MDB_db record at 88, whose root

@@ -26,6 +26,8 @@ using flatbench::testing::TempDir;
 namespace fs = std::filesystem;
 namespace dg = flatbench::datagen;
 
+using flatbench::testing::Built;
+
 namespace {
 
 constexpr uint64_t kAccounts = 3000;
@@ -65,10 +67,6 @@ std::string FlipInside(const std::string& dir, const std::string& ext,
   f.put(static_cast<char>(c ^ 0x20));
   REQUIRE(f);
   return hit;
-}
-
-bool Built(const std::string& backend) {
-  return RunFlatbench("gen --help").out.find(backend) != std::string::npos;
 }
 
 // Starts flatbench with `args` (no shell), output to files in `tmp`.

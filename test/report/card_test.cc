@@ -14,6 +14,7 @@
 namespace flatbench::report {
 namespace {
 
+using testing::HitCheck;
 using testing::Judge;
 using testing::ResultsBuilder;
 
@@ -30,20 +31,6 @@ ResultsBuilder AllReadPaths() {
     b.device_reads_per_s[p] = b.device_reads_per_s["arena"];
   }
   return b;
-}
-
-const RatioCheck& HitCheck(const Verdict& v, const std::string& baseline,
-                           const std::string& table, int threads) {
-  for (const auto& c : v.checks) {
-    if (c.threshold.metric == Metric::kHitReadsPerS &&
-        c.baseline.backend == baseline && c.candidate.table == table &&
-        c.candidate.threads == threads) {
-      return c;
-    }
-  }
-  FAIL("no hit check against " << baseline << " for " << table << " at "
-                               << threads);
-  return v.checks.front();
 }
 
 // The markdown up to the card's end: everything before the first section

@@ -46,6 +46,22 @@ inline const Gate& GateNamed(const Verdict& v, const std::string& name) {
   return v.gates.front();
 }
 
+// The hit check of the candidate against `baseline` for `table` at
+// `threads`; fails the test if there is none.
+inline const RatioCheck& HitCheck(const Verdict& v, const std::string& baseline,
+                                  const std::string& table, int threads) {
+  for (const auto& c : v.checks) {
+    if (c.threshold.metric == Metric::kHitReadsPerS &&
+        c.baseline.backend == baseline && c.candidate.table == table &&
+        c.candidate.threads == threads) {
+      return c;
+    }
+  }
+  FAIL("no hit check against " << baseline << " for " << table << " at "
+                               << threads);
+  return v.checks.front();
+}
+
 // Names of the failed gates, for messages and exact-set checks.
 inline std::vector<std::string> FailedGateNames(const Verdict& v) {
   std::vector<std::string> out;

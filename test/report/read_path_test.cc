@@ -31,20 +31,6 @@ ResultsBuilder WithReadPaths(double mmap, double cache, double pread) {
   return b;
 }
 
-const RatioCheck& CheckAt(const Verdict& v, const std::string& baseline,
-                          const std::string& table, int threads) {
-  for (const auto& c : v.checks) {
-    if (c.threshold.metric == Metric::kHitReadsPerS &&
-        c.baseline.backend == baseline && c.candidate.table == table &&
-        c.candidate.threads == threads) {
-      return c;
-    }
-  }
-  FAIL("no hit check against " << baseline << " for " << table << " at "
-                               << threads);
-  return v.checks.front();
-}
-
 TEST_CASE("a valid run with one clear failure is NO-GO even with noise",
           "[report][verdict]") {
   auto doc = ResultsBuilder().Build();
@@ -202,7 +188,8 @@ TEST_CASE("the one-page ceiling of a hit check, by hand", "[report][ceiling]") {
     for (const auto& [threads, figures] : hand) {
       CAPTURE(threads);
       const auto [n1, best] = figures;
-      const RatioCheck& rocks = CheckAt(v, "rocksdb", "account", threads);
+      const RatioCheck& rocks =
+          testing::HitCheck(v, "rocksdb", "account", threads);
       REQUIRE(rocks.ceiling.available);
       CHECK(rocks.ceiling.cpu_per_read_s == Approx(5.078125e-6));
       CHECK(rocks.ceiling.device_rate == Approx(25000.0 * threads));
@@ -216,7 +203,7 @@ TEST_CASE("the one-page ceiling of a hit check, by hand", "[report][ceiling]") {
       CHECK(rocks.ceiling.interval.high == Approx(best / 10000).epsilon(1e-6));
       CHECK_FALSE(rocks.ceiling.beyond);  // 2.219 is above 1.8.
       CHECK(rocks.ceiling.held);          // The arena's 2.0 lies below.
-      const RatioCheck& lmdb = CheckAt(v, "lmdb", "storage", threads);
+      const RatioCheck& lmdb = testing::HitCheck(v, "lmdb", "storage", threads);
       CHECK(lmdb.ceiling.ratio == Approx(best / 20000).epsilon(1e-6));
       CHECK_FALSE(lmdb.ceiling.beyond);
     }
@@ -230,7 +217,7 @@ TEST_CASE("the one-page ceiling of a hit check, by hand", "[report][ceiling]") {
     Verdict v = Judge(doc);
     // 2 x 40 us of waits exceed the 50 us per read: c = 0, R* = D / n1
     // (n1 = 0.997663076 at 8 threads, as above).
-    const RatioCheck& c = CheckAt(v, "rocksdb", "account", 8);
+    const RatioCheck& c = testing::HitCheck(v, "rocksdb", "account", 8);
     CHECK(c.ceiling.cpu_per_read_s == 0);
     CHECK(c.ceiling.ratio ==
           Approx(25000.0 / 0.997663076 / 10000).epsilon(1e-8));
@@ -242,7 +229,7 @@ TEST_CASE("the one-page ceiling of a hit check, by hand", "[report][ceiling]") {
     Verdict v = Judge(b.Build());
     CAPTURE(v.reason);
     CHECK(v.outcome == Outcome::kNoGo);
-    const RatioCheck& c = CheckAt(v, "rocksdb", "storage", 1);
+    const RatioCheck& c = testing::HitCheck(v, "rocksdb", "storage", 1);
     CHECK(c.ceiling.ratio == Approx(22189.47 / 20000).epsilon(1e-6));
     CHECK(c.ceiling.beyond);
     // Every arena/rocksdb hit check, and none against LMDB (0.85 < 1.109,
@@ -269,7 +256,8 @@ TEST_CASE("the one-page ceiling of a hit check, by hand", "[report][ceiling]") {
     testing::RemoveEntries(doc, "arena+cache/account/device/");
     Verdict v = Judge(doc);
     REQUIRE(v.variants.size() == 2);
-    const RatioCheck& c = CheckAt(v.variants[0], "rocksdb", "account", 1);
+    const RatioCheck& c =
+        testing::HitCheck(v.variants[0], "rocksdb", "account", 1);
     REQUIRE(c.ceiling.available);
     CHECK(c.ceiling.ratio == Approx(22189.47 / 10000).epsilon(1e-6));
   }
@@ -295,7 +283,7 @@ TEST_CASE("a check that passes is never beyond its ceiling",
   // and the ceiling did not hold.
   b.hit_reads_per_s = {{"arena", 40000}, {"rocksdb", 20000}, {"lmdb", 20000}};
   Verdict v = Judge(b.Build());
-  const RatioCheck& c = CheckAt(v, "rocksdb", "account", 1);
+  const RatioCheck& c = testing::HitCheck(v, "rocksdb", "account", 1);
   CHECK(c.passed);
   REQUIRE(c.ceiling.available);
   CHECK(c.ceiling.ratio == Approx(25000 / 0.999707486 / 20000));
@@ -312,7 +300,7 @@ TEST_CASE("the ceiling's interval decides beyond, not its median",
   // 1.789), the interval reaching above it: not marked beyond.
   b.hit_reads_per_s["rocksdb"] = 12400;
   Verdict v = Judge(b.Build());
-  const RatioCheck& c = CheckAt(v, "rocksdb", "account", 1);
+  const RatioCheck& c = testing::HitCheck(v, "rocksdb", "account", 1);
   REQUIRE(c.ceiling.available);
   CHECK(c.ceiling.ratio < 1.8);
   CHECK(c.ceiling.interval.high > 1.8);
