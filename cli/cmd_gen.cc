@@ -140,7 +140,8 @@ Command AddGen(CLI::App& app) {
           ", fewer if the memory holds fewer). Builds up to this many "
           "backends at once, as many as the memory allows, each making its "
           "pairs and, where the engine "
-          "allows (arena, RocksDB), loading with this many threads. The "
+          "allows (arena, RocksDB, PostgreSQL), loading with this many "
+          "threads. The "
           "output does not depend on it.");
   return {sub, [a] {
             Status st = RunGen(*a);

@@ -64,9 +64,14 @@ void CheckDocument(const nlohmann::json& doc,
   for (const auto& k : results::AllContextKeys()) {
     // Only with --device-profile (below).
     if (k.name == results::kRecordedDeviceProfile.name) continue;
+    // Only in a run that was interrupted and resumed (interrupt_test).
+    if (k.name == results::kInterruptionLog.name) continue;
     CAPTURE(k.name);
     CHECK(ctx.contains(std::string(k.name)));
   }
+  // An uninterrupted run says so.
+  CHECK(ctx[std::string(results::kInterruptions.name)] == 0);
+  CHECK_FALSE(ctx.contains(std::string(results::kInterruptionLog.name)));
   CHECK(ctx[std::string(results::kResultsFormat.name)] ==
         results::kFormatVersion);
   CHECK(ctx[std::string(results::kScale.name)] == "tiny");
