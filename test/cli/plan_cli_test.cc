@@ -3,6 +3,7 @@
 // gonogo runs by default at full scale, the plan for another host (a
 // device profile), and sweep's size checks before the first size. Every
 // command here plans or refuses; none builds a dataset.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
@@ -81,18 +82,18 @@ TEST_CASE("a store's build time at one and two jobs is its measured rate") {
     CAPTURE(s);
     CHECK(dataset::EstimateBuildSeconds(spec, s, 1) ==
           Approx(f.setup_seconds + pairs / f.pairs_per_second));
+    // A store measured slower at two jobs (PostgreSQL's several COPY
+    // connections) is modelled at its one-job time: the model takes no
+    // parallel share it did not see.
+    const double two = std::max(f.pairs_per_second, f.pairs_per_second_2);
     CHECK(dataset::EstimateBuildSeconds(spec, s, 2) ==
-          Approx(f.setup_seconds + pairs / f.pairs_per_second_2));
+          Approx(f.setup_seconds + pairs / two));
     const double p = dataset::ParallelShare(f);
     CHECK(p >= 0);
     CHECK(p <= 1);
     // More jobs never cost more.
     CHECK(dataset::EstimateBuildSeconds(spec, s, 32) <=
           dataset::EstimateBuildSeconds(spec, s, 2));
-    // An engine with one writer divides less of its time than the arena.
-    if (f.one_writer) {
-      CHECK(p < dataset::ParallelShare(dataset::FiguresOf("arena")));
-    }
   }
 }
 
