@@ -92,12 +92,17 @@ Status Builder::Add(std::string_view key, std::string_view value) {
     if (c < 0) return Fail(Status::Corruption("key not ascending"));
   }
   const int shard = static_cast<unsigned char>(key[0]);
+  if (shard == shard_ && !shard_open_) {
+    return Fail(Status::Usage("a key of shard " + std::to_string(shard) +
+                              " after that shard was added whole"));
+  }
   if (shard != shard_) {
-    if (shard_ >= 0) {
+    if (shard_open_) {
       Status st = EndShard(jobs_ - 1);
       if (!st.ok()) return Fail(st);
     }
     shard_ = shard;
+    shard_open_ = true;
     if (jobs_ == 1) {
       shard_builder_.Start(shard);
     } else {
@@ -131,9 +136,33 @@ Status Builder::Write(ShardImage* image) {
   return Status::Ok();
 }
 
+Status Builder::AddShard(BuiltShard* shard) {
+  if (!status_.ok()) return status_;
+  if (finished_) return Fail(Status::Usage("AddShard after Finish"));
+  const ShardImage& image = shard->image;
+  if (image.entry.key_count == 0) return Status::Ok();
+  if (stats_.key_count > 0) {
+    const int c = std::string_view(shard->first_key).compare(last_key_);
+    if (c == 0) return Fail(Status::Corruption("duplicate key"));
+    if (c < 0) return Fail(Status::Corruption("key not ascending"));
+  }
+  Status st = EndShard(0);
+  if (!st.ok()) return Fail(st);
+  shard_ = image.shard;
+  shard_open_ = false;
+  st = Write(&shard->image);
+  if (!st.ok()) return Fail(st);
+  last_key_ = std::move(shard->last_key);
+  stats_.key_count += shard->image.entry.key_count;
+  stats_.key_bytes += shard->key_bytes;
+  stats_.value_bytes += shard->value_bytes;
+  return Status::Ok();
+}
+
 Status Builder::EndShard(size_t keep) {
   if (jobs_ == 1) {
-    if (shard_ < 0) return Status::Ok();
+    if (!shard_open_) return Status::Ok();
+    shard_open_ = false;
     ShardImage image = shard_builder_.Finish();
     return Write(&image);
   }

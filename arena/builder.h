@@ -11,8 +11,10 @@
 //
 // The header is written last, so a file cut short anywhere has no magic.
 //
-// Shards are independent (builder_shard.h). With one job the caller's
-// thread builds each shard's image and appends it; with `jobs` > 1 each
+// Shards are independent (builder_shard.h). A shard may come built whole
+// (BuildShard, then AddShard: gen builds shards on its own threads that
+// way). Otherwise, with one job the caller's thread builds each shard's
+// image and appends it; with `jobs` > 1 each
 // shard's pairs are copied and built by a thread of its own, up to `jobs`
 // shards at once, and the images are appended in shard order by the
 // caller's thread. The bytes written are the same either way.
@@ -82,6 +84,12 @@ class Builder {
   // The first error (kCorruption for bad input, kIOError for writes) is kept,
   // the temporary file removed, and every later call returns it.
   Status Add(std::string_view key, std::string_view value);
+  // Appends a shard built whole (BuildShard, on any thread) after the
+  // pairs added so far, as Add of its pairs would: its first key must
+  // follow the last key added (kCorruption otherwise, kept as Add's
+  // errors are). A shard added whole is closed: a later Add of a key of
+  // the same shard is refused (kUsage). An empty BuiltShard adds nothing.
+  Status AddShard(BuiltShard* shard);
   // Writes index, filters, directory and header, fsyncs, renames into place
   // and fsyncs the directory. Returns the first error if any.
   Status Finish();
@@ -117,7 +125,8 @@ class Builder {
   uint64_t start_micros_ = 0;
 
   std::array<ShardEntry, kNumShards> shards_{};
-  int shard_ = -1;  // shard being added to, -1 before the first key
+  int shard_ = -1;           // shard of the last key, -1 before the first key
+  bool shard_open_ = false;  // Add may still add to shard_
   std::string last_key_;
   ShardBuilder shard_builder_;            // one job
   std::unique_ptr<ShardJob> collecting_;  // jobs > 1: the current shard

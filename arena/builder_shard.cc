@@ -109,6 +109,51 @@ ShardImage ShardBuilder::Finish() {
   return out;
 }
 
+Result<BuiltShard> BuildShard(const BuilderOptions& options,
+                              const PairRun& run) {
+  BuiltShard out;
+  const size_t n = run.size();
+  if (n == 0) return out;
+  const int shard =
+      static_cast<unsigned char>(run.key(0).empty() ? 0 : run.key(0)[0]);
+  const uint64_t max_value = MaxValueSize(options.key_width);
+  auto bad = [&](size_t i, const std::string& what) {
+    return Status::Corruption("shard " + std::to_string(shard) + ", pair " +
+                              std::to_string(i) + ": " + what);
+  };
+  ShardBuilder b(options);
+  b.Start(shard);
+  std::string_view prev;
+  for (size_t i = 0; i < n; ++i) {
+    const std::string_view key = run.key(i);
+    const std::string_view value = run.value(i);
+    if (key.size() != options.key_width) {
+      return bad(i, "key width " + std::to_string(key.size()) + ", expected " +
+                        std::to_string(options.key_width));
+    }
+    if (value.size() > max_value) {
+      return bad(i, "value of " + std::to_string(value.size()) +
+                        " bytes exceeds maximum " + std::to_string(max_value));
+    }
+    if (static_cast<unsigned char>(key[0]) != shard) {
+      return bad(i, "key of another shard in the run");
+    }
+    if (i > 0) {
+      const int c = key.compare(prev);
+      if (c == 0) return bad(i, "duplicate key");
+      if (c < 0) return bad(i, "key not ascending");
+    }
+    b.Add(key, value);
+    out.key_bytes += key.size();
+    out.value_bytes += value.size();
+    prev = key;
+  }
+  out.first_key.assign(run.key(0));
+  out.last_key.assign(prev);
+  out.image = b.Finish();
+  return out;
+}
+
 Result<ShardEntry> WriteShard(FileWriter* writer, ShardImage* image) {
   FLATBENCH_RETURN_IF_ERROR(writer->PadTo(kBlockSize));
   const uint64_t base = writer->offset();

@@ -19,6 +19,7 @@
 #include "arena/block_builder.h"
 #include "arena/file_writer.h"
 #include "arena/format.h"
+#include "common/backend.h"
 #include "common/status.h"
 
 namespace flatbench::arena {
@@ -65,6 +66,24 @@ class ShardBuilder {
   std::vector<char> block_buf_;
   std::vector<char> compressed_;
 };
+
+// A shard built whole from its pairs (BuildShard), with what Builder::Add
+// would have counted of them, for Builder::AddShard.
+struct BuiltShard {
+  ShardImage image;
+  uint64_t key_bytes = 0;
+  uint64_t value_bytes = 0;
+  std::string first_key;
+  std::string last_key;
+};
+
+// Builds the shard of `run`'s keys (their first byte) from every pair of
+// it. Checks what Builder::Add checks: kCorruption, naming the pair's
+// position in the run, for a key of another width, a value above
+// MaxValueSize, a key out of order or repeated, or a key of another shard.
+// An empty run gives an empty BuiltShard (shard -1).
+Result<BuiltShard> BuildShard(const BuilderOptions& options,
+                              const PairRun& run);
 
 // Appends `image` at the writer's next kBlockSize boundary, filling in its
 // checksums from the absolute offsets, and returns its directory entry.

@@ -1,5 +1,6 @@
 #pragma once
-// A buffered, append-only file with durable commit helpers.
+// A buffered, append-only file with durable commit helpers. Writeback
+// starts as it goes (sync_file_range), so the closing fsync is short.
 
 #include <cstdint>
 #include <memory>
@@ -32,10 +33,14 @@ class FileWriter {
  private:
   FileWriter(std::string path, int fd);
   Status Flush();
+  // Writes at the file's end, starting writeback every kWriteBehindBytes.
+  Status WriteOut(const char* p, size_t n);
 
   std::string path_;
   int fd_;
   uint64_t offset_ = 0;
+  uint64_t written_ = 0;    // bytes written to the file by WriteOut
+  uint64_t writeback_ = 0;  // writeback started up to here
   std::vector<char> buffer_;
 };
 

@@ -40,21 +40,60 @@ Status ArenaLoader::FinishCurrent() {
   return Status::Ok();
 }
 
+Status ArenaLoader::Reach(Table table) {
+  const int t = static_cast<int>(table);
+  if (t < table_ || builder_ == nullptr) {
+    return Status::Usage("account key after storage keys or after Finish");
+  }
+  if (t > table_) {
+    FLATBENCH_RETURN_IF_ERROR(FinishCurrent());
+    FLATBENCH_RETURN_IF_ERROR(Start(table));
+  }
+  return Status::Ok();
+}
+
 Status ArenaLoader::Add(Table table, std::string_view key,
                         std::string_view value) {
   if (!status_.ok()) return status_;
-  const int t = static_cast<int>(table);
-  if (t < table_ || builder_ == nullptr) {
-    status_ = Status::Usage("account key after storage keys or after Finish");
-    return status_;
-  }
-  if (t > table_) {
-    status_ = FinishCurrent();
-    if (status_.ok()) status_ = Start(table);
-    if (!status_.ok()) return status_;
-  }
+  status_ = Reach(table);
+  if (!status_.ok()) return status_;
   Status st = builder_->Add(key, value);
   if (!st.ok()) status_ = InContext(st, ArenaPath(dir_, table));
+  return status_;
+}
+
+namespace {
+
+struct ShardPart final : LoadPart {
+  Table table = Table::kAccount;
+  BuiltShard shard;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<LoadPart>> ArenaLoader::Prepare(Table table,
+                                                       const PairRun& run) {
+  BuilderOptions o = options_;
+  o.key_width = static_cast<uint32_t>(KeySize(table));
+  auto part = std::make_unique<ShardPart>();
+  part->table = table;
+  Result<BuiltShard> built = BuildShard(o, run);
+  if (!built.ok()) return built.status().WithContext(ArenaPath(dir_, table));
+  part->shard = std::move(built).value();
+  return std::unique_ptr<LoadPart>(std::move(part));
+}
+
+Status ArenaLoader::Commit(std::unique_ptr<LoadPart> part) {
+  if (!status_.ok()) return status_;
+  auto* p = dynamic_cast<ShardPart*>(part.get());
+  if (p == nullptr) {
+    status_ = Status::Usage("Commit of a part this loader did not prepare");
+    return status_;
+  }
+  status_ = Reach(p->table);
+  if (!status_.ok()) return status_;
+  Status st = builder_->AddShard(&p->shard);
+  if (!st.ok()) status_ = InContext(st, ArenaPath(dir_, p->table));
   return status_;
 }
 

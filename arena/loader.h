@@ -27,6 +27,14 @@ class ArenaLoader final : public BulkLoader {
   // the storage file is started.
   Status Add(Table table, std::string_view key,
              std::string_view value) override;
+  // Whole shards: Prepare builds the shard of a run on the caller's
+  // thread (BuildShard, the table's key width); Commit appends it to its
+  // table's file, under the same order rules as Add (the account file is
+  // finished before the first storage shard is placed).
+  bool TakesBuckets() const override { return true; }
+  Result<std::unique_ptr<LoadPart>> Prepare(Table table,
+                                            const PairRun& run) override;
+  Status Commit(std::unique_ptr<LoadPart> part) override;
   // Finishes whichever files are not yet finished (an empty table makes an
   // empty, valid file). Only after it returns ok do both files exist.
   Status Finish() override;
@@ -40,6 +48,9 @@ class ArenaLoader final : public BulkLoader {
   ArenaLoader(std::string dir, const BuilderOptions& options, unsigned jobs)
       : dir_(std::move(dir)), options_(options), jobs_(jobs) {}
   Status Start(Table table);
+  // Finishes earlier tables' files and starts `table`'s, as needed before
+  // its first pair; kUsage for a table before the current one.
+  Status Reach(Table table);
   Status FinishCurrent();
 
   std::string dir_;

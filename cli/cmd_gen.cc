@@ -101,7 +101,6 @@ Status RunGen(const GenArgs& a) {
   }
   o.rebuild = a.rebuild;
   o.progress = !a.quiet;
-  o.jobs = a.jobs;
   o.stop = &g_stop_signal;
   CatchStopSignals();
   FLATBENCH_ASSIGN_OR_RETURN(auto builds,

@@ -61,4 +61,13 @@ Result<std::string> Backend::CheckIntegrity() {
   return "no checksums (" + Name() + " keeps none)";
 }
 
+Result<std::unique_ptr<LoadPart>> BulkLoader::Prepare(Table /*table*/,
+                                                      const PairRun& /*run*/) {
+  return Status::Usage("this loader takes pairs one by one (Add)");
+}
+
+Status BulkLoader::Commit(std::unique_ptr<LoadPart> /*part*/) {
+  return Status::Usage("this loader takes pairs one by one (Add)");
+}
+
 }  // namespace flatbench

@@ -217,6 +217,23 @@ class Backend {
   virtual Result<std::string> CheckIntegrity();
 };
 
+// The pairs of one bucket of a load: every pair of one table whose key
+// starts with one byte, ascending (BulkLoader::Prepare).
+class PairRun {
+ public:
+  virtual ~PairRun() = default;
+  virtual size_t size() const = 0;
+  virtual std::string_view key(size_t i) const = 0;
+  virtual std::string_view value(size_t i) const = 0;
+};
+
+// A bucket a loader has built off the generating thread, waiting to be
+// committed (BulkLoader::Commit). Opaque outside its loader.
+class LoadPart {
+ public:
+  virtual ~LoadPart() = default;
+};
+
 // Streams ascending key/value pairs into a new backend. Tables are written
 // one after the other: every account pair, then every storage pair.
 class BulkLoader {
@@ -229,6 +246,23 @@ class BulkLoader {
   // Makes the data durable. Only after Finish returns ok is the backend
   // complete; a loader destroyed without Finish leaves no valid backend.
   virtual Status Finish() = 0;
+
+  // Whether the loader builds whole buckets (by the key's first byte) with
+  // Prepare and Commit. A loader whose files split that way (the arena's
+  // shards) does the bulk of its work in Prepare, on any thread and for
+  // several buckets at once; Commit, on the generating thread in order,
+  // only places the result. Default: no, the loader takes Add.
+  virtual bool TakesBuckets() const { return false; }
+  // Builds `run` (pairs of `table` whose keys share their first byte;
+  // ascending, not empty) into a part. Thread-safe, and no part depends on
+  // another's. Errors: kCorruption for a run Add would refuse (key width,
+  // value size, order). Default: kUsage (TakesBuckets is false).
+  virtual Result<std::unique_ptr<LoadPart>> Prepare(Table table,
+                                                    const PairRun& run);
+  // Places `part` (from Prepare on this loader) after every pair given so
+  // far, as Add of its pairs would; tables and buckets in ascending order.
+  // Default: kUsage.
+  virtual Status Commit(std::unique_ptr<LoadPart> part);
 };
 
 }  // namespace flatbench

@@ -63,15 +63,29 @@ class StoppableSink final : public BulkLoader {
       : inner_(inner), stop_(stop), cancel_(cancel) {}
   Status Add(Table table, std::string_view key,
              std::string_view value) override {
+    FLATBENCH_RETURN_IF_ERROR(Check());
+    return inner_->Add(table, key, value);
+  }
+  Status Finish() override { return inner_->Finish(); }
+  bool TakesBuckets() const override { return inner_->TakesBuckets(); }
+  Result<std::unique_ptr<LoadPart>> Prepare(Table table,
+                                            const PairRun& run) override {
+    return inner_->Prepare(table, run);
+  }
+  Status Commit(std::unique_ptr<LoadPart> part) override {
+    FLATBENCH_RETURN_IF_ERROR(Check());
+    return inner_->Commit(std::move(part));
+  }
+
+ private:
+  Status Check() const {
     if (stop_ != nullptr && *stop_ != 0) return Status::IOError("interrupted");
     if (cancel_->load(std::memory_order_relaxed)) {
       return Status::IOError("stopped: another backend's build failed");
     }
-    return inner_->Add(table, key, value);
+    return Status::Ok();
   }
-  Status Finish() override { return inner_->Finish(); }
 
- private:
   BulkLoader* inner_;
   const volatile std::sig_atomic_t* stop_;
   const std::atomic<bool>* cancel_;
@@ -257,6 +271,16 @@ Result<std::vector<BackendBuild>> Generate(const GenOptions& o,
     pending.push_back(i);
   }
 
+  // The builds that use extra cores least start first: one-writer engines,
+  // then by dataset::ParallelShare (from the measured rates). So the build
+  // left running alone at the end is one that uses every core.
+  auto serial_first = [&](size_t a, size_t b) {
+    const dataset::StoreFigures& fa = dataset::FiguresOf(o.backends[a]);
+    const dataset::StoreFigures& fb = dataset::FiguresOf(o.backends[b]);
+    if (fa.one_writer != fb.one_writer) return fa.one_writer;
+    return dataset::ParallelShare(fa) < dataset::ParallelShare(fb);
+  };
+  std::stable_sort(pending.begin(), pending.end(), serial_first);
   // As many backends at once as --jobs and the memory allow; each build
   // uses every job (a build that ends frees its cores to the others).
   const unsigned jobs = std::max(1u, o.jobs);

@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <deque>
 #include <memory>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -143,15 +145,73 @@ void MakeBatch(const dataset::Spec& spec, const std::vector<uint32_t>& bucket,
   }
 }
 
+// A batch's pairs as the run a loader that takes buckets builds.
+class AccountRun final : public PairRun {
+ public:
+  explicit AccountRun(const Batch& b) : b_(b) {}
+  size_t size() const override { return b_.accounts.size(); }
+  std::string_view key(size_t i) const override {
+    return View(b_.accounts[i].key);
+  }
+  std::string_view value(size_t i) const override {
+    return b_.account_values[i].view();
+  }
+
+ private:
+  const Batch& b_;
+};
+
+class StorageRun final : public PairRun {
+ public:
+  explicit StorageRun(const Batch& b) : b_(b) {}
+  size_t size() const override { return b_.slots.size(); }
+  std::string_view key(size_t i) const override {
+    return View(b_.slots[i].key);
+  }
+  std::string_view value(size_t i) const override {
+    return View(b_.slot_values[i]);
+  }
+
+ private:
+  const Batch& b_;
+};
+
+// A batch made, and for a loader that takes buckets, its part built.
+struct Made {
+  Batch batch;
+  Result<std::unique_ptr<LoadPart>> part = std::unique_ptr<LoadPart>();
+  uint64_t pairs = 0;  // Set once handed on by the thread that made it.
+};
+
+// Makes item `item` into `out` (any thread): the batch, then, where the
+// sink takes buckets and the batch has pairs, the sink's part of it.
+void MakeItem(const dataset::Spec& spec, const std::vector<uint32_t>& bucket,
+              int item, BulkLoader* sink, Made* out) {
+  MakeBatch(spec, bucket, item, &out->batch);
+  if (!sink->TakesBuckets()) return;
+  const Batch& b = out->batch;
+  if (item < kBuckets && !b.accounts.empty()) {
+    out->part = sink->Prepare(Table::kAccount, AccountRun(b));
+  } else if (item >= kBuckets && !b.slots.empty()) {
+    out->part = sink->Prepare(Table::kStorage, StorageRun(b));
+  }
+}
+
 // Hands batches to the sink in item order and hashes them.
 class Emitter {
  public:
   Emitter(BulkLoader* sink, StreamDigest* d) : sink_(sink), d_(d) {}
-  Status Emit(const Batch& b) {
+  Status Emit(Made* m) {
+    const Batch& b = m->batch;
+    FLATBENCH_RETURN_IF_ERROR(m->part.status());
+    // With a part, the sink has every pair already: only the hash walks
+    // them here.
+    BulkLoader* sink = m->part.value() != nullptr ? nullptr : sink_;
     for (size_t i = 0; i < b.accounts.size(); ++i) {
       const auto key = View(b.accounts[i].key);
       const auto value = b.account_values[i].view();
-      FLATBENCH_RETURN_IF_ERROR(sink_->Add(Table::kAccount, key, value));
+      if (sink)
+        FLATBENCH_RETURN_IF_ERROR(sink->Add(Table::kAccount, key, value));
       account_hash_.Add(key, value);
       d_->value_bytes[0] += value.size();
     }
@@ -159,10 +219,14 @@ class Emitter {
     for (size_t i = 0; i < b.slots.size(); ++i) {
       const auto key = View(b.slots[i].key);
       const auto value = View(b.slot_values[i]);
-      FLATBENCH_RETURN_IF_ERROR(sink_->Add(Table::kStorage, key, value));
+      if (sink)
+        FLATBENCH_RETURN_IF_ERROR(sink->Add(Table::kStorage, key, value));
       storage_hash_.Add(key, value);
     }
     d_->pairs[1] += b.slots.size();
+    if (sink == nullptr) {
+      FLATBENCH_RETURN_IF_ERROR(sink_->Commit(std::move(m->part).value()));
+    }
     return Status::Ok();
   }
   void Close() {
@@ -194,45 +258,86 @@ Result<StreamDigest> GenerateSorted(const dataset::Spec& spec, BulkLoader* sink,
   StreamDigest d;
   Emitter emitter(sink, &d);
   uint64_t done = spec.accounts;
-  auto emit = [&](const Batch& b) -> Status {
-    FLATBENCH_RETURN_IF_ERROR(emitter.Emit(b));
-    done += b.accounts.size() + b.slots.size();
+  auto emit = [&](Made* m) -> Status {
+    FLATBENCH_RETURN_IF_ERROR(emitter.Emit(m));
+    done += m->batch.accounts.size() + m->batch.slots.size();
     if (progress) progress(done, total);
     return Status::Ok();
   };
 
   if (jobs == 1) {
     for (int item = 0; item < kItems; ++item) {
-      Batch b;
-      MakeBatch(spec, buckets[item % kBuckets], item, &b);
-      FLATBENCH_RETURN_IF_ERROR(emit(b));
+      Made m;
+      MakeItem(spec, buckets[item % kBuckets], item, sink, &m);
+      FLATBENCH_RETURN_IF_ERROR(emit(&m));
     }
   } else {
-    // Up to `jobs` batches made ahead by their own threads while this
-    // thread hands the oldest to the sink: order, and so every byte the
-    // sink sees, is the same as with one job. Making a batch cannot fail;
-    // the sink's first error stops the making of new ones.
+    // Up to `jobs` items made ahead, each by a thread of its own; order,
+    // and so every byte the sink sees, is the same as with one job. Where
+    // the sink takes buckets, the thread that made an item also hands it
+    // on, in item order (its turn), while its pairs and part are still in
+    // its core's cache. Otherwise this thread hands every item on: Add
+    // stays on one thread (LMDB's write transaction is bound to its
+    // thread). Making cannot fail; after the sink's first error no later
+    // item is handed on.
+    const bool emit_in_worker = sink->TakesBuckets();
+    // Items in flight. Handed on by their makers, one more than `jobs`:
+    // a thread that waits for its turn leaves its core to the others.
+    const size_t ahead = emit_in_worker ? jobs + 1 : jobs;
+    std::mutex turn_mu;
+    std::condition_variable turn_cv;
+    int turn = 0;   // the item whose turn it is to be handed on
+    Status failed;  // the sink's first error; guarded by turn_mu
+    auto work = [&](Made* out, int item) {
+      MakeItem(spec, buckets[item % kBuckets], item, sink, out);
+      if (!emit_in_worker) return;
+      std::unique_lock lock(turn_mu);
+      turn_cv.wait(lock, [&] { return turn == item; });
+      if (failed.ok()) failed = emitter.Emit(out);
+      // Freed by the thread that made it.
+      const uint64_t pairs =
+          out->batch.accounts.size() + out->batch.slots.size();
+      *out = Made();
+      out->pairs = pairs;
+      ++turn;
+      lock.unlock();
+      turn_cv.notify_all();
+    };
     struct InFlight {
-      std::unique_ptr<Batch> batch;
+      std::unique_ptr<Made> made;
       std::jthread thread;
     };
+    // Last: on return its threads are joined before anything they use goes.
     std::deque<InFlight> flight;
     int next = 0;
-    while (next < kItems || !flight.empty()) {
-      while (next < kItems && flight.size() < jobs) {
-        auto batch = std::make_unique<Batch>();
-        Batch* out = batch.get();
+    auto fill = [&] {
+      while (next < kItems && flight.size() < ahead) {
+        auto made = std::make_unique<Made>();
+        Made* out = made.get();
         const int item = next++;
-        flight.push_back({std::move(batch), std::jthread([&, out, item] {
-                            MakeBatch(spec, buckets[item % kBuckets], item,
-                                      out);
+        flight.push_back({std::move(made), std::jthread([&work, out, item] {
+                            work(out, item);
                           })});
       }
+    };
+    fill();
+    while (!flight.empty()) {
       flight.front().thread.join();
-      std::unique_ptr<Batch> b = std::move(flight.front().batch);
+      std::unique_ptr<Made> m = std::move(flight.front().made);
       flight.pop_front();
-      // On error the jthreads still in flight are joined as `flight` goes.
-      FLATBENCH_RETURN_IF_ERROR(emit(*b));
+      // `jobs` threads make items while the oldest is handed on (whose
+      // writes may wait for the disk).
+      fill();
+      if (!emit_in_worker) {
+        FLATBENCH_RETURN_IF_ERROR(emit(m.get()));
+        continue;
+      }
+      {
+        std::lock_guard lock(turn_mu);
+        FLATBENCH_RETURN_IF_ERROR(failed);
+      }
+      done += m->pairs;
+      if (progress) progress(done, total);
     }
   }
   emitter.Close();

@@ -7,6 +7,9 @@
 // bucketed by `jobs` threads, and up to `jobs` batches are made ahead, each
 // by its own thread, while the calling thread hands the oldest to the sink:
 // the sink sees the same pairs in the same order whatever `jobs` is.
+// A sink that takes buckets (BulkLoader::TakesBuckets, the arena) gets each
+// batch built by the thread that made it (Prepare), and the calling thread
+// only commits the parts in order: the bulk of its work runs on every job.
 //
 // Memory bound: 4 bytes per account (the counters, bucketed by first key
 // byte; twice that while `jobs` > 1 threads bucket them) plus jobs + 1
@@ -39,7 +42,8 @@ using ProgressFn = std::function<void(uint64_t done, uint64_t total)>;
 
 // Generates `spec` in ascending order into `sink` (its Finish is not
 // called), using `jobs` threads besides the caller's (0 counts as 1).
-// `sink` and `progress` are called on the calling thread only. Stops at the
+// `progress` and the sink's Add and Commit are called on the calling
+// thread only; the sink's Prepare on any. Stops at the
 // sink's first error and returns it.
 Result<StreamDigest> GenerateSorted(const dataset::Spec& spec, BulkLoader* sink,
                                     const ProgressFn& progress = nullptr,

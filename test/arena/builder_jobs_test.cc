@@ -96,3 +96,131 @@ TEST_CASE("a builder with jobs stops at bad input and leaves no file") {
   CHECK_FALSE(std::filesystem::exists(path));
   CHECK_FALSE(std::filesystem::exists(path + ".tmp"));
 }
+
+namespace {
+
+// Pairs [begin, end) of `pairs` as a run (BuildShard).
+class VectorRun final : public PairRun {
+ public:
+  VectorRun(const std::vector<std::pair<std::string, std::string>>& pairs,
+            size_t begin, size_t end)
+      : pairs_(pairs), begin_(begin), end_(end) {}
+  size_t size() const override { return end_ - begin_; }
+  std::string_view key(size_t i) const override {
+    return pairs_[begin_ + i].first;
+  }
+  std::string_view value(size_t i) const override {
+    return pairs_[begin_ + i].second;
+  }
+
+ private:
+  const std::vector<std::pair<std::string, std::string>>& pairs_;
+  size_t begin_, end_;
+};
+
+// Where each shard's pairs start in `pairs`, and the end.
+std::vector<size_t> ShardStarts(
+    const std::vector<std::pair<std::string, std::string>>& pairs) {
+  std::vector<size_t> starts;
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    if (i == 0 || pairs[i].first[0] != pairs[i - 1].first[0]) {
+      starts.push_back(i);
+    }
+  }
+  starts.push_back(pairs.size());
+  return starts;
+}
+
+}  // namespace
+
+TEST_CASE("shards built whole give the bytes of pairs added one by one") {
+  testing::TempDir tmp;
+  BuilderOptions o;
+  o.record_build_time = false;
+  o.compress = GENERATE(false, true);
+  CAPTURE(o.compress);
+  REQUIRE(Build(tmp / "add.arena", o, 1).ok());
+  const auto pairs = Pairs();
+  const std::vector<size_t> starts = ShardStarts(pairs);
+  // Every other shard built whole, the rest added pair by pair, so both
+  // ways meet on both sides.
+  const unsigned jobs = GENERATE(1u, 2u);
+  CAPTURE(jobs);
+  auto b = Builder::Create(tmp / "whole.arena", o, jobs);
+  REQUIRE(b.ok());
+  for (size_t s = 0; s + 1 < starts.size(); ++s) {
+    if (s % 2 == 0) {
+      auto built = BuildShard(o, VectorRun(pairs, starts[s], starts[s + 1]));
+      REQUIRE(built.ok());
+      REQUIRE(b.value()->AddShard(&built.value()).ok());
+    } else {
+      for (size_t i = starts[s]; i < starts[s + 1]; ++i) {
+        REQUIRE(b.value()->Add(pairs[i].first, pairs[i].second).ok());
+      }
+    }
+  }
+  REQUIRE(b.value()->Finish().ok());
+  CHECK(b.value()->stats().key_count == pairs.size());
+  CHECK(ReadAll(tmp / "whole.arena") == ReadAll(tmp / "add.arena"));
+}
+
+TEST_CASE("a shard built whole checks its run as Add checks pairs") {
+  BuilderOptions o;
+  auto pairs = Pairs();
+  const std::vector<size_t> starts = ShardStarts(pairs);
+  const size_t begin = starts[3], end = starts[4];
+  REQUIRE(end - begin >= 2);
+  SECTION("out of order") {
+    std::swap(pairs[begin], pairs[begin + 1]);
+    auto r = BuildShard(o, VectorRun(pairs, begin, end));
+    REQUIRE(r.status().code() == Code::kCorruption);
+    CHECK(r.status().message().find("pair 1: key not ascending") !=
+          std::string::npos);
+  }
+  SECTION("repeated") {
+    pairs[begin + 1] = pairs[begin];
+    auto r = BuildShard(o, VectorRun(pairs, begin, end));
+    REQUIRE(r.status().code() == Code::kCorruption);
+    CHECK(r.status().message().find("duplicate key") != std::string::npos);
+  }
+  SECTION("another shard's key") {
+    auto r = BuildShard(o, VectorRun(pairs, begin, end + 1));
+    REQUIRE(r.status().code() == Code::kCorruption);
+    CHECK(r.status().message().find("another shard") != std::string::npos);
+  }
+  SECTION("a key of another width") {
+    pairs[begin + 1].first.pop_back();
+    auto r = BuildShard(o, VectorRun(pairs, begin, end));
+    REQUIRE(r.status().code() == Code::kCorruption);
+    CHECK(r.status().message().find("key width 19") != std::string::npos);
+  }
+}
+
+TEST_CASE("a builder refuses a whole shard out of order, and pairs after it") {
+  testing::TempDir tmp;
+  BuilderOptions o;
+  const auto pairs = Pairs();
+  const std::vector<size_t> starts = ShardStarts(pairs);
+  auto second = BuildShard(o, VectorRun(pairs, starts[1], starts[2]));
+  REQUIRE(second.ok());
+  SECTION("a shard before the keys added") {
+    auto b = Builder::Create(tmp / "x.arena", o, 1);
+    REQUIRE(b.ok());
+    REQUIRE(
+        b.value()->Add(pairs[starts[2]].first, pairs[starts[2]].second).ok());
+    CHECK(b.value()->AddShard(&second.value()).code() == Code::kCorruption);
+    CHECK(b.value()->Finish().code() == Code::kCorruption);
+    CHECK_FALSE(std::filesystem::exists(tmp / "x.arena"));
+  }
+  SECTION("a pair of a shard added whole") {
+    auto b = Builder::Create(tmp / "y.arena", o, 1);
+    REQUIRE(b.ok());
+    // The shard without its last pair, then that pair alone.
+    auto most = BuildShard(o, VectorRun(pairs, starts[1], starts[2] - 1));
+    REQUIRE(most.ok());
+    REQUIRE(b.value()->AddShard(&most.value()).ok());
+    const auto& last = pairs[starts[2] - 1];
+    CHECK(b.value()->Add(last.first, last.second).code() == Code::kUsage);
+    CHECK_FALSE(std::filesystem::exists(tmp / "y.arena.tmp"));
+  }
+}

@@ -123,3 +123,74 @@ TEST_CASE("backends built at once: one failure is reported, none partial") {
     CHECK(fs::exists(o.dir + "/" + o.backends[i] + ".complete"));
   }
 }
+
+namespace {
+
+// A sink that takes buckets: Prepare copies a run's pairs (on the making
+// thread), Commit appends them; fails at the `fail_at`-th Commit.
+class BucketSink : public testing::CollectSink {
+ public:
+  explicit BucketSink(int fail_at = -1) : fail_at_(fail_at) {}
+  struct Part : LoadPart {
+    Table table = Table::kAccount;
+    std::vector<std::pair<std::string, std::string>> pairs;
+  };
+  bool TakesBuckets() const override { return true; }
+  Result<std::unique_ptr<LoadPart>> Prepare(Table table,
+                                            const PairRun& run) override {
+    auto p = std::make_unique<Part>();
+    p->table = table;
+    for (size_t i = 0; i < run.size(); ++i) {
+      p->pairs.emplace_back(std::string(run.key(i)), std::string(run.value(i)));
+    }
+    return std::unique_ptr<LoadPart>(std::move(p));
+  }
+  Status Commit(std::unique_ptr<LoadPart> part) override {
+    if (commits++ == fail_at_) return Status::IOError("disk full (test)");
+    auto* p = static_cast<Part*>(part.get());
+    auto& out = pairs[static_cast<int>(p->table)];
+    out.insert(out.end(), p->pairs.begin(), p->pairs.end());
+    return Status::Ok();
+  }
+  int commits = 0;
+
+ private:
+  const int fail_at_;
+};
+
+}  // namespace
+
+TEST_CASE("a sink that takes buckets gets the stream of one that takes pairs") {
+  const auto spec = dataset::MakeSpec("custom", 5000, 3, 9).value();
+  testing::CollectSink pairs;
+  auto d1 = GenerateSorted(spec, &pairs, nullptr, 1);
+  REQUIRE(d1.ok());
+  REQUIRE(pairs.pairs[1].size() == 15000);
+  for (unsigned jobs : {1u, 2u, 3u, 16u}) {
+    CAPTURE(jobs);
+    BucketSink buckets;
+    uint64_t last = 0;
+    auto d = GenerateSorted(
+        spec, &buckets, [&](uint64_t done, uint64_t) { last = done; }, jobs);
+    REQUIRE(d.ok());
+    CHECK(d->fingerprint == d1->fingerprint);
+    CHECK(buckets.pairs[0] == pairs.pairs[0]);
+    CHECK(buckets.pairs[1] == pairs.pairs[1]);
+    // One part per non-empty bucket of each table, and progress to the end.
+    CHECK(buckets.commits <= 512);
+    CHECK(buckets.commits > 256);
+    CHECK(last == 2 * spec.accounts + spec.storage_slots());
+  }
+}
+
+TEST_CASE("a failed Commit stops a stream made by several jobs") {
+  const auto spec = dataset::MakeSpec("custom", 5000, 3, 9).value();
+  const unsigned jobs = GENERATE(1u, 2u, 4u);
+  CAPTURE(jobs);
+  BucketSink sink(/*fail_at=*/300);
+  auto d = GenerateSorted(spec, &sink, nullptr, jobs);
+  REQUIRE_FALSE(d.ok());
+  CHECK(d.status().message() == "disk full (test)");
+  // Nothing is committed after the failure.
+  CHECK(sink.commits == 301);
+}
