@@ -12,16 +12,17 @@
 // The header is written last, so a file cut short anywhere has no magic.
 //
 // Shards are independent (builder_shard.h). A shard may come built whole
-// (BuildShard, then AddShard: gen builds shards on its own threads that
-// way). Otherwise, with one job the caller's thread builds each shard's
-// image and appends it; with `jobs` > 1 each
-// shard's pairs are copied and built by a thread of its own, up to `jobs`
-// shards at once, and the images are appended in shard order by the
-// caller's thread. The bytes written are the same either way.
+// (BuildShard on any thread, then AddShard: gen's way, with its generator's
+// threads). Pairs given one by one (import) are built by the caller's
+// thread with one job; with `jobs` > 1 each shard's pairs are copied and
+// built by a thread of its own, up to `jobs` shards at once, and the images
+// are appended in shard order by the caller's thread. The bytes written are
+// the same either way.
 //
 // Memory is bounded by the shards in flight: with one job, one shard's
 // image (its bytes plus its index and filter hashes); with `jobs` > 1,
-// jobs + 1 shards' pairs and images (dataset::EstimateGeneratorBytes).
+// jobs + 1 shards' pairs and images; shards built whole are the caller's
+// (dataset::EstimateGeneratorBytes counts gen's).
 
 #include <array>
 #include <cstdint>

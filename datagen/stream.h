@@ -13,7 +13,7 @@
 //
 // Memory bound: 4 bytes per account (the counters, bucketed by first key
 // byte; twice that while `jobs` > 1 threads bucket them) plus jobs + 1
-// batches: 128 bytes per account of a bucket for the account table, 96 bytes
+// batches (each with the sink's part, for a sink that takes buckets): 128 bytes per account of a bucket for the account table, 96 bytes
 // per slot of a bucket for the storage table (key, counters, value). At full
 // scale (300M x 4) that is 1.2 GB + (jobs + 1) x about 450 MB
 // (dataset::EstimateGeneratorBytes).

@@ -24,9 +24,9 @@ namespace {
 constexpr const char* kMeasured3M = "3M x 4 alone, idle 2-core VM";
 
 constexpr StoreFigures kFigures[] = {
-    {"arena", 1.056, 1240e3, 1531e3, 0, false, true, kMeasured3M},
-    {"rocksdb", 1.008, 833e3, 1402e3, 0, false, true, kMeasured3M},
-    {"lmdb", 1.149, 926e3, 1402e3, 0, true, true, kMeasured3M},
+    {"arena", 1.056, 1169e3, 1829e3, 0, false, true, kMeasured3M},
+    {"rocksdb", 1.008, 782e3, 1389e3, 0, false, true, kMeasured3M},
+    {"lmdb", 1.149, 928e3, 1485e3, 0, true, true, kMeasured3M},
     {"postgres", 1.149, 410e3, 249e3, 3.0, false, true, kMeasured3M},
     {"sqlite", 1.22, 566e3, 593e3, 0, true, true, kMeasured3M},
     {"fs", 0, 12e3, 12.6e3, 0, true, false, "smoke, 2-core VM"},
