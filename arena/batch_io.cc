@@ -142,6 +142,7 @@ void BatchIo::AddTo(BatchIoStats* stats) const {
   stats->reads += stats_.reads;
   stats->max_depth = std::max(stats->max_depth, stats_.max_depth);
   stats->sync_reads += stats_.sync_reads;
+  if (stats_.submissions > 0) stats->submits_reads = true;
 }
 
 }  // namespace flatbench::arena

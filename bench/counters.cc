@@ -132,10 +132,23 @@ std::string SummaryLine(const nlohmann::json& e) {
                   num(results::kEntriesPerS), num(results::kEntriesPerScan));
     extra = b;
   }
+  if (e.contains(KeyOf(results::kKeysPerS))) {
+    char b[96];
+    std::snprintf(b, sizeof(b), ", %.0f keys/s (%.0f per call), depth %.1f",
+                  num(results::kKeysPerS), num(results::kBatchSize),
+                  num(results::kIoDepthMean));
+    extra = b;
+  }
   if (e.contains(KeyOf(results::kCpuNsPerRead))) {
     char b[64];
     std::snprintf(b, sizeof(b), ", %.2f us CPU/read",
                   num(results::kCpuNsPerRead) / 1e3);
+    extra += b;
+  }
+  if (e.contains(KeyOf(results::kBatchIoEfficiency))) {
+    char b[64];
+    std::snprintf(b, sizeof(b), ", %.2f of own files' device rate at depth",
+                  num(results::kBatchIoEfficiency));
     extra += b;
   }
   if (e.contains(KeyOf(results::kIoEfficiency))) {

@@ -66,6 +66,7 @@ void PassBody(Shared* sh, benchmark::State& st) {
       sh->server_pids = sh->spec.server_processes();
     }
     sh->servers_before = TakeProcessSnapshots(sh->server_pids);
+    if (sh->spec.on_loop_start) sh->spec.on_loop_start();
     sh->before = TakeIoSnapshot();
   }
   sh->sync.arrive_and_wait();
@@ -109,6 +110,7 @@ void PassBody(Shared* sh, benchmark::State& st) {
   sh->sync.arrive_and_wait();
   if (t == 0) {
     sh->after = TakeIoSnapshot();
+    if (sh->spec.on_loop_end) sh->spec.on_loop_end();
     sh->servers_after = TakeProcessSnapshots(sh->server_pids);
     sh->rss_after = MemoryBytes(sh->server_pids);
   }

@@ -52,6 +52,10 @@ struct PassSpec {
   // client/server backend's, Backend::ServerProcesses), asked once the
   // readers exist (so each reader's connection process is among them).
   std::function<std::vector<int>()> server_processes;
+  // Optional: run by one thread just before the counters are taken at the
+  // timed loop's start, and just after they are taken at its end (a
+  // sampler that watches the loop, disk_inflight.h).
+  std::function<void()> on_loop_start, on_loop_end;
 };
 
 struct PassResult {

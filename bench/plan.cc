@@ -60,7 +60,7 @@ std::string DescribeScope(const PlanInput& in, const BackendScope& sc) {
       const int ops = p == sc.op_repetitions.end() ? o.repetitions : p->second;
       part += " x" + std::to_string(reads);
       if (ops != reads)
-        part += " (scans, startup x" + std::to_string(ops) + ")";
+        part += " (scans, startup, batches x" + std::to_string(ops) + ")";
     }
     if (!out.empty()) out += ", ";
     out += part;
@@ -119,14 +119,21 @@ double EstimateStep(const Step& step, const BackendFacts& facts,
                          files * cost.per_file_s);
   }
   const double threads = static_cast<double>(step.cell.threads);
-  const double ops = threads * static_cast<double>(step.reads_per_thread);
+  const bool batch = step.cell.op == Op::kBatch;
+  // A batch pass reads batch_size keys per call, each call's reads in
+  // flight together.
+  const double keys_per_op = batch ? static_cast<double>(step.batch_size) : 1;
+  const double ops =
+      threads * static_cast<double>(step.reads_per_thread) * keys_per_op;
   double per_op = 0, at_once = 1;
   if (cold) {
     s += evict + cost.open_s;
-    at_once = std::min<double>(threads, host.device_parallelism);
+    at_once = std::min<double>(threads * keys_per_op, host.device_parallelism);
     if (step.device_reads_per_thread > 0) {
-      s += threads * static_cast<double>(step.device_reads_per_thread) *
-           AtDevice(cost.cold_read_s, host) / at_once;
+      const double depth = static_cast<double>(step.DeviceThreads());
+      s += depth * static_cast<double>(step.device_reads_per_thread) *
+           AtDevice(cost.cold_read_s, host) /
+           std::min<double>(depth, host.device_parallelism);
     }
     per_op =
         AtDevice(step.cell.kind == datagen::KeyKind::kHit ? cost.cold_read_s

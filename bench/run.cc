@@ -8,6 +8,7 @@
 #include <set>
 #include <thread>
 
+#include "bench/batch_pass.h"
 #include "bench/counters.h"
 #include "bench/pass.h"
 #include "bench/plan.h"
@@ -79,6 +80,27 @@ std::string IsoTime(double wall) {
   char buf[32];
   std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
   return buf;
+}
+
+// A cold batch step's device rate at depth batch_size: from the device
+// entry of its own step, or of the hit pass at that thread count earlier in
+// the same mode and repetition (this session's or the journal's).
+void AddBatchDevice(const Step& step, const nlohmann::json& earlier,
+                    nlohmann::json* entries) {
+  if (step.cell.op != Op::kBatch || !IsCold(step.mode)) return;
+  const std::string device = BatchDevicePassName(step);
+  const std::string own = StepName(step);
+  const nlohmann::json* found = nullptr;
+  for (const auto* list :
+       {&earlier, static_cast<const nlohmann::json*>(entries)}) {
+    for (const auto& e : *list) {
+      if (e.value("name", std::string()) == device) found = &e;
+    }
+  }
+  if (found == nullptr) return;
+  for (auto& e : *entries) {
+    if (e.value("name", std::string()) == own) AddBatchDeviceRate(*found, &e);
+  }
 }
 
 std::string DescribeGaps(const std::vector<Interruption>& gaps, size_t steps) {
@@ -291,6 +313,7 @@ Result<RunOutcome> RunMatrix(
         }
         entries.push_back(std::move(e));
       }
+      AddBatchDevice(step, benchmarks, &entries);
       // Kept before the run goes on: a crash from here loses nothing.
       if (journal) {
         Status st = journal->Pass(k, WallNow(), entries);

@@ -57,6 +57,8 @@ std::string CellKindName(const Cell& cell) {
       return std::string(results::kKindScan);
     case Op::kStartup:
       return std::string(results::kKindStartup);
+    case Op::kBatch:
+      return std::string(results::kKindBatch);
     case Op::kRead:
       break;
   }
@@ -64,14 +66,16 @@ std::string CellKindName(const Cell& cell) {
 }
 
 uint64_t CellDrawSeed(uint64_t base_seed, const Cell& cell) {
-  // Salts ("scan", "startup") keep the operation kinds off the hit reads'
-  // permutation, so no op kind's keys follow another's.
+  // Salts ("scan", "startup", "batch") keep the operation kinds off the hit
+  // reads' permutation, so no op kind's keys follow another's.
   switch (cell.op) {
     case Op::kScan:
       return DrawSeed(base_seed ^ 0x7363616eULL, cell.table, KeyKind::kHit);
     case Op::kStartup:
       return DrawSeed(base_seed ^ 0x7374617274757070ULL, cell.table,
                       KeyKind::kHit);
+    case Op::kBatch:
+      return DrawSeed(base_seed ^ 0x6261746368ULL, cell.table, KeyKind::kHit);
     case Op::kRead:
       break;
   }
@@ -98,7 +102,7 @@ bool BackendScope::Runs(Mode mode, const Cell& cell, int rep) const {
 
 Status ParseKinds(const std::vector<std::string>& names, ScheduleOptions* o) {
   o->kinds.clear();
-  o->scan = o->startup = false;
+  o->scan = o->startup = o->batch = false;
   std::vector<std::string> seen;
   for (const auto& name : names) {
     if (Listed(seen, name)) {
@@ -110,6 +114,8 @@ Status ParseKinds(const std::vector<std::string>& names, ScheduleOptions* o) {
       o->scan = true;
     } else if (name == results::kKindStartup) {
       o->startup = true;
+    } else if (name == results::kKindBatch) {
+      o->batch = true;
     } else if (datagen::ParseKeyKind(name, &kind)) {
       o->kinds.push_back(kind);
     } else {
@@ -153,9 +159,34 @@ Result<std::vector<Phase>> MakeSchedule(const dataset::Spec& spec,
   }
   if (o.startup)
     cells.push_back({Table::kAccount, KeyKind::kHit, 1, Op::kStartup});
+  if (o.batch) {
+    for (const Cell& c :
+         EnumerateCells(spec, o.tables, {KeyKind::kHit}, o.batch_threads)) {
+      cells.push_back({c.table, KeyKind::kHit, c.threads, Op::kBatch});
+    }
+  }
   if (o.scan && o.scan_length == 0) {
     return Status::Usage("--scan-length: must be at least 1");
   }
+  if (o.batch && o.batch_size == 0) {
+    return Status::Usage("--batch-size: must be at least 1");
+  }
+  // Whether `backend` runs a cold hit read cell of `table` at `threads` in
+  // (mode, rep) with its device cell: a batch cell at that depth then has
+  // its device rate already.
+  auto device_measured = [&](const std::string& backend, Mode mode, Table table,
+                             int threads, int rep) {
+    if (o.device_reads == 0) return false;
+    const Cell read{table, KeyKind::kHit, threads, Op::kRead};
+    bool listed = false;
+    for (const Cell& c : cells) {
+      listed = listed || (c.op == Op::kRead && c.table == table &&
+                          c.kind == KeyKind::kHit && c.threads == threads);
+    }
+    auto scope = o.scopes.find(backend);
+    return listed &&
+           (scope == o.scopes.end() || scope->second.Runs(mode, read, rep));
+  };
   // Key space of each (table, kind, op), and where its next pass starts.
   using SpaceKey = std::tuple<Table, KeyKind, Op>;
   std::map<SpaceKey, uint64_t> space, next;
@@ -183,12 +214,22 @@ Result<std::vector<Phase>> MakeSchedule(const dataset::Spec& spec,
         const Cell& c = cells[ci];
         const SpaceKey key{c.table, c.kind, c.op};
         const uint64_t n = static_cast<uint64_t>(c.threads);
-        const uint64_t ops = c.op == Op::kRead   ? o.reads_per_pass
-                             : c.op == Op::kScan ? scans
-                                                 : o.startup_probes;
+        // Keys per operation: a batch reads batch_size keys per call.
+        const uint64_t per_op = c.op == Op::kBatch ? o.batch_size : 1;
+        const uint64_t ops = c.op == Op::kRead    ? o.reads_per_pass
+                             : c.op == Op::kScan  ? scans
+                             : c.op == Op::kBatch ? o.reads_per_pass / per_op
+                                                  : o.startup_probes;
         uint64_t rpt = std::max<uint64_t>(1, ops / n);
-        rpt = std::min(rpt, space[key] / n);
+        rpt = std::min(rpt, space[key] / (n * per_op));
         if (rpt == 0) {
+          if (c.op == Op::kBatch) {
+            return Status::Usage(
+                "--batch-size " + std::to_string(o.batch_size) + " at " +
+                std::to_string(c.threads) + " threads: more keys than the " +
+                TableName(c.table) + " table's " + std::to_string(space[key]) +
+                " hit keys");
+          }
           return Status::Usage("--threads " + std::to_string(c.threads) +
                                ": more threads than " + TableName(c.table) +
                                " " + datagen::KeyKindName(c.kind) + " keys");
@@ -219,9 +260,18 @@ Result<std::vector<Phase>> MakeSchedule(const dataset::Spec& spec,
           s.reads_per_thread = rpt;
           s.device_reads_per_thread = device;
           s.scan_length = c.op == Op::kScan ? o.scan_length : 0;
+          if (c.op == Op::kBatch) {
+            s.batch_size = o.batch_size;
+            const int depth = static_cast<int>(o.batch_size);
+            if (IsCold(mode) && o.device_reads > 0 &&
+                !device_measured(s.backend, mode, c.table, depth, rep)) {
+              s.device_reads_per_thread =
+                  std::max<uint64_t>(1, o.device_reads / o.batch_size);
+            }
+          }
           phase.steps.push_back(std::move(s));
         }
-        first = (first + n * rpt) % space[key];
+        first = (first + n * rpt * per_op) % space[key];
       }
     }
     phases.push_back(std::move(phase));
@@ -235,9 +285,11 @@ std::string DescribeSchedule() {
          "order rotated by (repetition + cell index), a Latin square; each "
          "backend runs in its own process; in cold modes each hit pass is "
          "preceded, in the same process, by 4 KiB O_DIRECT random reads of "
-         "the files holding that backend's table (the device cell); scan "
-         "and startup cells, when measured, follow the read cells in the "
-         "same rotation";
+         "the files holding that backend's table (the device cell); scan, "
+         "startup and batch cells, when measured, follow the read cells in "
+         "the same rotation; a cold batch pass of B keys per call is "
+         "preceded by a device cell at B threads unless the backend's hit "
+         "pass at B threads measured one in that repetition";
 }
 
 nlohmann::json StepToJson(const Step& s) {
@@ -247,6 +299,7 @@ nlohmann::json StepToJson(const Step& s) {
           {"kind", datagen::KeyKindName(s.cell.kind)},
           {"op", CellKindName(s.cell)},
           {"scan_length", s.scan_length},
+          {"batch_size", s.batch_size},
           {"threads", s.cell.threads},
           {"repetition", s.repetition},
           {"first_index", s.first_index},
@@ -271,16 +324,20 @@ Result<Step> StepFromJson(const nlohmann::json& j) {
     const std::string op = j.at("op").get<std::string>();
     s.cell.op = op == results::kKindScan      ? Op::kScan
                 : op == results::kKindStartup ? Op::kStartup
+                : op == results::kKindBatch   ? Op::kBatch
                                               : Op::kRead;
     if (s.cell.op == Op::kRead && op != datagen::KeyKindName(s.cell.kind)) {
       return Status::Corruption("step: bad op: " + j.dump());
     }
     s.scan_length = j.at("scan_length").get<uint32_t>();
+    // Journals written before batch cells existed have no batch_size.
+    s.batch_size = j.value("batch_size", uint32_t{0});
   } catch (const nlohmann::json::exception& e) {
     return Status::Corruption(std::string("step: ") + e.what());
   }
   if (s.cell.threads < 1 || s.reads_per_thread == 0 ||
-      (s.cell.op == Op::kScan && s.scan_length == 0)) {
+      (s.cell.op == Op::kScan && s.scan_length == 0) ||
+      (s.cell.op == Op::kBatch && s.batch_size == 0)) {
     return Status::Corruption("step: no threads or no reads: " + j.dump());
   }
   return s;

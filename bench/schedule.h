@@ -41,10 +41,11 @@ inline bool IsCold(Mode m) { return m != Mode::kWarm; }
 inline constexpr uint64_t kDefaultDrawSeed = 0x647261772d6b6579ULL;
 
 // What a cell measures: point reads of its key kind; ordered scans, each
-// from a hit key (scan_pass.h); or the startup of a fresh process up to its
-// first hit read (startup.h). Scans and startups draw hit keys, so their
-// cells have kind kHit; their names say "scan" and "startup".
-enum class Op { kRead, kScan, kStartup };
+// from a hit key (scan_pass.h); the startup of a fresh process up to its
+// first hit read (startup.h); or batches of hit keys, one MultiGet per
+// batch (batch_pass.h). These operations draw hit keys, so their cells
+// have kind kHit; their names say "scan", "startup" and "batch".
+enum class Op { kRead, kScan, kStartup, kBatch };
 
 // One (table, kind, threads) of the matrix.
 struct Cell {
@@ -54,7 +55,8 @@ struct Cell {
   Op op = Op::kRead;
 };
 
-// The cell name's kind segment: the key kind's name, "scan" or "startup".
+// The cell name's kind segment: the key kind's name, "scan", "startup" or
+// "batch".
 std::string CellKindName(const Cell& cell);
 
 // The contract's name (results::CellName) of `backend`'s pass of `cell` in
@@ -67,7 +69,8 @@ results::CellName CellNameOf(const std::string& backend, const Cell& cell,
 std::string PassName(const results::CellName& name);
 
 // The seed of the sampler a cell draws its keys from: DrawSeed for reads;
-// scans and startups each walk their own permutation of the hit keys.
+// scans, startups and batches each walk their own permutation of the hit
+// keys.
 uint64_t CellDrawSeed(uint64_t base_seed, const Cell& cell);
 
 // Pairs per scan unless --scan-length says otherwise: the page size of the
@@ -75,6 +78,12 @@ uint64_t CellDrawSeed(uint64_t base_seed, const Cell& cell);
 inline constexpr uint32_t kDefaultScanLength = 100;
 // Probe processes per startup pass unless configured.
 inline constexpr uint64_t kDefaultStartupProbes = 5;
+// Keys per MultiGet call unless --batch-size says otherwise, and the
+// thread counts of batch cells unless --threads names some: one thread
+// reaches the device's depth by itself, two show how batches share the
+// cores.
+inline constexpr uint32_t kDefaultBatchSize = 32;
+inline constexpr int kDefaultBatchThreads[] = {1, 2};
 
 // The cells of `tables` x `kinds` x `threads` that exist for `spec`:
 // miss-live is a storage kind only, and a dataset without slots has no
@@ -91,11 +100,19 @@ struct Step {
   Cell cell;
   int repetition = 0;
   uint64_t first_index = 0;  // Into the (table, kind) permutation.
-  // > 0. Scan cells: scans per thread; startup cells: probe processes.
+  // > 0. Scan cells: scans per thread; startup cells: probe processes;
+  // batch cells: MultiGet calls per thread.
   uint64_t reads_per_thread = 0;
   // Reads per thread of the device pass that precedes this step; 0: none.
+  // Batch cells: that device pass runs at batch_size threads (depth B).
   uint64_t device_reads_per_thread = 0;
   uint32_t scan_length = 0;  // Scan cells: pairs per scan (> 0).
+  uint32_t batch_size = 0;   // Batch cells: keys per MultiGet call (> 0).
+  // The threads of the device pass before this step: the cell's, or
+  // batch_size for a batch cell.
+  int DeviceThreads() const {
+    return cell.op == Op::kBatch ? static_cast<int>(batch_size) : cell.threads;
+  }
 };
 
 // How much of the matrix one backend runs (bench/plan.h decides it from
@@ -104,7 +121,7 @@ struct Step {
 struct BackendScope {
   std::vector<Mode> modes;  // Empty: every mode.
   // Per mode (absent: every repetition): repetitions of the read cells,
-  // and of the scan and startup cells.
+  // and of the scan, startup and batch cells.
   std::map<Mode, int> read_repetitions, op_repetitions;
   // Non-empty: only these (mode, cell) pairs, at repetition 0.
   std::vector<std::pair<Mode, Cell>> only;
@@ -133,6 +150,16 @@ struct ScheduleOptions {
   // one to three more blocks, so a scan pass lasts about a read pass).
   uint64_t scans_per_pass = 0;
   uint64_t startup_probes = kDefaultStartupProbes;
+  // Batch cells: one per table and thread count of batch_threads, in every
+  // mode; each pass reads reads_per_pass keys (capped by the key space) in
+  // MultiGet calls of batch_size keys. In cold modes a device cell at
+  // batch_size threads (depth B) precedes the batch pass, unless the
+  // backend's hit read cell at that thread count already measures one in
+  // the same mode and repetition.
+  bool batch = false;
+  uint32_t batch_size = kDefaultBatchSize;
+  std::vector<int> batch_threads = {std::begin(kDefaultBatchThreads),
+                                    std::end(kDefaultBatchThreads)};
   // Backends that skip warm mode (O_DIRECT variants read the device even
   // when their files are cached, so "warm" means nothing for them).
   std::vector<std::string> no_warm;
@@ -147,12 +174,14 @@ struct Phase {
 };
 
 // The whole run. Errors: kUsage when a thread count exceeds a (table, kind)
-// key space.
+// key space (batch cells: when threads x batch_size does), or a batch size
+// of 0.
 Result<std::vector<Phase>> MakeSchedule(const dataset::Spec& spec,
                                         const ScheduleOptions& options);
 
-// Adds each name of --kinds to `o`: a key kind (o->kinds), "scan" or
-// "startup". kUsage names an unknown or repeated name, or an empty list.
+// Adds each name of --kinds to `o`: a key kind (o->kinds), "scan",
+// "startup" or "batch". kUsage names an unknown or repeated name, or an
+// empty list.
 Status ParseKinds(const std::vector<std::string>& names, ScheduleOptions* o);
 
 // The text recorded as flatbench.schedule.

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "bench/batch_pass.h"
 #include "bench/counters.h"
 #include "bench/device.h"
 #include "bench/io_stats.h"
@@ -86,6 +87,7 @@ Result<nlohmann::json> Worker::Hello() {
         std::string joined;
         for (const auto& f : df) joined += (joined.empty() ? "" : ", ") + f;
         data_files[TableName(table)] = joined;
+        s.table_files[t] = df;
         FLATBENCH_ASSIGN_OR_RETURN(auto dev, DeviceFiles::Open(df));
         if (!dev->supported()) {
           s.device_status = "skipped: " + dev->reason();
@@ -140,16 +142,22 @@ Result<nlohmann::json> Worker::RunStep(const Step& step) {
   }
   if (step.cell.op == Op::kStartup) return s.StartupStep(step);
   const Table table = step.cell.table;
+  const bool batch = step.cell.op == Op::kBatch;
+  if (batch && step.batch_size == 0) {
+    return Status::Usage("a batch step without a batch size");
+  }
+  // Keys per operation: a batch call reads batch_size of them.
+  const uint64_t per_op = batch ? step.batch_size : 1;
   datagen::Sampler sampler(s.ds.spec(), table, step.cell.kind,
                            CellDrawSeed(s.o.draw_seed, step.cell));
   KeyPlan plan(sampler, table, step.first_index, step.cell.threads,
-               step.reads_per_thread);
+               step.reads_per_thread * per_op);
   nlohmann::json entries = nlohmann::json::array();
   CellFacts facts;
   facts.threads = step.cell.threads;
   facts.repetition = step.repetition;
   facts.distinct_keys =
-      static_cast<uint64_t>(step.cell.threads) * step.reads_per_thread;
+      static_cast<uint64_t>(step.cell.threads) * step.reads_per_thread * per_op;
   if (warm) {
     facts.locked_bytes = s.hold ? s.hold->locked_bytes() : 0;
   } else {
@@ -163,7 +171,9 @@ Result<nlohmann::json> Worker::RunStep(const Step& step) {
     if (step.device_reads_per_thread > 0) {
       FLATBENCH_ASSIGN_OR_RETURN(auto dev, s.DeviceCell(step));
       if (!dev.is_null()) {
-        facts.device_reads_per_s = dev["reads_per_s"].get<double>();
+        // A batch's device cell runs at depth batch_size: the parent
+        // gives the batch entry its rate (batch_pass.h), not io_efficiency.
+        if (!batch) facts.device_reads_per_s = dev["reads_per_s"].get<double>();
         entries.push_back(std::move(dev));
       }
     }
@@ -189,7 +199,23 @@ Result<nlohmann::json> Worker::RunStep(const Step& step) {
   Backend* backend = s.opened.backend.get();
   const bool scan = step.cell.op == Op::kScan;
   std::vector<ScanTally> tallies(static_cast<size_t>(step.cell.threads));
+  std::vector<BatchTally> batch_tallies(static_cast<size_t>(step.cell.threads));
   spec.server_processes = [backend] { return backend->ServerProcesses(); };
+  // Batches: the data device's in-flight count, for backends that do not
+  // count their own submissions.
+  std::unique_ptr<DiskInflightSampler> disk;
+  DiskInflight disk_seen;
+  if (batch) {
+    const auto& files = s.table_files[static_cast<int>(table)];
+    const std::string probe = files.empty()
+                                  ? (s.files.empty() ? s.dir : s.files.front())
+                                  : files.front();
+    disk = std::make_unique<DiskInflightSampler>(probe);
+    if (disk->known()) {
+      spec.on_loop_start = [&disk] { disk->Start(); };
+      spec.on_loop_end = [&disk, &disk_seen] { disk_seen = disk->Stop(); };
+    }
+  }
   spec.make_reader = [&, backend,
                       table](int t) -> Result<std::unique_ptr<PassReader>> {
     FLATBENCH_ASSIGN_OR_RETURN(auto session, backend->NewSession());
@@ -197,6 +223,11 @@ Result<nlohmann::json> Worker::RunStep(const Step& step) {
       return std::unique_ptr<PassReader>(std::make_unique<ScanReader>(
           std::move(session), s.name, table, plan, t, step.scan_length,
           &tallies[static_cast<size_t>(t)]));
+    }
+    if (batch) {
+      return std::unique_ptr<PassReader>(std::make_unique<BatchReader>(
+          std::move(session), s.name, table, plan, t, step.batch_size,
+          step.reads_per_thread, &batch_tallies[static_cast<size_t>(t)]));
     }
     return std::unique_ptr<PassReader>(
         std::make_unique<SessionReader>(std::move(session), table, plan, t));
@@ -216,8 +247,16 @@ Result<nlohmann::json> Worker::RunStep(const Step& step) {
   nlohmann::json entry = pass.entry;
   AddCounters(pass, facts, &entry);
   if (scan) AddScanCounters(MergeTallies(tallies), step.scan_length, &entry);
+  if (batch) {
+    AddBatchCounters(pass, MergeBatchTallies(batch_tallies), step.batch_size,
+                     disk_seen, &entry);
+  }
   entry["label"] = warm ? "warm: files held resident (" + s.warm_lock + ")"
                         : "evicted by " + s.evict_method;
+  if (batch) {
+    entry["label"] = entry["label"].get<std::string>() + "; MultiGet of " +
+                     std::to_string(step.batch_size) + " keys per call";
+  }
   entries.push_back(std::move(entry));
   return entries;
 }

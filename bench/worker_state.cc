@@ -150,21 +150,23 @@ Result<nlohmann::json> Worker::State::DeviceCell(const Step& step) {
   const int t = static_cast<int>(step.cell.table);
   DeviceFiles* dev = device[t].get();
   if (dev == nullptr || !dev->supported()) return nlohmann::json();
+  const int threads = step.DeviceThreads();
   const uint64_t seed = Mix(Mix(Mix(o.device_seed, static_cast<uint64_t>(t)),
-                                static_cast<uint64_t>(step.cell.threads)),
+                                static_cast<uint64_t>(threads)),
                             static_cast<uint64_t>(step.repetition) + 1);
   DeviceFacts facts;
-  facts.threads = step.cell.threads;
+  facts.threads = threads;
   facts.repetition = step.repetition;
   facts.file_bytes = dev->bytes();
   facts.pass_start_s = SinceOrigin(NowNs());
   results::CellName cell_name =
       CellNameOf(name, step.cell, step.mode, step.repetition);
   cell_name.kind = results::kKindDevice;
+  cell_name.threads = threads;
   const std::string entry_name = PassName(cell_name);
-  FLATBENCH_ASSIGN_OR_RETURN(auto pass,
-                             dev->Run(entry_name, step.cell.threads,
-                                      step.device_reads_per_thread, seed));
+  FLATBENCH_ASSIGN_OR_RETURN(
+      auto pass,
+      dev->Run(entry_name, threads, step.device_reads_per_thread, seed));
   nlohmann::json entry = pass.entry;
   AddDeviceCounters(pass, facts, &entry);
   entry["label"] = "4 KiB O_DIRECT random reads of the files holding " + name +

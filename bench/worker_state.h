@@ -32,6 +32,9 @@ struct Worker::State {
   WorkerOptions o;
   std::string dir;
   std::vector<std::string> files;
+  // The files holding each table (Backend::DataFiles; all files when the
+  // backend names none), from Hello.
+  std::vector<std::string> table_files[kNumTables];
   std::unique_ptr<DeviceFiles> device[kNumTables];
   std::string device_status = "not measured";
   Opened opened;
@@ -60,8 +63,9 @@ struct Worker::State {
   // A startup step (startup.h): closes the open instance, runs the probes,
   // and in warm mode opens and warms the instance again (OpenWarm).
   Result<nlohmann::json> StartupStep(const Step& step);
-  // The device cell that precedes a cold hit pass, or null when the
-  // backend's device cells are not measured.
+  // The device cell that precedes a cold hit pass (at the cell's threads)
+  // or a cold batch pass (at batch_size threads, Step::DeviceThreads), or
+  // null when the backend's device cells are not measured.
   Result<nlohmann::json> DeviceCell(const Step& step);
 };
 

@@ -41,8 +41,9 @@ std::vector<std::string> KindNames() {
     v.push_back(datagen::KeyKindName(k));
   }
   // The operations.
-  v.insert(v.end(), {std::string(results::kKindScan),
-                     std::string(results::kKindStartup)});
+  v.insert(v.end(),
+           {std::string(results::kKindScan), std::string(results::kKindStartup),
+            std::string(results::kKindBatch)});
   return v;
 }
 
@@ -62,6 +63,8 @@ bench::RunParameters MakeParameters(const BenchArgs& a,
   o.scans_per_pass = a.scans;
   o.startup_probes = a.startup_probes;
   o.threads = a.threads;
+  o.batch_size = a.batch_size;
+  if (a.threads_given) o.batch_threads = a.threads;
   const uint64_t reads =
       a.reads > 0 ? a.reads : bench::DefaultReadsPerPass(spec.scale);
   o.reads_per_pass = reads;
@@ -103,6 +106,10 @@ nlohmann::json JournalFlags(const BenchArgs& a,
       {"--scan-length", std::to_string(a.scan_length)},
       {"--scans", std::to_string(a.scans)},
       {"--startup-probes", std::to_string(a.startup_probes)},
+      // With the batch cells' thread counts, which --threads sets only
+      // when given.
+      {"--batch-size", std::to_string(o.batch_size) + " (batch threads " +
+                           JoinCsv(o.batch_threads) + ")"},
       {"--check-samples", std::to_string(a.check_samples)},
       {"--cache-mib", std::to_string(a.cache_mib)},
       {"--full-reference", a.full_reference ? "yes" : "no"},

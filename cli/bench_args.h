@@ -28,6 +28,9 @@ struct BenchArgs {
                                     std::string(results::kKindMissLive)};
   std::vector<int> threads = {bench::kDefaultThreads.begin(),
                               bench::kDefaultThreads.end()};
+  // Whether --threads was given: batch cells then run at those thread
+  // counts, else at bench::kDefaultBatchThreads.
+  bool threads_given = false;
   uint64_t reads = 0;         // 0: bench::DefaultReadsPerPass(scale).
   int repetitions = 0;        // 0: 3 at smoke and below, 5 above.
   uint64_t device_reads = 0;  // 0: as many as --reads.
@@ -41,6 +44,7 @@ struct BenchArgs {
   uint32_t scan_length = bench::kDefaultScanLength;
   uint64_t scans = 0;  // 0: a tenth of --reads.
   uint64_t startup_probes = bench::kDefaultStartupProbes;
+  uint32_t batch_size = bench::kDefaultBatchSize;
   bool quiet = false;
   bool plan_only = false;       // --plan: print the plan, run nothing.
   bool full_reference = false;  // Reference rows run the whole matrix.

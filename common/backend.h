@@ -90,6 +90,11 @@ struct BatchIoStats {
   // Reads done with pread one after the other (no io_uring at build or
   // run time, a page already cached, a short read retried).
   uint64_t sync_reads = 0;
+  // Whether the submissions were reads this session itself had in flight
+  // together (the arena's io_uring), so that max_depth and reads /
+  // submissions are I/O depths reached; false for advice (LMDB's madvise),
+  // which the kernel reads at its own pace.
+  bool submits_reads = false;
 };
 
 // One reader thread's handle. Not thread-safe: use one per thread.

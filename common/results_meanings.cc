@@ -121,6 +121,43 @@ constexpr Meaning kCounterMeanings[] = {
     {"startup_min_s", "the fastest probe's startup"},
     {"startup_max_s", "the slowest probe's startup"},
     {"startup_probes", "probe processes in the pass"},
+    {"batch_size", "keys per `MultiGet` call (`--batch-size`)"},
+    {"keys_per_s",
+     "keys answered per second: `reads_per_s` × `batch_size` (the keys "
+     "of every call, all threads, over the pass's wall time)"},
+    {"cpu_ns_per_key",
+     "`cpu_ns_per_read` / `batch_size`: the worker process's CPU time per "
+     "key, less the in-flight sampler's own (absent when "
+     "`cpu_ns_per_read` is)"},
+    {"storage_reads_per_key",
+     "4 KiB reads from storage per key: `bytes_read_per_read` / 4096 / "
+     "`batch_size` (absent when `bytes_read_per_read` is)"},
+    {"io_depth_max",
+     "the deepest I/O reached: with `io_depth_source` 1, the most reads "
+     "one `MultiGet` submission had in flight (the sessions' "
+     "`BatchIoStats` `max_depth`, the deepest of any thread's); with 0, "
+     "the most I/Os in progress on the data files' block device in "
+     "`/proc/diskstats`, sampled every millisecond during the pass "
+     "(every process's I/O on that device counts); absent when neither "
+     "is known"},
+    {"io_depth_mean",
+     "the mean I/O depth: with `io_depth_source` 1, reads / submissions "
+     "of the sessions' `BatchIoStats`; with 0, the mean of the "
+     "`/proc/diskstats` in-flight samples; absent with `io_depth_max`"},
+    {"io_depth_source",
+     "1: `io_depth_*` come from the backend's own batch submissions (its "
+     "sessions submitted reads together, such as the arena's io_uring); "
+     "0: from sampling `/proc/diskstats` (the others)"},
+    {"batch_device_reads_per_s",
+     "cold modes: the own files' device rate at depth `batch_size`, the "
+     "`reads_per_s` of the device entry of the same backend, table, mode "
+     "and repetition at `threads:<batch_size>` (present when the device "
+     "cells were measured)"},
+    {"batch_io_efficiency",
+     "`keys_per_s` / `batch_device_reads_per_s`: keys answered per random "
+     "4 KiB read the device gives the same files at depth `batch_size` (1 "
+     "is one key per device read at that depth; present with "
+     "`batch_device_reads_per_s`)"},
     {"interrupted_before_s",
      "seconds the run was interrupted just before this pass: the session "
      "that measured the passes before it ended (a stop signal, a crash, a "

@@ -140,12 +140,25 @@ bool CounterExpected(const Counter& counter, std::string_view kind,
     return (w & kOnStartup) != 0;
   }
   if (kind == kKindScan && (w & kOnScan)) return true;
-  if (!IsReadKind(kind) && kind != kKindScan) return false;
+  if (kind == kKindBatch && (w & kOnBatch)) {
+    return !BatchCounterOptional(counter);
+  }
+  if (!IsReadKind(kind) && kind != kKindScan && kind != kKindBatch) {
+    return false;
+  }
   if (w & kOnRead) return true;
   if ((w & kOnCold) && IsColdMode(mode)) return true;
   if ((w & kOnWarm) && mode == kModeWarm) return true;
   // kOnColdHit counters exist only beside measured device cells: optional.
   return false;
+}
+
+bool BatchCounterOptional(const Counter& c) {
+  return c.name == kCpuNsPerKey.name || c.name == kStorageReadsPerKey.name ||
+         c.name == kIoDepthMax.name || c.name == kIoDepthMean.name ||
+         c.name == kIoDepthSource.name ||
+         c.name == kBatchDeviceReadsPerS.name ||
+         c.name == kBatchIoEfficiency.name;
 }
 
 std::string BackendKey(std::string_view backend, const BackendContextKey& key) {

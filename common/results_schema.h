@@ -33,7 +33,7 @@ inline constexpr int64_t kFormatVersion = 2;
 //          kKindDevice: 4 KiB O_DIRECT reads inside that backend's files for
 //          that table, in cold and cold-lazy modes only, or the operation
 //          kinds of results_ops.h: kKindScan, kKindStartup (account table,
-//          threads:1 only).
+//          threads:1 only), kKindBatch (MultiGet of hit keys, every mode).
 // mode:    kModeWarm, kModeCold, kModeColdLazy.
 // N >= 1:  OS threads; R >= 0: the repetition.
 
@@ -45,14 +45,15 @@ inline constexpr std::string_view kKindMissLive = "miss-live";
 inline constexpr std::string_view kKindDevice = "device";
 inline constexpr std::string_view kKindScan = "scan";
 inline constexpr std::string_view kKindStartup = "startup";
+inline constexpr std::string_view kKindBatch = "batch";
 inline constexpr std::string_view kModeWarm = "warm";
 inline constexpr std::string_view kModeCold = "cold";
 inline constexpr std::string_view kModeColdLazy = "cold-lazy";
 
 inline constexpr std::string_view kTables[] = {kTableAccount, kTableStorage};
-inline constexpr std::string_view kKinds[] = {kKindHit,      kKindMissAbsent,
-                                              kKindMissLive, kKindDevice,
-                                              kKindScan,     kKindStartup};
+inline constexpr std::string_view kKinds[] = {
+    kKindHit,  kKindMissAbsent, kKindMissLive, kKindDevice,
+    kKindScan, kKindStartup,    kKindBatch};
 inline constexpr std::string_view kModes[] = {kModeWarm, kModeCold,
                                               kModeColdLazy};
 
@@ -125,6 +126,8 @@ enum Where : uint32_t {
   kOnScan = 32,     // Every scan cell (which also carries the kOnRead,
                     // kOnCold and kOnWarm counters, per scan).
   kOnStartup = 64,  // Every startup cell (kOnCold ones too in cold modes).
+  kOnBatch = 128,   // Every batch cell (which also carries the kOnRead,
+                    // kOnCold and kOnWarm counters, per MultiGet call).
 };
 
 struct Counter {
@@ -276,7 +279,8 @@ inline constexpr Counter kCounters[] = {
 // kBytesReadPerRead, kCpuNsPerRead and kInterruptedBeforeS may be absent
 // anywhere, and the
 // kOnColdHit counters are absent when the backend's device cells were not
-// measured, so none of them is ever required.
+// measured, so none of them is ever required; nor is a batch counter that
+// BatchCounterOptional (results_ops.h) names.
 bool CounterExpected(const Counter& counter, std::string_view kind,
                      std::string_view mode);
 

@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 
+#include "common/results_ops.h"
 #include "report/format.h"
 
 namespace flatbench::report {
@@ -43,10 +44,9 @@ Status CheckSpecCounts(const ResultSet& rs, const std::string& file) {
     // that the dataset keys claim, so it is refused, not skipped.
     if (!in_spec) {
       return Status::Corruption(
-          "results " + file + ": context " + std::string(r::kSpec.name) +
-          " '" + spec.substr(0, 80) + "' states no " + name +
-          "=N, so nothing holds " + std::string(key->name) +
-          " to the dataset it describes");
+          "results " + file + ": context " + std::string(r::kSpec.name) + " '" +
+          spec.substr(0, 80) + "' states no " + name + "=N, so nothing holds " +
+          std::string(key->name) + " to the dataset it describes");
     }
     if (!counted || *in_spec == *counted) continue;
     return Status::Corruption(
@@ -104,21 +104,29 @@ Status CheckDeviceRates(const ResultSet& rs, const std::string& file) {
     }
   }
   for (const Pass& p : rs.passes) {
-    const double copied = p.Get(r::kDeviceReadsPerS);
-    if (p.error || p.cell.kind != r::kKindHit || !std::isfinite(copied)) {
+    // A hit copies the device cell at its own threads; a batch the one at
+    // batch_size threads (its depth).
+    const bool batch = p.cell.kind == r::kKindBatch;
+    const r::Counter& counter =
+        batch ? r::kBatchDeviceReadsPerS : r::kDeviceReadsPerS;
+    const double copied = p.Get(counter);
+    if (p.error || (p.cell.kind != r::kKindHit && !batch) ||
+        !std::isfinite(copied)) {
       continue;
     }
     CellKey key = p.cell;
     key.kind = std::string(r::kKindDevice);
+    if (batch) key.threads = static_cast<int>(p.Get(r::kBatchSize));
     auto it = device.find({key, p.rep});
     if (it == device.end()) continue;
     if (std::fabs(copied - it->second) <= 1e-9 * it->second) continue;
-    return Status::Corruption(
-        "results " + file + ": benchmark '" + p.Name() + "' counter " +
-        std::string(r::kDeviceReadsPerS.name) + " " + Sig(copied, 6) +
-        " is not the reads_per_s " + Sig(it->second, 6) +
-        " of its adjacent device cell '" + key.Name() + "/rep:" +
-        std::to_string(p.rep) + "' (" + Ratio(copied / it->second) + "x)");
+    return Status::Corruption("results " + file + ": benchmark '" + p.Name() +
+                              "' counter " + std::string(counter.name) + " " +
+                              Sig(copied, 6) + " is not the reads_per_s " +
+                              Sig(it->second, 6) +
+                              " of its adjacent device cell '" + key.Name() +
+                              "/rep:" + std::to_string(p.rep) + "' (" +
+                              Ratio(copied / it->second) + "x)");
   }
   return Status::Ok();
 }

@@ -123,6 +123,82 @@ std::string ScanInconsistency(const Pass& p, const json& entry) {
   return "";
 }
 
+// Relative tolerance of figures bench derives from one another.
+constexpr double kDerivedTolerance = 1e-6;
+
+bool Derived(double got, double want) {
+  return std::fabs(got - want) <= kDerivedTolerance * std::fabs(want);
+}
+
+// A batch entry's per-key figures follow from its per-call ones
+// (RESULTS_FORMAT.md): keys/s and storage reads per key exactly, CPU per
+// key at most (the in-flight sampler's own time is taken off); its keys
+// are hit keys, all found; its depth figures come together.
+std::string BatchInconsistency(const Pass& p, const json& entry) {
+  const double b = p.Get(r::kBatchSize);
+  if (!(b >= 1) || b != std::floor(b)) {
+    return Name(r::kBatchSize) + " " + Sig(b, 6) +
+           " is not a whole number >= 1";
+  }
+  const double keys = p.Get(r::kKeysPerS);
+  if (!Derived(keys, p.Get(r::kReadsPerS) * b)) {
+    return Name(r::kKeysPerS) + " " + Sig(keys, 6) + " is not " +
+           Name(r::kReadsPerS) + " x " + Name(r::kBatchSize) + " (" +
+           Sig(p.Get(r::kReadsPerS) * b, 6) + ")";
+  }
+  if (p.Get(r::kFoundFraction) != 1) {
+    return Name(r::kFoundFraction) + " is " + Sig(p.Get(r::kFoundFraction), 6) +
+           " on a batch of hit keys (must be 1)";
+  }
+  auto it = entry.find(r::kEntryIterations);
+  if (it != entry.end() && it->is_number() &&
+      it->get<double>() * b != p.Get(r::kDistinctKeys)) {
+    return Name(r::kDistinctKeys) + " " + Sig(p.Get(r::kDistinctKeys), 12) +
+           " is not the " + Sig(it->get<double>(), 12) +
+           " calls made (iterations) x " + Name(r::kBatchSize);
+  }
+  const double cpu_key = p.Get(r::kCpuNsPerKey);
+  const double cpu_read = p.Get(r::kCpuNsPerRead);
+  if (std::isfinite(cpu_key) &&
+      !(cpu_key <= cpu_read / b * (1 + kDerivedTolerance))) {
+    return Name(r::kCpuNsPerKey) + " " + Sig(cpu_key, 6) + " is above " +
+           Name(r::kCpuNsPerRead) + " / " + Name(r::kBatchSize) + " (" +
+           Sig(cpu_read / b, 6) + ")";
+  }
+  const double reads_key = p.Get(r::kStorageReadsPerKey);
+  const double bytes = p.Get(r::kBytesReadPerRead);
+  if (std::isfinite(reads_key) != std::isfinite(bytes) ||
+      (std::isfinite(reads_key) && !Derived(reads_key, bytes / 4096 / b))) {
+    return Name(r::kStorageReadsPerKey) + " " + Sig(reads_key, 6) + " is not " +
+           Name(r::kBytesReadPerRead) + " / 4096 / " + Name(r::kBatchSize) +
+           " (" + Sig(bytes / 4096 / b, 6) + ")";
+  }
+  const double dmax = p.Get(r::kIoDepthMax), dmean = p.Get(r::kIoDepthMean);
+  const double source = p.Get(r::kIoDepthSource);
+  if (std::isfinite(dmax) != std::isfinite(dmean) ||
+      std::isfinite(dmax) != std::isfinite(source)) {
+    return Name(r::kIoDepthMax) + ", " + Name(r::kIoDepthMean) + " and " +
+           Name(r::kIoDepthSource) + " are not all present or all absent";
+  }
+  if (std::isfinite(dmax) && dmean > dmax * (1 + kDerivedTolerance)) {
+    return Name(r::kIoDepthMean) + " " + Sig(dmean, 6) + " is above " +
+           Name(r::kIoDepthMax) + " " + Sig(dmax, 6);
+  }
+  const double dev = p.Get(r::kBatchDeviceReadsPerS);
+  const double eff = p.Get(r::kBatchIoEfficiency);
+  if (std::isfinite(dev) && !r::IsColdMode(p.cell.mode)) {
+    return Name(r::kBatchDeviceReadsPerS) + " on a " + p.cell.mode +
+           " pass (device cells are measured in cold modes only)";
+  }
+  if (std::isfinite(dev) != std::isfinite(eff) ||
+      (std::isfinite(eff) && !Derived(eff * dev, keys))) {
+    return Name(r::kBatchIoEfficiency) + " " + Sig(eff, 6) + " is not " +
+           Name(r::kKeysPerS) + " / " + Name(r::kBatchDeviceReadsPerS) + " (" +
+           Sig(keys, 6) + " / " + Sig(dev, 6) + ")";
+  }
+  return "";
+}
+
 // The checks between counters of one entry: figures that cannot all be
 // true at once. Returns "" or the problem, naming the counter.
 std::string Inconsistency(const Pass& p, const json& entry) {
@@ -169,6 +245,7 @@ std::string Inconsistency(const Pass& p, const json& entry) {
   if (p.cell.kind == r::kKindDevice) return "";
   if (p.cell.kind == r::kKindStartup) return StartupInconsistency(p);
   if (p.cell.kind == r::kKindScan) return ScanInconsistency(p, entry);
+  if (p.cell.kind == r::kKindBatch) return BatchInconsistency(p, entry);
   // Hits find every key they read, misses none: anything else means the
   // counts of reads made and reads found do not add up.
   const double found = p.Get(r::kFoundFraction);

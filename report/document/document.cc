@@ -159,6 +159,7 @@ Document BuildDocument(const Verdict& v, const ResultSet& results) {
   d.sections.push_back(CellSection(v, results));
   d.sections.push_back(ChartSection(v));
   d.sections.push_back(OpsSection(v, results));
+  d.sections.push_back(BatchSection(v));
   AddContextSections(v, results, &d);
   return d;
 }

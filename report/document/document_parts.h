@@ -73,5 +73,8 @@ Section FindingsSection(const Verdict& v);
 Section ChartSection(const Verdict& v);
 // document_ops.cc: scans and startup, every backend, every mode measured.
 Section OpsSection(const Verdict& v, const ResultSet& r);
+// document_batch.cc: batched lookups, every backend, every mode measured,
+// beside the same backend's point hits at the most threads.
+Section BatchSection(const Verdict& v);
 
 }  // namespace flatbench::report

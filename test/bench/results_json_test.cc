@@ -201,6 +201,64 @@ TEST_CASE("bench writes scan and startup entries the report shows",
   CHECK_THAT(text, Catch::Contains("scans/s (median)"));
 }
 
+// Through the binary and the report: batch entries and their device cell
+// at depth B, read back through the contract (a malformed one would exit
+// 65) and shown in their own section. In-process checks of every backend's
+// batches are in batch_pass_test.cc.
+TEST_CASE("bench writes batch entries the report reads and shows",
+          "[bench][json][batch]") {
+  TempDir out;
+  std::vector<std::string> backends;
+  for (const auto& b : testing::TinyBackends()) {
+    if (b == "arena" || b == "rocksdb" || b == "lmdb") backends.push_back(b);
+  }
+  REQUIRE_FALSE(backends.empty());
+  auto r = RunFlatbench(
+      "bench --dir " + TinyDatasetDir() + " --backends " + Join(backends) +
+      " --out " + (out / "r.json") +
+      " --kinds hit,batch --modes cold,warm --tables account --threads 2 "
+      "--batch-size 4 --reads 64 --repetitions 1 --check-samples 50 "
+      "--device-reads 32 --evict fadvise --full-reference");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  nlohmann::json doc = ReadJson(out / "r.json");
+  std::map<std::string, int> kinds;
+  for (const auto& e : doc["benchmarks"]) {
+    auto cell = results::ParseCellName(e["name"].get<std::string>());
+    REQUIRE(cell.has_value());
+    ++kinds[cell->kind + "/" + std::to_string(cell->threads)];
+    if (cell->kind != results::kKindBatch) continue;
+    // --threads given: the batch cells run at it. 64 keys in calls of 4.
+    CHECK(cell->threads == 2);
+    CHECK(e["iterations"] == 16);
+    CHECK(e[std::string(results::kBatchSize.name)] == 4);
+    CHECK(e[std::string(results::kDistinctKeys.name)] == 64);
+  }
+  const int n = static_cast<int>(backends.size());
+  CHECK(kinds["hit/2"] == 2 * n);
+  CHECK(kinds["batch/2"] == 2 * n);
+  // The device at depth 4 for the cold batch, where O_DIRECT works.
+  const std::string status =
+      doc["context"][results::BackendKey(backends[0], results::kDeviceStatus)];
+  if (status.rfind("measured", 0) == 0) CHECK(kinds["device/4"] == n);
+
+  auto rep =
+      RunFlatbench("report " + (out / "r.json") + " --out " + (out / "report"));
+  INFO(rep.err);
+  CHECK(rep.exit_code == 2);
+  std::ifstream md(out / "report/report.md");
+  std::string text((std::istreambuf_iterator<char>(md)), {});
+  CHECK_THAT(text, Catch::Contains("## Batched lookups"));
+  CHECK_THAT(text, Catch::Contains("keys/s (median)"));
+  CHECK(std::filesystem::exists(out / "report/batch_keys_per_s_cold.svg"));
+
+  // A batch size out of range is a usage error naming the flag.
+  auto bad = RunFlatbench("bench --dir " + TinyDatasetDir() + " --out " +
+                          (out / "x.json") + " --kinds batch --batch-size 0");
+  CHECK(bad.exit_code == 64);
+  CHECK_THAT(bad.err, Catch::Contains("--batch-size"));
+}
+
 TEST_CASE("bench records a device profile, and refuses one that is not",
           "[bench][cli]") {
   TempDir out;

@@ -18,6 +18,9 @@ struct PassSpec {
   int threads = 1, rep = 0;
   double reads_per_s = 0;
   double device_reads_per_s = 0;  // Cold hits: the adjacent device cell.
+  // Batch cells: keys per call (and in cold modes device_reads_per_s is
+  // the device cell's at that depth).
+  int batch_size = 0;
   int order = 0;
   double disk_bytes = 0;  // The backend's, as its context says.
 };
@@ -35,6 +38,23 @@ double Value(const r::Counter& c, const PassSpec& p) {
     if (n == r::kStartupMaxS.name) return 0.4;
     if (n == r::kStartupProbes.name) return 5;
     if (n == r::kOpenSeconds.name) return 0.05;
+  }
+  if (p.kind == r::kKindBatch) {
+    const double b = p.batch_size;
+    const double keys = p.reads_per_s * b;
+    if (n == r::kBatchSize.name) return b;
+    if (n == r::kKeysPerS.name) return keys;
+    if (n == r::kCpuNsPerRead.name) return 3000 * b;
+    if (n == r::kCpuNsPerKey.name) return 3000;
+    if (n == r::kBytesReadPerRead.name) return warm ? 0 : 4600 * b;
+    if (n == r::kStorageReadsPerKey.name) return warm ? 0 : 4600.0 / 4096;
+    if (n == r::kIoDepthMax.name) return warm ? 0 : b;
+    if (n == r::kIoDepthMean.name) return warm ? 0 : b * 0.9;
+    if (n == r::kIoDepthSource.name) return 1;
+    if (n == r::kBatchDeviceReadsPerS.name) return p.device_reads_per_s;
+    if (n == r::kBatchIoEfficiency.name) return keys / p.device_reads_per_s;
+    if (n == r::kFoundFraction.name) return 1;
+    if (n == r::kDistinctKeys.name) return 10000.0 * p.threads * b;
   }
   if (n == r::kScanLength.name) return 100;
   if (n == r::kEntriesPerScan.name) return 100;
@@ -109,10 +129,18 @@ json Pass(const PassSpec& p) {
   // Every required counter, bytes read everywhere, and the device
   // figures on cold hits (the builder's device cells are measured).
   const bool cold_hit = p.kind == r::kKindHit && r::IsColdMode(p.mode);
+  const bool batch = p.kind == r::kKindBatch;
+  const bool batch_device =
+      batch && r::IsColdMode(p.mode) && p.device_reads_per_s > 0;
   for (const r::Counter& c : r::AllCounters()) {
+    const bool device_figure = c.name == r::kBatchDeviceReadsPerS.name ||
+                               c.name == r::kBatchIoEfficiency.name;
     if (r::CounterExpected(c, p.kind, p.mode) ||
         (c.name == r::kBytesReadPerRead.name && p.kind != r::kKindStartup) ||
-        ((c.where & r::kOnColdHit) && cold_hit && p.device_reads_per_s > 0)) {
+        ((c.where & r::kOnColdHit) && cold_hit && p.device_reads_per_s > 0) ||
+        (batch && (c.where & r::kOnBatch) &&
+         (!device_figure || batch_device)) ||
+        (batch && c.name == r::kCpuNsPerRead.name)) {
       e[std::string(c.name)] = Value(c, p);
     }
   }
@@ -216,8 +244,10 @@ json ResultsBuilder::Build() const {
         if (cold && device_cells) kinds.insert(kinds.begin(), "device");
         if (scan_cells) kinds.push_back("scan");
         if (startup_cells && table == "account") kinds.push_back("startup");
+        if (batch_cells) kinds.push_back("batch");
         for (const auto& kind : kinds) {
-          for (int t : threads) {
+          const bool batch = kind == "batch";
+          for (int t : batch ? batch_threads : threads) {
             if (kind == "startup" && t != 1) continue;
             for (int rep = 0; rep < repetitions; ++rep) {
               double j = Jitter(jitter, rep, repetitions);
@@ -226,10 +256,18 @@ json ResultsBuilder::Build() const {
               double base = kind == "hit"      ? hit_reads_per_s.at(b)
                             : kind == "device" ? device_reads_per_s.at(b)
                             : kind == "scan"   ? hit_reads_per_s.at(b) / 10
-                                               : miss_reads_per_s.at(b);
+                            : batch ? 4 * hit_reads_per_s.at(b) / batch_size
+                                    : miss_reads_per_s.at(b);
+              if (batch) {
+                // The device cell at threads:<batch_size> of this rep.
+                device = device_cells
+                             ? device_reads_per_s.at(b) * batch_size * j
+                             : 0;
+              }
               benches.push_back(
                   Pass({b, table, kind, mode, t, rep, base * t * j, device,
-                        order++, static_cast<double>(disk_bytes)}));
+                        batch ? batch_size : 0, order++,
+                        static_cast<double>(disk_bytes)}));
             }
           }
         }

@@ -33,6 +33,13 @@ struct ResultsBuilder {
   // the hit reads/s) and startup cells (every mode).
   bool scan_cells = false;
   bool startup_cells = false;
+  // Batch cells (every table and mode, at batch_threads, batch_size keys
+  // per call; keys/s four times the hit reads/s per thread, and in cold
+  // modes the device rate at depth batch_size from the device cell at
+  // threads:<batch_size>, which `threads` must hold).
+  bool batch_cells = false;
+  int batch_size = 32;
+  std::vector<int> batch_threads = {1, 2};
   // Median single-thread reads/s per backend; each thread count multiplies
   // it, and repetitions spread it by `jitter` per repetition around the
   // exact median (±1% and ±2% for five). Defaults: arena/rocksdb hit 2.0,

@@ -142,6 +142,38 @@ TEST_CASE("scan and startup cells: names and expected counters",
   CHECK_FALSE(CounterExpected(kStartupS, kKindScan, kModeCold));
 }
 
+TEST_CASE("batch cells: names and expected counters", "[report][schema]") {
+  for (const char* name : {"arena/storage/batch/cold/threads:2/rep:1",
+                           "lmdb/account/batch/warm/threads:64/rep:0",
+                           "rocksdb/account/batch/cold-lazy/threads:1/rep:3"}) {
+    CAPTURE(name);
+    auto b = ParseCellName(name);
+    REQUIRE(b.has_value());
+    CHECK(b->kind == kKindBatch);
+  }
+  // Every read counter, per call, and the batch's own.
+  CHECK(CounterExpected(kReadsPerS, kKindBatch, kModeWarm));
+  CHECK(CounterExpected(kDistinctKeys, kKindBatch, kModeCold));
+  CHECK(CounterExpected(kResidentFractionAfterEviction, kKindBatch,
+                        kModeColdLazy));
+  CHECK(CounterExpected(kLockedBytes, kKindBatch, kModeWarm));
+  CHECK(CounterExpected(kBatchSize, kKindBatch, kModeCold));
+  CHECK(CounterExpected(kKeysPerS, kKindBatch, kModeWarm));
+  // What the host may not measure is never required.
+  for (const Counter& c :
+       {kCpuNsPerKey, kStorageReadsPerKey, kIoDepthMax, kIoDepthMean,
+        kIoDepthSource, kBatchDeviceReadsPerS, kBatchIoEfficiency}) {
+    CAPTURE(c.name);
+    CHECK(BatchCounterOptional(c));
+    CHECK_FALSE(CounterExpected(c, kKindBatch, kModeCold));
+  }
+  CHECK_FALSE(BatchCounterOptional(kKeysPerS));
+  // The point reads' device figures are not the batch's.
+  CHECK_FALSE(CounterExpected(kIoEfficiency, kKindBatch, kModeCold));
+  CHECK_FALSE(CounterExpected(kKeysPerS, kKindHit, kModeCold));
+  CHECK_FALSE(CounterExpected(kBatchSize, kKindScan, kModeCold));
+}
+
 }  // namespace
 }  // namespace flatbench::results
 
@@ -189,7 +221,8 @@ std::string WhereText(uint32_t where) {
                            {kOnColdHit, "cold hit"},
                            {kOnDevice, "device"},
                            {kOnScan, "scan"},
-                           {kOnStartup, "startup"}}) {
+                           {kOnStartup, "startup"},
+                           {kOnBatch, "batch"}}) {
     if (where & bit) out += (out.empty() ? "" : ", ") + std::string(word);
   }
   return out;

@@ -1,0 +1,66 @@
+#pragma once
+// The I/O depth a pass reached at the device, for backends that do not
+// count their own submissions (batch cells, batch_pass.h): the in-flight
+// count of the block device holding the backend's files ("I/Os currently
+// in progress" of /proc/diskstats), sampled about once a millisecond by a
+// thread of its own while the pass runs. Every process's I/O on that
+// device counts, so on a shared device it bounds the pass's own depth from
+// above; a sample catches what is in flight at that instant, so a short
+// peak between samples is missed.
+//
+// The sampler's thread belongs to the process whose CPU time a pass
+// counts: Stop() returns that thread's own CPU time, for the pass to
+// subtract.
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+
+namespace flatbench::bench {
+
+// What a sampler saw between Start and Stop.
+struct DiskInflight {
+  uint64_t samples = 0;
+  double mean = 0;  // Mean in-flight count over the samples.
+  uint64_t max = 0;
+  uint64_t sampler_cpu_ns = 0;  // The sampling thread's CPU time.
+};
+
+// The "I/Os currently in progress" field (the 12th column) of the
+// /proc/diskstats line of device major:minor in `text`; nullopt when the
+// device has no line or its line is malformed.
+std::optional<uint64_t> DiskstatsInFlight(std::string_view text, unsigned major,
+                                          unsigned minor);
+
+// Not thread-safe: Start and Stop from one thread.
+class DiskInflightSampler {
+ public:
+  // Finds the device holding `path` (its st_dev) in /proc/diskstats;
+  // known() is false when it cannot (a missing path, no /proc/diskstats,
+  // a filesystem with no block device such as tmpfs or an overlay).
+  explicit DiskInflightSampler(const std::string& path);
+  ~DiskInflightSampler();
+  DiskInflightSampler(const DiskInflightSampler&) = delete;
+  DiskInflightSampler& operator=(const DiskInflightSampler&) = delete;
+
+  bool known() const { return known_; }
+  // Starts sampling. REQUIRES: known(), not started.
+  void Start();
+  // Stops and returns what was seen (all zero when not started).
+  DiskInflight Stop();
+
+ private:
+  void Loop();
+  bool known_ = false;
+  unsigned major_ = 0, minor_ = 0;
+  int fd_ = -1;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+  DiskInflight seen_;  // Written by the thread; read after join.
+  double sum_ = 0;
+};
+
+}  // namespace flatbench::bench
