@@ -57,7 +57,7 @@ constexpr char kBenchHelp[] =
     "Batches (--kinds batch; informational, never gated): each operation "
     "is one MultiGet of --batch-size hit keys (default 32), per table, at "
     "the --threads given (default 1 and 2 for batch cells), every mode; "
-    "a pass reads --reads keys. Recorded: keys/s, CPU and storage reads "
+    "a pass reads about --reads keys. Recorded: keys/s, CPU and storage reads "
     "per key, the I/O depth reached (the backend's own batch submissions "
     "where it counts them, such as the arena's io_uring, else the data "
     "device's in-flight count in /proc/diskstats), and in cold modes keys/s "
