@@ -128,7 +128,7 @@ case "$cmd" in
     end_step
     begin_step
     mapfile -t arena_only < <(no_optional_backends)
-    setup build-asan --buildtype=debugoptimized -Dwerror=true \
+    setup build-asan --buildtype=debug -Doptimization=g -Dwerror=true \
       -Db_sanitize=address,undefined -Db_lundef=false "${arena_only[@]}"
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
       ASAN_OPTIONS=detect_leaks=1 \

@@ -73,6 +73,8 @@ class BatchScratch {
   std::unique_ptr<BlockCache::Pin[]> pins_;
   std::unique_ptr<BlockCache::Load[]> loads_;
   size_t pin_count_ = 0;
+  // The mmap path's last batch found every block in the page cache.
+  bool map_resident_ = false;
 };
 
 }  // namespace flatbench::arena

@@ -243,6 +243,7 @@ class Reader {
   // Keeps the cache path's O_DIRECT descriptor only when every block is
   // page-aligned in the file; records how loads are done in cache_loads_.
   void SetUpCacheLoads();
+  void ProbeCachestat();
   void FillInfo(const Header& h, const ReaderOptions& options);
   Status CheckBlockOffsets(int shard) const;
   // File offset and readable length of a block; "bad block offset" when a

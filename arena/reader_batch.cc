@@ -8,7 +8,8 @@
 // 2. Group: the remaining keys, sorted by block, share one read per
 //    distinct block (duplicates and neighbours cost nothing extra).
 // 3. Place: a block already in memory is not read again. On the mmap path
-//    a block whose pages the page cache holds is decoded from the map; on
+//    a block whose pages the page cache holds is decoded from the map (after
+//    a batch that found every block so, only the first block is asked); on
 //    the cache path a cached frame is pinned. Every other block gets a
 //    read: into a frame claimed in the block cache (the cache path, so the
 //    batch warms the cache as Get does), else into one of the session's
@@ -105,6 +106,7 @@ void Reader::PlaceBlocks(BatchScratch* b) const {
   const size_t n = b->groups_.size();
   b->ReserveSlots(n);
   if (cache_ != nullptr) b->ReservePins(n);
+  bool warm = false;
   for (size_t gi = 0; gi < n; ++gi) {
     BatchScratch::Group& g = b->groups_[gi];
     const BatchScratch::Planned& p = b->plan_[g.first];
@@ -117,15 +119,24 @@ void Reader::PlaceBlocks(BatchScratch* b) const {
     read.offset = g.offset;
     read.len = static_cast<uint32_t>(g.avail);
     switch (read_path_) {
-      case ReadPath::kMmap:
+      case ReadPath::kMmap: {
         // Pages the page cache holds are read through the map, as Get
-        // reads them; without a descriptor, every block is.
-        if (data_fd_ < 0 || BytesCached(g.offset, g.avail)) {
+        // reads them; without a descriptor, every block is. When the last
+        // batch found every block resident and so does this one's first,
+        // the file is taken to be warm and the other blocks are not asked:
+        // a warm batch then costs one residency check, not one a block. A
+        // block that is not resident after all is read by its page fault,
+        // as Get reads it, and the next batch asks of every block again.
+        bool resident =
+            data_fd_ < 0 || (warm && gi > 0) || BytesCached(g.offset, g.avail);
+        if (gi == 0) warm = b->map_resident_ && resident;
+        if (resident) {
           g.src = map_ + g.offset;
           g.from_map = true;
           continue;
         }
         break;
+      }
       case ReadPath::kPread:
         // A block in the page cache is copied from there by the read (no
         // device read); it rides in the same submission.
@@ -163,6 +174,7 @@ void Reader::PlaceBlocks(BatchScratch* b) const {
     g.read = static_cast<int32_t>(b->reads_.size());
     b->reads_.push_back(read);
   }
+  if (n > 0) b->map_resident_ = b->reads_.empty();
 }
 
 // A read's result against what its block needs: an error or a short read

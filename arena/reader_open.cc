@@ -215,6 +215,7 @@ Status Reader::Validate(int fd, uint64_t size, const ReaderOptions& options) {
   FLATBENCH_RETURN_IF_ERROR(SetUpShards(options));
   FLATBENCH_RETURN_IF_ERROR(SetUpVerification(options));
   if (options.read_path == ReadPath::kCache) SetUpCacheLoads();
+  ProbeCachestat();
   // Metadata is loaded; from now on the map is read a block at a time.
   // The fd's POSIX_FADV_RANDOM does not reach the fault path: without
   // MADV_RANDOM a cold hit reads 16-52 KB through the map instead of one
@@ -353,16 +354,22 @@ void Reader::SetUpCacheLoads() {
   }
   if (why == nullptr) {
     cache_loads_ = "O_DIRECT";
-#if defined(__x86_64__) || defined(__aarch64__)
-    CachestatRange range{0, kBlockSize};
-    Cachestat stat{};
-    cachestat_ = ::syscall(kSysCachestat, data_fd_, &range, &stat, 0) == 0;
-#endif
     return;
   }
   ::close(direct_fd_);
   direct_fd_ = -1;
   cache_loads_ = why;
+}
+
+// PageCached's question, asked of every read path that has a descriptor:
+// the cache path's loads and the batches of every path.
+void Reader::ProbeCachestat() {
+#if defined(__x86_64__) || defined(__aarch64__)
+  if (data_fd_ < 0) return;
+  CachestatRange range{0, kBlockSize};
+  Cachestat stat{};
+  cachestat_ = ::syscall(kSysCachestat, data_fd_, &range, &stat, 0) == 0;
+#endif
 }
 
 }  // namespace flatbench::arena

@@ -60,7 +60,7 @@ std::string DescribeScope(const PlanInput& in, const BackendScope& sc) {
       const int ops = p == sc.op_repetitions.end() ? o.repetitions : p->second;
       part += " x" + std::to_string(reads);
       if (ops != reads)
-        part += " (scans, startup, batches x" + std::to_string(ops) + ")";
+        part += " (scans, startup x" + std::to_string(ops) + ")";
     }
     if (!out.empty()) out += ", ";
     out += part;

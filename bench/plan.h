@@ -7,9 +7,10 @@
 // name. At the gate's scale every backend runs the whole matrix. Below it
 // (a run that cannot give a verdict):
 //   gated      (the thresholds name it: the candidate and its baselines)
-//              the gate mode's whole read matrix, tables x kinds x threads
-//              x every repetition; one repetition of its scans and startup
-//              and of every cell of the other modes.
+//              the gate mode's whole read matrix (point reads and
+//              batches), tables x kinds x threads x every repetition; one
+//              repetition of its scans and startup and of every cell of
+//              the other modes.
 //   reference  (any other backend, never in the verdict) one repetition of
 //              the cells that fit in kReferenceTimeShare of a gated
 //              backend's estimated time, taken in order: the gate mode

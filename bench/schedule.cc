@@ -87,7 +87,10 @@ bool BackendScope::Runs(Mode mode, const Cell& cell, int rep) const {
       std::find(modes.begin(), modes.end(), mode) == modes.end()) {
     return false;
   }
-  const auto& reps = cell.op == Op::kRead ? read_repetitions : op_repetitions;
+  // A batch is a read measured beside the point reads (its own device
+  // cell, its efficiency): it gets their repetitions.
+  const bool reads = cell.op == Op::kRead || cell.op == Op::kBatch;
+  const auto& reps = reads ? read_repetitions : op_repetitions;
   auto r = reps.find(mode);
   if (r != reps.end() && rep >= r->second) return false;
   if (only.empty()) return true;

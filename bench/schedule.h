@@ -120,8 +120,8 @@ struct Step {
 // narrow nothing.
 struct BackendScope {
   std::vector<Mode> modes;  // Empty: every mode.
-  // Per mode (absent: every repetition): repetitions of the read cells,
-  // and of the scan, startup and batch cells.
+  // Per mode (absent: every repetition): repetitions of the read cells
+  // (point reads and batches), and of the scan and startup cells.
   std::map<Mode, int> read_repetitions, op_repetitions;
   // Non-empty: only these (mode, cell) pairs, at repetition 0.
   std::vector<std::pair<Mode, Cell>> only;

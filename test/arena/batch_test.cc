@@ -6,6 +6,7 @@
 #include "arena/batch.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -144,6 +145,123 @@ TEST_CASE("a batch answers every key as Get does, on every read path",
     CHECK(stats.max_depth > 1);
   }
   if (!uring) CHECK(stats.submissions == 0);
+}
+
+// Whether the page at `offset` of `path` is in the page cache.
+bool PageResident(const std::string& path, uint64_t offset) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  REQUIRE(fd >= 0);
+  const off_t size = ::lseek(fd, 0, SEEK_END);
+  void* m =
+      ::mmap(nullptr, static_cast<size_t>(size), PROT_READ, MAP_SHARED, fd, 0);
+  ::close(fd);
+  REQUIRE(m != MAP_FAILED);
+  unsigned char resident = 0;
+  const uint64_t page = offset / kBlockSize * kBlockSize;
+  REQUIRE(::mincore(static_cast<char*>(m) + page, kBlockSize, &resident) == 0);
+  ::munmap(m, static_cast<size_t>(size));
+  return (resident & 1) != 0;
+}
+
+// Reads of the batch's blocks counted by its scratch so far: submitted
+// together or one by one.
+uint64_t BlockReads(const BatchScratch& scratch) {
+  BatchIoStats stats;
+  scratch.io().AddTo(&stats);
+  return stats.reads + stats.sync_reads;
+}
+
+TEST_CASE(
+    "after a batch that found every block resident, the mmap path "
+    "asks only the next batch's first block",
+    "[arena][batch]") {
+  const bool uring = GENERATE(true, false);
+  CAPTURE(uring);
+  testing::TempDir dir;
+  const Model model = BatchModel();
+  const std::string file = dir.File("t.arena");
+  testing::BuildFile(file, model, BuilderOptions());
+  ReaderOptions ro;
+  ro.verify_checksums = true;
+  ro.read_path = ReadPath::kMmap;
+  // The first key of shard 0's block 0 (the batch's first block: groups
+  // are in file order), then every key of shard 200 (other blocks).
+  std::vector<std::string> owned;
+  uint64_t first_block = 0;
+  uint64_t other_block = 0;
+  uint32_t blocks = 0;
+  {
+    auto clean = Reader::Open(file, ro);
+    REQUIRE(clean.ok());
+    ReadBuffer buffer;
+    BlockContents c;
+    REQUIRE(clean.value()->ReadBlock(0, 0, false, &buffer, &c).ok());
+    owned.emplace_back(c.key(0));
+    first_block = clean.value()->BlockOffset(0, 0);
+    other_block = clean.value()->BlockOffset(200, 0);
+    blocks = clean.value()->BlockCount(200);
+  }
+  for (const auto& [k, v] : model) {
+    if (static_cast<unsigned char>(k[0]) == 200) owned.push_back(k);
+  }
+  const std::vector<std::string_view> keys(owned.begin(), owned.end());
+  Evict(file);
+  if (PageResident(file, other_block)) {
+    WARN("this file system keeps the file's pages (tmpfs?): not checked");
+    return;
+  }
+  // One scratch across readers: a page a reader has faulted in stays
+  // mapped (and resident) while it lives, so each batch gets a fresh
+  // reader, whose map holds nothing yet, after the pages were set up.
+  BatchScratch scratch(uring);
+  auto batch = [&]() {
+    auto reader = Reader::Open(file, ro);
+    REQUIRE(reader.ok());
+    std::vector<GetResult> results(keys.size());
+    reader.value()->MultiGet(keys, results, &scratch);
+    for (size_t i = 0; i < keys.size(); ++i) {
+      CAPTURE(i);
+      REQUIRE(results[i].status.ok());
+      REQUIRE(results[i].found);
+      REQUIRE(results[i].value == model.at(owned[i]));
+    }
+    return BlockReads(scratch);
+  };
+
+  // Cold: every block is read.
+  const uint64_t cold = batch();
+  CHECK(cold >= blocks);
+  // The whole file resident: nothing is read, and the next batch may trust
+  // the map.
+  (void)testing::ReadAll(file);
+  CHECK(batch() == cold);
+  // Evicted again: the first block is asked, found absent, and every block
+  // is read once more (not faulted in one at a time).
+  Evict(file);
+  const uint64_t second_cold = batch();
+  CHECK(second_cold - cold >= blocks);
+  // Resident again, then evicted but for the first block's page: the batch
+  // after a resident one asks of its first block only, and reads the
+  // others through the map (their page faults), answering the same.
+  (void)testing::ReadAll(file);
+  CHECK(batch() == second_cold);
+  Evict(file);
+  {
+    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    REQUIRE(fd >= 0);
+    std::string page(kBlockSize, '\0');
+    REQUIRE(::pread(fd, page.data(), kBlockSize,
+                    static_cast<off_t>(first_block / kBlockSize * kBlockSize)) >
+            0);
+    ::close(fd);
+  }
+  REQUIRE(PageResident(file, first_block));
+  REQUIRE_FALSE(PageResident(file, other_block));
+  CHECK(batch() == second_cold);
+  // That batch read nothing itself, so the next may trust the map too; an
+  // eviction is still seen by its first block's check, and it reads again.
+  Evict(file);
+  CHECK(batch() > second_cold);
 }
 
 TEST_CASE("a corrupt block fails only the keys it holds in a batch",

@@ -66,6 +66,31 @@ TEST_CASE("below the gate's scale a gated backend keeps its whole gate matrix",
   CHECK(Count(full.value())["arena/warm/read"] == 45);
 }
 
+TEST_CASE(
+    "below the gate's scale a gated backend's batches get every "
+    "repetition of the gate mode, as its point reads do",
+    "[bench][plan][batch]") {
+  PlanInput in = Input("smoke", {"arena", "rocksdb"});
+  in.schedule.batch = true;
+  in.schedule.batch_threads = {1, 2};
+  auto plan = MakePlan(in);
+  REQUIRE(plan.ok());
+  // Batch cells per (backend, mode): 2 tables x 2 thread counts.
+  std::map<std::string, int> batches;
+  for (const auto& phase : plan->phases) {
+    for (const auto& s : phase.steps) {
+      if (s.cell.op == Op::kBatch) {
+        ++batches[s.backend + "/" + ModeName(phase.mode)];
+      }
+    }
+  }
+  CHECK(batches["arena/cold"] == 4 * 3);
+  CHECK(batches["rocksdb/cold"] == 4 * 3);
+  // Other modes, like their point reads, once.
+  CHECK(batches["arena/warm"] == 4);
+  CHECK(batches["arena/cold-lazy"] == 4);
+}
+
 TEST_CASE("a costly reference row runs what fits its share of the time",
           "[bench][plan]") {
   PlanInput in = Input("smoke", {"arena", "rocksdb", "many-files"});
