@@ -66,6 +66,7 @@ class BatchScratch {
   std::vector<Group> groups_;
   std::vector<BlockRead> reads_;
   std::vector<uint32_t> singles_;  // keys read with Get (tied prefixes)
+  std::vector<uint64_t> hashes_;   // per key: its filter hash
   std::string values_;
   std::vector<size_t> offsets_;  // per key: its value in values_, or kInMap
   std::unique_ptr<char[], FreeSlots> slots_;

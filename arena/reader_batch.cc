@@ -63,6 +63,17 @@ void BatchScratch::ReservePins(size_t n) {
 
 void Reader::PlanBatch(std::span<const std::string_view> keys,
                        std::span<GetResult> results, BatchScratch* b) const {
+  // Every key's filter line is asked for before any is probed, so the
+  // batch waits for their cache misses together rather than one by one.
+  b->hashes_.resize(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (keys[i].size() != key_width_) continue;
+    const Shard& s = shards_[static_cast<unsigned char>(keys[i][0])];
+    b->hashes_[i] = FilterHash(keys[i]);
+    if (s.filter_lines != 0) {
+      __builtin_prefetch(BloomLine(b->hashes_[i], s.filter, s.filter_lines));
+    }
+  }
   for (size_t i = 0; i < keys.size(); ++i) {
     GetResult& r = results[i];
     r.status = Status::Ok();
@@ -77,7 +88,11 @@ void Reader::PlanBatch(std::span<const std::string_view> keys,
     }
     const int shard = static_cast<unsigned char>(key[0]);
     const Shard& s = shards_[shard];
-    if (s.block_count == 0 || !FilterMayMatch(shard, key)) continue;
+    if (s.block_count == 0 ||
+        (s.filter_lines != 0 &&
+         !BloomMayMatch(b->hashes_[i], probes_, s.filter, s.filter_lines))) {
+      continue;
+    }
     const uint64_t prefix = KeyPrefix(key.data(), key_width_);
     const uint32_t block = FindBlock(s.prefixes, s.block_count, prefix);
     if (block == kNoBlock) continue;
@@ -85,6 +100,14 @@ void Reader::PlanBatch(std::span<const std::string_view> keys,
       b->singles_.push_back(static_cast<uint32_t>(i));
       continue;
     }
+    // As Get does: the block's header, the key lines around the
+    // interpolated position and its value end, asked for now so that the
+    // batch's blocks are fetched from memory together (a hint only).
+    const uint64_t shard_end =
+        (uint64_t{static_cast<unsigned>(shard)} << 56) | 0x00ffffffffffffffull;
+    PrefetchBlock(s, block, prefix, IndexWord(s.prefixes, block),
+                  block + 1 < s.block_count ? IndexWord(s.prefixes, block + 1)
+                                            : shard_end);
     b->plan_.push_back({s.first_block + block, block, static_cast<uint32_t>(i),
                         static_cast<uint16_t>(shard)});
   }
@@ -293,6 +316,10 @@ void Reader::MultiGet(std::span<const std::string_view> keys,
   b->io().Run(b->reads_);
   FinishReads(b);
   for (size_t gi = 0; gi < b->groups_.size(); ++gi) {
+    // The next block's header, asked for while this one is searched.
+    if (gi + 1 < b->groups_.size() && b->groups_[gi + 1].src != nullptr) {
+      __builtin_prefetch(b->groups_[gi + 1].src);
+    }
     b->buffer_.CountBlockRead();
     AnswerGroup(keys, results, b, gi);
   }
