@@ -59,8 +59,13 @@ std::string DescribeScope(const PlanInput& in, const BackendScope& sc) {
           r == sc.read_repetitions.end() ? o.repetitions : r->second;
       const int ops = p == sc.op_repetitions.end() ? o.repetitions : p->second;
       part += " x" + std::to_string(reads);
-      if (ops != reads)
-        part += " (scans, startup x" + std::to_string(ops) + ")";
+      if (ops != reads && (o.scan || o.startup)) {
+        part += std::string(" (") +
+                (o.scan && o.startup ? "scans, startup"
+                 : o.scan            ? "scans"
+                                     : "startup") +
+                " x" + std::to_string(ops) + ")";
+      }
     }
     if (!out.empty()) out += ", ";
     out += part;

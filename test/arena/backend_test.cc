@@ -14,7 +14,9 @@ namespace {
 TEST_CASE("loader builds both tables and the backend reads them",
           "[arena][backend]") {
   const bool compress = GENERATE(false, true);
-  CAPTURE(compress);
+  // Two jobs: shards built on the builder's threads.
+  const unsigned jobs = GENERATE(1u, 2u);
+  CAPTURE(compress, jobs);
   testing::TempDir dir;
   testing::Rng rng(3);
   testing::Model accounts, storage;
@@ -23,7 +25,7 @@ TEST_CASE("loader builds both tables and the backend reads them",
   BuilderOptions options;
   options.compress = compress;
   {
-    auto loader = ArenaLoader::Create(dir.path(), options);
+    auto loader = ArenaLoader::Create(dir.path(), options, jobs);
     REQUIRE(loader.ok());
     for (const auto& [k, v] : accounts) {
       REQUIRE(loader.value()->Add(Table::kAccount, k, v).ok());
@@ -35,6 +37,8 @@ TEST_CASE("loader builds both tables and the backend reads them",
     REQUIRE_FALSE(testing::Exists(ArenaPath(dir.path(), Table::kStorage)));
     REQUIRE(loader.value()->Finish().ok());
     REQUIRE(loader.value()->stats(Table::kStorage).key_count == storage.size());
+    REQUIRE(loader.value()->stats(Table::kAccount).key_count ==
+            accounts.size());
   }
   for (bool lazy : {false, true}) {
     OpenOptions oo;
