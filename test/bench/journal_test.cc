@@ -186,6 +186,17 @@ class DyingChannel : public WorkerChannel {
   int steps_ = 0;
 };
 
+// The tiny dataset's arena worker, dying at its `die_at`-th step.
+std::unique_ptr<DyingChannel> DyingArena(const datagen::Dataset& ds,
+                                         int die_at) {
+  WorkerOptions wo;
+  wo.allow_drop_caches = false;
+  wo.check.samples = 20;
+  return std::make_unique<DyingChannel>(
+      std::make_unique<Worker>(ds, "arena", testing::TinyOpener(ds), wo),
+      die_at);
+}
+
 std::set<std::string> Names(const json& doc) {
   std::set<std::string> out;
   for (const auto& e : doc["benchmarks"]) out.insert(e["name"]);
@@ -212,15 +223,7 @@ TEST_CASE("a run whose worker died resumes only the steps it lacks",
   ro.journal_header = Header();
   ro.journal_header.started = WallNow();
   ro.session_wall = ro.journal_header.started;
-  auto channel = [&](int die_at) {
-    WorkerOptions wo;
-    wo.allow_drop_caches = false;
-    wo.check.samples = 20;
-    return std::make_unique<DyingChannel>(
-        std::make_unique<Worker>(ds.value(), "arena",
-                                 testing::TinyOpener(ds.value()), wo),
-        die_at);
-  };
+  auto channel = [&](int die_at) { return DyingArena(ds.value(), die_at); };
   // 2 repetitions x 2 kinds: 4 steps; the worker dies in the third.
   auto first_ch = channel(3);
   auto first =
@@ -304,15 +307,7 @@ TEST_CASE("a resumed batch pass takes its device rate from the journal",
   ro.journal_header = Header();
   ro.journal_header.started = WallNow();
   ro.session_wall = ro.journal_header.started;
-  auto channel = [&](int die_at) {
-    WorkerOptions wo;
-    wo.allow_drop_caches = false;
-    wo.check.samples = 20;
-    return std::make_unique<DyingChannel>(
-        std::make_unique<Worker>(ds.value(), "arena",
-                                 testing::TinyOpener(ds.value()), wo),
-        die_at);
-  };
+  auto channel = [&](int die_at) { return DyingArena(ds.value(), die_at); };
   // 2 repetitions x (hit, batch): 4 steps; the worker dies in the last.
   auto first_ch = channel(4);
   auto first =
