@@ -294,6 +294,13 @@ void Reader::PrefetchBlock(const Shard& s, uint32_t block, uint64_t prefix,
   __builtin_prefetch(p + ends + uint64_t{g} * kValueEndSize);
 }
 
+uint64_t Reader::PrefixEnd(int shard, uint32_t block) const {
+  const Shard& s = shards_[shard];
+  if (block + 1 < s.block_count) return IndexWord(s.prefixes, block + 1);
+  // Keys of the last block are bounded by the shard's last possible prefix.
+  return (uint64_t{static_cast<unsigned>(shard)} << 56) | 0x00ffffffffffffffull;
+}
+
 bool Reader::FilterMayMatch(int shard, std::string_view key) const {
   const Shard& s = shards_[shard];
   if (s.filter_lines == 0) return true;
@@ -370,12 +377,8 @@ Status Reader::Get(std::string_view key, bool* found, std::string_view* value,
     return Status::Ok();
   }
   if (block == kNoBlock) return Status::Ok();
-  // Keys of the last block are bounded by the shard's last possible prefix.
-  const uint64_t shard_end =
-      (uint64_t{static_cast<unsigned>(shard)} << 56) | 0x00ffffffffffffffull;
-  PrefetchBlock(
-      s, block, prefix, IndexWord(s.prefixes, block),
-      block + 1 < s.block_count ? IndexWord(s.prefixes, block + 1) : shard_end);
+  PrefetchBlock(s, block, prefix, IndexWord(s.prefixes, block),
+                PrefixEnd(shard, block));
   if (buffer == nullptr && NeedsBuffer()) {
     return Status::Usage(name_ + ": this arena's reads need a ReadBuffer");
   }
@@ -401,10 +404,7 @@ Status Reader::Get(std::string_view key, bool* found, std::string_view* value,
         FetchBlock(shard, block, /*via_map=*/false, verify_, buffer, &c, pin);
     if (!st.ok()) return st.WithContext(name_);
     const uint64_t low = IndexWord(s.prefixes, block);
-    const uint64_t high = block + 1 < s.block_count
-                              ? IndexWord(s.prefixes, block + 1)
-                              : shard_end;
-    const uint32_t i = c.LowerBoundBetween(key, low, high);
+    const uint32_t i = c.LowerBoundBetween(key, low, PrefixEnd(shard, block));
     const bool equal =
         i < c.count && std::memcmp(c.key_ptr(i), key.data(), key_width_) == 0;
     if (equal) {

@@ -313,6 +313,9 @@ class Reader {
     verified_[id >> 6].fetch_or(uint64_t{1} << (id & 63),
                                 std::memory_order_relaxed);
   }
+  // The prefix that bounds `block`'s keys from above: the next block's
+  // first-key prefix, or the shard's last possible prefix.
+  uint64_t PrefixEnd(int shard, uint32_t block) const;
   // Starts loading the lines a hit in `block` will read: its header, the key
   // lines around the position interpolated from `prefix` between `low` and
   // `high` (the block's and the next block's first-key prefixes), and the

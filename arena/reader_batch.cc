@@ -103,11 +103,8 @@ void Reader::PlanBatch(std::span<const std::string_view> keys,
     // As Get does: the block's header, the key lines around the
     // interpolated position and its value end, asked for now so that the
     // batch's blocks are fetched from memory together (a hint only).
-    const uint64_t shard_end =
-        (uint64_t{static_cast<unsigned>(shard)} << 56) | 0x00ffffffffffffffull;
     PrefetchBlock(s, block, prefix, IndexWord(s.prefixes, block),
-                  block + 1 < s.block_count ? IndexWord(s.prefixes, block + 1)
-                                            : shard_end);
+                  PrefixEnd(shard, block));
     b->plan_.push_back({s.first_block + block, block, static_cast<uint32_t>(i),
                         static_cast<uint16_t>(shard)});
   }
@@ -264,12 +261,8 @@ void Reader::AnswerGroup(std::span<const std::string_view> keys,
     return;
   }
   const Shard& s = shards_[first.shard];
-  const uint64_t shard_end =
-      (uint64_t{first.shard} << 56) | 0x00ffffffffffffffull;
   const uint64_t low = IndexWord(s.prefixes, first.block);
-  const uint64_t high = first.block + 1 < s.block_count
-                            ? IndexWord(s.prefixes, first.block + 1)
-                            : shard_end;
+  const uint64_t high = PrefixEnd(first.shard, first.block);
   const bool view_map = g.from_map && !compressed_;
   for (uint32_t k = g.first; k < g.end; ++k) {
     const uint32_t key_index = b->plan_[k].key;
@@ -316,10 +309,6 @@ void Reader::MultiGet(std::span<const std::string_view> keys,
   b->io().Run(b->reads_);
   FinishReads(b);
   for (size_t gi = 0; gi < b->groups_.size(); ++gi) {
-    // The next block's header, asked for while this one is searched.
-    if (gi + 1 < b->groups_.size() && b->groups_[gi + 1].src != nullptr) {
-      __builtin_prefetch(b->groups_[gi + 1].src);
-    }
     b->buffer_.CountBlockRead();
     AnswerGroup(keys, results, b, gi);
   }
