@@ -11,8 +11,10 @@
 # backend disabled: the arena engine, datagen, bench, report and CLI) and
 # build-tsan/ (ThreadSanitizer, arena only: the tests of suite `threads`,
 # building only their executables).
-# The release tree goes first: a functional failure shows before the slower
-# sanitizer builds. The sanitizer trees leave out the optional backends
+# The release tree is built first and its tests run first: a functional
+# failure shows before the sanitizer tests. The sanitizer trees are built
+# beside the release tests, which wait on I/O for much of their time (and
+# stopped if one fails). The sanitizer trees leave out the optional backends
 # because their end-to-end tests (a PostgreSQL server, 60,000 files per
 # tiny fs store) run for most of an hour under ASan on two cores.
 set -euo pipefail
@@ -85,33 +87,66 @@ names = {os.path.basename(t["cmd"][0])
 print("\n".join(sorted(names)))' "$2"
 }
 
-# Wall time of each step of `test` (build and tests of one tree), printed
+# Wall time of each step of `test` (a build, tests, or both), printed
 # as a table when the script exits, also when a step failed: the failed
 # step is named and the steps after it are listed as not run.
-STEPS=("packages" "release (build/)" "asan+ubsan (build-asan/)"
-  "tsan threads (build-tsan/)")
+STEPS=("packages" "release build (build/)"
+  "release tests, sanitizer builds beside" "sanitizer builds, the rest"
+  "asan+ubsan tests (build-asan/)" "tsan threads tests (build-tsan/)")
 STEP_SECONDS=()
 STEP_START=0
 begin_step() { STEP_START=$SECONDS; }
 end_step() { STEP_SECONDS+=($((SECONDS - STEP_START))); }
 print_times() {
   local rc=$? total=0 i
+  stop_sanitizer_builds
   echo
-  echo "flatbench.sh test: wall time per tree (build + tests)"
+  echo "flatbench.sh test: wall time per step"
   for i in "${!STEPS[@]}"; do
     if [ "$i" -lt "${#STEP_SECONDS[@]}" ]; then
-      printf '  %-28s %5ss  ok\n' "${STEPS[$i]}" "${STEP_SECONDS[$i]}"
+      printf '  %-40s %5ss  ok\n' "${STEPS[$i]}" "${STEP_SECONDS[$i]}"
       total=$((total + STEP_SECONDS[i]))
     elif [ "$i" -eq "${#STEP_SECONDS[@]}" ] && [ "$rc" -ne 0 ]; then
-      printf '  %-28s %5ss  FAILED (exit %s)\n' "${STEPS[$i]}" \
+      printf '  %-40s %5ss  FAILED (exit %s)\n' "${STEPS[$i]}" \
         $((SECONDS - STEP_START)) "$rc"
       total=$((total + SECONDS - STEP_START))
     else
-      printf '  %-28s %6s  not run\n' "${STEPS[$i]}" "-"
+      printf '  %-40s %6s  not run\n' "${STEPS[$i]}" "-"
     fi
   done
-  printf '  %-28s %5ss\n' "total" "$total"
+  printf '  %-40s %5ss\n' "total" "$total"
   return "$rc"
+}
+
+# The sanitizer trees' builds, in a session of their own beside the release
+# tests: build-asan/ whole, then build-tsan/'s targets (the arguments).
+# Their output goes to SANITIZER_LOG, shown when they fail.
+SANITIZER_LOG=build-asan/sanitizer-builds.log
+SANITIZER_PID=
+start_sanitizer_builds() {
+  setsid bash -c 'meson compile -C build-asan && meson compile -C build-tsan "$@"' \
+    _ "$@" >"$SANITIZER_LOG" 2>&1 &
+  SANITIZER_PID=$!
+  echo "flatbench.sh: building build-asan/ and build-tsan/ beside the" \
+    "release tests (log: $SANITIZER_LOG)"
+}
+wait_sanitizer_builds() {
+  local rc=0
+  wait "$SANITIZER_PID" || rc=$?
+  SANITIZER_PID=
+  if [ "$rc" -ne 0 ]; then
+    tail -n 60 "$SANITIZER_LOG" >&2
+    echo "flatbench.sh: the sanitizer builds failed (exit $rc; log:" \
+      "$SANITIZER_LOG)" >&2
+    return "$rc"
+  fi
+}
+# On any exit while they run (a failed release test, a signal): stop them.
+stop_sanitizer_builds() {
+  if [ -n "$SANITIZER_PID" ]; then
+    kill -- -"$SANITIZER_PID" 2>/dev/null || true
+    wait "$SANITIZER_PID" 2>/dev/null || true
+  fi
 }
 
 cmd=${1:-}
@@ -124,23 +159,28 @@ case "$cmd" in
     end_step
     begin_step
     build_release
-    meson test -C build --print-errorlogs --num-processes "$(jobs)"
     end_step
     begin_step
     mapfile -t arena_only < <(no_optional_backends)
     setup build-asan --buildtype=debug -Doptimization=g -Dwerror=true \
       -Db_sanitize=address,undefined -Db_lundef=false "${arena_only[@]}"
-    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-      ASAN_OPTIONS=detect_leaks=1 \
-      meson test -C build-asan --print-errorlogs --num-processes "$(jobs)" \
-      --timeout-multiplier 3
-    end_step
-    begin_step
     setup build-tsan --buildtype=debug -Dwerror=true -Db_sanitize=thread \
       -Db_lundef=false "${arena_only[@]}"
-    # Only the executables of suite `threads`, named by Meson itself.
+    # TSan builds only the executables of suite `threads`, named by Meson.
     mapfile -t tsan_targets < <(suite_targets build-tsan threads)
-    meson compile -C build-tsan "${tsan_targets[@]}"
+    start_sanitizer_builds "${tsan_targets[@]}"
+    meson test -C build --print-errorlogs --num-processes "$(jobs)"
+    end_step
+    begin_step
+    wait_sanitizer_builds
+    end_step
+    begin_step
+    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+      ASAN_OPTIONS=detect_leaks=1 \
+      meson test -C build-asan --no-rebuild --print-errorlogs \
+      --num-processes "$(jobs)" --timeout-multiplier 3
+    end_step
+    begin_step
     TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
       meson test -C build-tsan --no-rebuild --suite threads --print-errorlogs \
       --num-processes "$(jobs)" --timeout-multiplier 3

@@ -489,7 +489,8 @@ TEST_CASE("a stop signal to sweep stops its bench child; the rerun resumes") {
   const std::vector<std::string> args = {
       "sweep",      "--accounts",    "1000,2000", "--dir",   tmp / "sweep",
       "--backends", "arena",         "--threads", "1",       "--reads",
-      "100",        "--repetitions", "1",         "--evict", "fadvise"};
+      "100",        "--repetitions", "1",         "--evict", "fadvise",
+      "--no-device"};  // The device profile, a minute of I/O, is not at stake.
   // The test hook holds the first bench after one pass until a signal.
   Command first(args, tmp / "err1", {"FLATBENCH_TEST_HOLD_AFTER_PASS=1"});
   Interrupt(first, SIGTERM, "holding after pass 1", tmp.path());
