@@ -77,14 +77,28 @@ no_optional_backends() {
     meson_options.txt
 }
 
-# suite_targets DIR SUITE: the executables (by target name) of SUITE's tests.
-suite_targets() {
-  meson introspect "$1" --tests | python3 -c '
-import json, os, sys
-names = {os.path.basename(t["cmd"][0])
-         for t in json.load(sys.stdin)
-         if any(s.split(":")[-1] == sys.argv[1] for s in t["suite"])}
-print("\n".join(sorted(names)))' "$2"
+# test_targets DIR [SUITE]: the targets (by name) the tests of SUITE (of
+# every suite when none is given) need: their executables and the targets
+# they depend on (the flatbench binaries they run). A sanitizer tree builds
+# only these: no micro-benchmark, and no test executable that its tests do
+# not run (a test registered only where optional backends are built).
+test_targets() {
+  python3 - "$1" "${2:-}" <<'PY'
+import json, os, subprocess, sys
+tree, suite = sys.argv[1], sys.argv[2]
+def introspect(what):
+    return json.loads(subprocess.check_output(["meson", "introspect", tree, what]))
+targets = introspect("--targets")
+name_of_id = {t["id"]: t["name"] for t in targets}
+name_of_file = {f: t["name"] for t in targets for f in t["filename"]}
+names = set()
+for t in introspect("--tests"):
+    if suite and not any(s.split(":")[-1] == suite for s in t["suite"]):
+        continue
+    names.add(name_of_file.get(t["cmd"][0], os.path.basename(t["cmd"][0])))
+    names.update(name_of_id[i] for i in t.get("depends", []) if i in name_of_id)
+print("\n".join(sorted(names)))
+PY
 }
 
 # Wall time of each step of `test` (a build, tests, or both), printed
@@ -119,13 +133,18 @@ print_times() {
 }
 
 # The sanitizer trees' builds, in a session of their own beside the release
-# tests: build-asan/ whole, then build-tsan/'s targets (the arguments).
-# Their output goes to SANITIZER_LOG, shown when they fail.
+# tests: start_sanitizer_builds N ASAN_TARGET... TSAN_TARGET... (the first N
+# targets are build-asan/'s, the rest build-tsan/'s). Their output goes to
+# SANITIZER_LOG, shown when they fail.
 SANITIZER_LOG=build-asan/sanitizer-builds.log
 SANITIZER_PID=
 start_sanitizer_builds() {
-  setsid bash -c 'meson compile -C build-asan && meson compile -C build-tsan "$@"' \
-    _ "$@" >"$SANITIZER_LOG" 2>&1 &
+  local n=$1
+  shift
+  setsid bash -c 'n=$1; shift
+    meson compile -C build-asan "${@:1:n}" &&
+      meson compile -C build-tsan "${@:n+1}"' _ "$n" "$@" \
+    >"$SANITIZER_LOG" 2>&1 &
   SANITIZER_PID=$!
   echo "flatbench.sh: building build-asan/ and build-tsan/ beside the" \
     "release tests (log: $SANITIZER_LOG)"
@@ -166,9 +185,12 @@ case "$cmd" in
       -Db_sanitize=address,undefined -Db_lundef=false "${arena_only[@]}"
     setup build-tsan --buildtype=debug -Dwerror=true -Db_sanitize=thread \
       -Db_lundef=false "${arena_only[@]}"
-    # TSan builds only the executables of suite `threads`, named by Meson.
-    mapfile -t tsan_targets < <(suite_targets build-tsan threads)
-    start_sanitizer_builds "${tsan_targets[@]}"
+    # ASan builds what its tests run; TSan what the tests of suite `threads`
+    # run.
+    mapfile -t asan_targets < <(test_targets build-asan)
+    mapfile -t tsan_targets < <(test_targets build-tsan threads)
+    start_sanitizer_builds "${#asan_targets[@]}" "${asan_targets[@]}" \
+      "${tsan_targets[@]}"
     meson test -C build --print-errorlogs --num-processes "$(jobs)"
     end_step
     begin_step
