@@ -6,9 +6,11 @@
 // executable builds its own, since one process's evictions and warm holds
 // would disturb another's.
 
+#include <algorithm>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "backends/table.h"
@@ -21,14 +23,24 @@ namespace flatbench::testing {
 // file store in a test executable compiled with FLATBENCH_TINY_WITHOUT_FS.
 // The store's 60,000 files at tiny cost most of such a test's run (built,
 // then evicted and read back by every pass), while what they would test is
-// tested elsewhere: the store itself in test/baselines, the bench and
-// gonogo over it end to end in test/cli.
+// tested elsewhere: the store itself in test/baselines/fs_test.cc (on a
+// dataset of 12,000 pairs), the bench and gonogo over it end to end in
+// test/cli.
 inline std::vector<std::string> TinyBackends() {
   std::vector<std::string> out = backends::Stores();
 #ifdef FLATBENCH_TINY_WITHOUT_FS
   std::erase(out, std::string("fs"));
 #endif
   return out;
+}
+
+// Whether the tiny dataset holds the store that backend `name` (a store or
+// a read variant of one) reads.
+inline bool TinyHolds(std::string_view name) {
+  const backends::Entry* e = backends::Find(name);
+  if (e == nullptr) return false;
+  const std::vector<std::string> held = TinyBackends();
+  return std::find(held.begin(), held.end(), e->store) != held.end();
 }
 
 // The dataset directory; generation failures throw, failing the test.

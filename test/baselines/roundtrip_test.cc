@@ -1,5 +1,6 @@
 // Every backend of this build round-trips every key of a tiny dataset, and
-// every sampled miss key is absent.
+// every sampled miss key is absent (the file store: in fs_test.cc, on a
+// smaller dataset).
 #include <sys/stat.h>
 
 #include <catch2/catch.hpp>
@@ -10,6 +11,7 @@
 #include "datagen/check.h"
 #include "datagen/dataset.h"
 #include "datagen/sampler.h"
+#include "test/baselines/store_test_util.h"
 #include "test/datagen/collect_sink.h"
 #include "test/temp_dir.h"
 #include "test/tiny_dataset.h"
@@ -18,11 +20,7 @@ using namespace flatbench;
 using namespace flatbench::datagen;
 using namespace flatbench::dataset;
 
-namespace {
-
-Spec SmallSpec() { return MakeSpec("custom", 3000, 3, 5).value(); }
-
-}  // namespace
+using flatbench::store_test::SmallSpec;
 
 TEST_CASE("every backend round-trips a tiny dataset") {
   Spec spec = MakeSpec("tiny", 0, 0, kDefaultSeed).value();
@@ -34,35 +32,8 @@ TEST_CASE("every backend round-trips a tiny dataset") {
   auto ds = Dataset::Open(testing::TinyDatasetDir());
   REQUIRE(ds.ok());
   for (const auto& name : backends) {
-    CAPTURE(name);
     REQUIRE(ds->Build(name).ok());  // Complete, with its marker.
-    for (bool lazy : {false, true}) {
-      CAPTURE(lazy);
-      OpenOptions opts;
-      opts.lazy_metadata = lazy;
-      auto backend = backends::Open(name, ds->BackendDir(name), opts);
-      REQUIRE(backend.ok());
-      auto session = backend.value()->NewSession();
-      REQUIRE(session.ok());
-      for (int t = 0; t < kNumTables; ++t) {
-        Table table = static_cast<Table>(t);
-        auto count = backend.value()->CountPairs(table);
-        REQUIRE(count.ok());
-        CHECK(count.value() == model.pairs[t].size());
-        for (const auto& [key, value] : model.pairs[t]) {
-          bool found = false;
-          std::string_view got;
-          REQUIRE(session.value()->Get(table, key, &found, &got).ok());
-          REQUIRE(found);
-          REQUIRE(got == value);
-        }
-      }
-      CheckOptions check;
-      check.samples = 3000;
-      CheckReport report;
-      REQUIRE(CheckSample(*backend.value(), spec, check, &report).ok());
-      CHECK(report.misses_verified == 3 * 3000);
-    }
+    store_test::CheckRoundTrip(name, ds->BackendDir(name), spec, model);
   }
 }
 

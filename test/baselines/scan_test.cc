@@ -123,7 +123,9 @@ TEST_CASE("every backend scans the same pages as the sorted stream",
   // The O_DIRECT variant has a case of its own (below), which a file
   // system without O_DIRECT skips.
   for (const auto& name : backends::Names()) {
-    if (name != kDirect) CheckScans(name, model, ds.value());
+    if (name != kDirect && testing::TinyHolds(name)) {
+      CheckScans(name, model, ds.value());
+    }
   }
 }
 

@@ -44,6 +44,42 @@ inline std::string BuildOne(const testing::TempDir& tmp,
   return o.dir + "/" + backend;
 }
 
+// Backend `name`, built in `dir` for `spec` (`model`, its pairs), opened
+// with its metadata loaded up front and lazily: it holds every pair's value
+// and as many pairs as the model, and every sampled miss key is absent.
+inline void CheckRoundTrip(const std::string& name, const std::string& dir,
+                           const Spec& spec,
+                           const testing::CollectSink& model) {
+  CAPTURE(name);
+  for (bool lazy : {false, true}) {
+    CAPTURE(lazy);
+    OpenOptions opts;
+    opts.lazy_metadata = lazy;
+    auto backend = backends::Open(name, dir, opts);
+    REQUIRE(backend.ok());
+    auto session = backend.value()->NewSession();
+    REQUIRE(session.ok());
+    for (int t = 0; t < kNumTables; ++t) {
+      Table table = static_cast<Table>(t);
+      auto count = backend.value()->CountPairs(table);
+      REQUIRE(count.ok());
+      CHECK(count.value() == model.pairs[t].size());
+      for (const auto& [key, value] : model.pairs[t]) {
+        bool found = false;
+        std::string_view got;
+        REQUIRE(session.value()->Get(table, key, &found, &got).ok());
+        REQUIRE(found);
+        REQUIRE(got == value);
+      }
+    }
+    CheckOptions check;
+    check.samples = 3000;
+    CheckReport report;
+    REQUIRE(CheckSample(*backend.value(), spec, check, &report).ok());
+    CHECK(report.misses_verified == 3 * 3000);
+  }
+}
+
 inline void FlipByte(const std::string& path, uint64_t offset) {
   std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
   REQUIRE(f);

@@ -25,7 +25,7 @@ bool Has(const std::vector<std::string>& v, std::string_view s) {
 TEST_CASE("every built entry opens its store's files under its own name") {
   auto ds = datagen::Dataset::Open(testing::TinyDatasetDir());
   REQUIRE(ds.ok());
-  int opened = 0;
+  int opened = 0, not_held = 0;
   for (const backends::Entry& e : backends::All()) {
     const std::string name(e.name);
     CAPTURE(name);
@@ -39,13 +39,18 @@ TEST_CASE("every built entry opens its store's files under its own name") {
     REQUIRE(e.open != nullptr);
     CHECK((e.load != nullptr) == e.is_store());
     CHECK(dataset::StoreOf(name) == e.store);
+    if (!testing::TinyHolds(name)) {  // The file store, left out of it.
+      ++not_held;
+      continue;
+    }
     auto b = backends::Open(name, ds->BackendDir(name), {});
     INFO(b.status().message());
     REQUIRE(b.ok());
     CHECK(b.value()->Name() == name);
     ++opened;
   }
-  CHECK(opened == static_cast<int>(backends::Names().size()));
+  CHECK(opened + not_held == static_cast<int>(backends::Names().size()));
+  CHECK(opened > not_held);
 }
 
 TEST_CASE("the table's stores are the dataset's and the estimates'") {
