@@ -9,12 +9,12 @@
 # `test` runs every test of three trees: build/ (release, every backend),
 # build-asan/ (AddressSanitizer + UndefinedBehaviorSanitizer, every optional
 # backend disabled: the arena engine, datagen, bench, report and CLI) and
-# build-tsan/ (ThreadSanitizer, arena only: the tests of suite `threads`,
-# building only their executables).
+# build-tsan/ (ThreadSanitizer, arena only: the tests of suite `threads`).
+# Each sanitizer tree builds only what its tests run.
 # The release tree is built first and its tests run first: a functional
 # failure shows before the sanitizer tests. The sanitizer trees are built
 # beside the release tests, which wait on I/O for much of their time (and
-# stopped if one fails). The sanitizer trees leave out the optional backends
+# are stopped if one fails). The sanitizer trees leave out the optional backends
 # because their end-to-end tests (a PostgreSQL server, 60,000 files per
 # tiny fs store) run for most of an hour under ASan on two cores.
 set -euo pipefail
