@@ -14,9 +14,9 @@
 # The release tree is built first and its tests run first: a functional
 # failure shows before the sanitizer tests. The sanitizer trees are built
 # beside the release tests, which wait on I/O for much of their time (and
-# are stopped if one fails). The sanitizer trees leave out the optional backends
-# because their end-to-end tests (a PostgreSQL server, 60,000 files per
-# tiny fs store) run for most of an hour under ASan on two cores.
+# are stopped if one fails). The sanitizer trees leave out the optional
+# backends because their end-to-end tests (a PostgreSQL server, 60,000
+# files per tiny fs store) run for most of an hour under ASan on two cores.
 set -euo pipefail
 cd "$(dirname "$0")"
 
