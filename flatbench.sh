@@ -87,7 +87,8 @@ test_targets() {
 import json, os, subprocess, sys
 tree, suite = sys.argv[1], sys.argv[2]
 def introspect(what):
-    return json.loads(subprocess.check_output(["meson", "introspect", tree, what]))
+    out = subprocess.check_output(["meson", "introspect", tree, what])
+    return json.loads(out)
 targets = introspect("--targets")
 name_of_id = {t["id"]: t["name"] for t in targets}
 name_of_file = {f: t["name"] for t in targets for f in t["filename"]}
