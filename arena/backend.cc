@@ -242,8 +242,8 @@ Settings ArenaBackend::Describe() const {
   const BatchIo probe(options_.batch_prefetch);
   s.emplace_back("batch_reads",
                  probe.uring()
-                     ? std::string("io_uring: one submission of a batch's "
-                                   "blocks not in memory")
+                     ? std::string("io_uring: a batch's blocks not in "
+                                   "memory, each submitted as it is planned")
                      : std::string("pread loop (") + probe.why_not() + ")");
   s.emplace_back("madvise", "MADV_RANDOM");
   std::string advice;

@@ -30,26 +30,34 @@ class BatchScratch {
 
  private:
   friend class Reader;
-  // One key of the batch that needs a data block: the block's number in
-  // the file, its shard and number in the shard, and the key's position.
+  // One key of the batch that needs a data block: its block's group and
+  // the key's position.
   struct Planned {
-    uint32_t id;
-    uint32_t block;
+    uint32_t group;
     uint32_t key;
-    uint16_t shard;
   };
   // One distinct block of the batch and where its bytes are.
   struct Group {
+    uint32_t id = 0;     // the block's number in the file
+    uint32_t block = 0;  // and in its shard
+    uint16_t shard = 0;
     uint32_t first = 0;  // its keys: plan_[first, end)
     uint32_t end = 0;
     uint64_t offset = 0;  // file offset and length of the block's bytes
     uint64_t avail = 0;
     const char* src = nullptr;  // the bytes, once there
-    int32_t read = -1;          // its entry in reads_, or -1
+    bool read = false;          // it is read: reads_[its index]
     bool from_map = false;      // src points into the map (mmap path)
     bool cache_hit = false;     // src is a frame pinned in pins_
     Status status;
   };
+
+  // The group of each block the batch has met: an open-addressing table
+  // of block numbers, emptied by a new generation rather than cleared.
+  static constexpr uint32_t kNoGroup = UINT32_MAX;
+  void ResetGroups(size_t keys);
+  // The group of block `id`, or a place holding kNoGroup to put it in.
+  uint32_t* GroupOf(uint32_t id);
 
   // Frames of kIoSize bytes, 4 KiB-aligned (O_DIRECT), at least `n`.
   char* Slot(size_t i) { return slots_.get() + i * ReadBuffer::kIoSize; }
@@ -74,8 +82,23 @@ class BatchScratch {
   std::unique_ptr<BlockCache::Pin[]> pins_;
   std::unique_ptr<BlockCache::Load[]> loads_;
   size_t pin_count_ = 0;
-  // The mmap path's last batch found every block in the page cache.
-  bool map_resident_ = false;
+  struct TableEntry {
+    uint32_t generation = 0;
+    uint32_t id = 0;
+    uint32_t group = kNoGroup;
+  };
+  std::vector<TableEntry> table_;
+  uint32_t generation_ = 0;
+  // What the last batch found when it asked the page cache of its blocks:
+  // +1 every one held, -1 every one missing, 0 some of each (Reader::Held).
+  int page_trend_ = 0;
+  // This batch's answers so far: whether any block was asked, what the
+  // first answer let the others be taken as (+1, -1, or 0: ask each), and
+  // whether every answer was held, or missing.
+  bool asked_ = false;
+  int trend_ = 0;
+  bool all_held_ = true;
+  bool none_held_ = true;
 };
 
 }  // namespace flatbench::arena

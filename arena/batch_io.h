@@ -1,13 +1,19 @@
 #pragma once
 // The block reads of one batch (Reader::MultiGet), all in flight at once:
-// one io_uring submission of every read, or, where io_uring is missing at
-// build time or refused at run time (an old kernel, a seccomp filter), a
-// pread loop. liburing is Debian's (liburing-dev); the Meson option
-// `io_uring` builds it in where the library exists.
+// each read goes to the kernel with io_uring as soon as the batch has placed
+// it, so the device works while the rest are placed, and completions come
+// back one by one, so a block is decoded while later reads are still in
+// flight. Where io_uring is missing at build time or refused at run time
+// (an old kernel, a seccomp filter), each read is a pread when submitted.
+// liburing is Debian's (liburing-dev); the Meson option `io_uring` builds it
+// in where the library exists.
+
+#include <sys/types.h>
 
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <vector>
 
 #include "common/backend.h"
 
@@ -19,25 +25,31 @@ struct BlockRead {
   char* dst = nullptr;
   uint32_t len = 0;
   uint64_t offset = 0;
-  // Set by Run: the bytes read (short only at the end of the file, or when
-  // the file system refuses an O_DIRECT read), or -errno.
+  // Set before Next returns the read: the bytes read (short only at the
+  // end of the file, or when the file system refuses an O_DIRECT read), or
+  // -errno.
   int64_t result = 0;
 };
 
 class BatchIo {
  public:
-  // With `use_uring` false, or when the ring cannot be set up, every batch
-  // is a pread loop (uring() says which).
+  // With `use_uring` false, or when the ring cannot be set up, every read
+  // is a pread (uring() says which).
   explicit BatchIo(bool use_uring);
   ~BatchIo();
   BatchIo(const BatchIo&) = delete;
   BatchIo& operator=(const BatchIo&) = delete;
 
-  // Runs every read of `reads` and sets each one's result. With io_uring,
-  // the reads go to the kernel in one submission (in chunks of the ring's
-  // size when there are more) and this waits for all their completions.
-  // No allocation.
-  void Run(std::span<BlockRead> reads);
+  // A batch: Begin with the reads' storage (which must not move until
+  // Next has returned every read submitted), Submit each read once it is
+  // filled in, then Next until it returns false. With io_uring a read is
+  // in flight when Submit returns; without, it is done. No allocation once
+  // the batch sizes have been seen.
+  void Begin(std::span<BlockRead> reads);
+  void Submit(size_t i);
+  // Sets `*i` to a read whose result is set, waiting for one if none is;
+  // false once every submitted read has been returned.
+  bool Next(size_t* i);
 
   bool uring() const { return ring_ != nullptr; }
   // Why there is no ring ("" when there is one).
@@ -48,8 +60,21 @@ class BatchIo {
 
  private:
   struct Ring;
+  bool OpenRing();
+  void Flush();          // Submits the queued reads.
+  void Drain();          // Reaps what has completed (waits for at least one).
+  void FailOver();       // Drops a broken ring; preads what it had.
+  void Pread(size_t i);  // Reads i now and queues it for Next.
+
   std::unique_ptr<Ring> ring_;
+  pid_t owner_ = 0;  // the thread the ring was made on (single issuer)
   const char* why_not_ = "";
+  std::span<BlockRead> reads_;
+  std::vector<uint32_t> submitted_;  // this batch's reads in submit order
+  std::vector<uint32_t> done_;       // results set, not yet returned
+  size_t returned_ = 0;              // reads Next has returned
+  size_t in_flight_ = 0;
+  size_t queued_ = 0;  // prepared, not yet submitted
   BatchIoStats stats_;
 };
 

@@ -155,10 +155,12 @@ class Reader {
   // A batch of lookups (reader_batch.cc): results[i] answers keys[i]
   // exactly as Get would, for keys in any order, repeated or absent; each
   // key has its own status, so a corrupt or unreadable block fails only the
-  // keys it holds (with Get's messages). The filter and index are consulted
-  // for every key first; then every data block the batch needs that is not
-  // in memory (the map's resident pages, the cache's frames) is read in one
-  // submission (BatchIo), and each is decoded and checked as Get checks it.
+  // keys it holds (with Get's messages). Each key's filter and index are
+  // consulted, and every data block the batch needs that is not in memory
+  // (the map's resident pages, the cache's frames) is submitted for reading
+  // as soon as the batch meets it (BatchIo), so the reads are in flight
+  // together; each block is decoded and checked as Get checks it, as it
+  // arrives.
   // Values live in `scratch` (or, for an uncompressed file on the mmap
   // path, in the map) until its next batch. REQUIRES: results.size() ==
   // keys.size().
@@ -285,8 +287,9 @@ class Reader {
   // MultiGet's steps (reader_batch.cc).
   void PlanBatch(std::span<const std::string_view> keys,
                  std::span<GetResult> results, BatchScratch* b) const;
-  void PlaceBlocks(BatchScratch* b) const;
-  void FinishReads(BatchScratch* b) const;
+  bool Held(BatchScratch* b, uint64_t offset, uint64_t len) const;
+  void PlaceBlock(BatchScratch* b, size_t g) const;
+  void FinishRead(BatchScratch* b, size_t g) const;
   void AnswerGroup(std::span<const std::string_view> keys,
                    std::span<GetResult> results, BatchScratch* b,
                    size_t g) const;

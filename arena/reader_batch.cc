@@ -1,25 +1,27 @@
-// Reader::MultiGet: a batch of lookups planned before anything is read.
+// Reader::MultiGet: a batch of lookups, its reads in flight together.
 //
-// 1. Plan: every key's filter probe and index search, through memory only
-//    (the index and filter are resident, or in the map). Keys the filter
-//    rejects or that sort before their shard are answered here; a key
-//    whose 8-byte prefix starts several blocks (imported data with a long
-//    common prefix) is left to Get, which searches those blocks.
-// 2. Group: the remaining keys, sorted by block, share one read per
-//    distinct block (duplicates and neighbours cost nothing extra).
-// 3. Place: a block already in memory is not read again. On the mmap path
-//    a block whose pages the page cache holds is decoded from the map (after
-//    a batch that found every block so, only the first block is asked); on
-//    the cache path a cached frame is pinned. Every other block gets a
-//    read: into a frame claimed in the block cache (the cache path, so the
-//    batch warms the cache as Get does), else into one of the session's
-//    page-aligned slots; O_DIRECT where the path uses it.
-// 4. Submit: all reads at once (BatchIo: one io_uring submission, or a
-//    pread loop), then wait for every completion.
-// 5. Decode: each block with DecodeRead or, for a cache load, DecodeBlock
-//    with the load's check, exactly as Get's read paths do; a block that
-//    fails fails only its own keys. A loaded frame is published only after
-//    its check passes, as FetchCached does.
+// 1. Plan, key by key: the filter probe and index search, through memory
+//    only (the index and filter are resident, or in the map). Keys the
+//    filter rejects or that sort before their shard are answered here; a
+//    key whose 8-byte prefix starts several blocks (imported data with a
+//    long common prefix) is left to Get, which searches those blocks.
+// 2. Group: keys of one block share its group (a table of the batch's
+//    block numbers), so duplicates and neighbours share one read.
+// 3. Place, as a group is made: a block already in memory is not read
+//    again. On the mmap path a block whose pages the page cache holds is
+//    decoded from the map; on the cache path a cached frame is pinned (the
+//    page cache is asked once a batch while its answers agree: Held).
+//    Every other block gets a read: into a frame claimed in the block cache
+//    (the cache path, so the batch warms the cache as Get does), else into
+//    one of the session's page-aligned slots; O_DIRECT where the path uses
+//    it.
+// 4. Submit, at once (BatchIo: io_uring, or a pread): the device works
+//    while the rest of the batch is planned.
+// 5. Decode: the blocks already in memory while the reads are in flight,
+//    then each read block as its completion arrives; with DecodeRead or,
+//    for a cache load, DecodeBlock with the load's check, exactly as Get's
+//    read paths do. A block that fails fails only its own keys. A loaded
+//    frame is published only after its check passes, as FetchCached does.
 //
 // Values are copied into the scratch (the slots and the decompression
 // buffer are reused within the batch), except an uncompressed block read
@@ -61,6 +63,35 @@ void BatchScratch::ReservePins(size_t n) {
   pin_count_ = count;
 }
 
+void BatchScratch::ResetGroups(size_t keys) {
+  size_t size = 64;
+  while (size < 2 * keys) size *= 2;
+  if (size > table_.size()) {
+    table_.assign(size, TableEntry{});
+    generation_ = 0;
+  }
+  if (++generation_ == 0) {  // wrapped: every entry must look old
+    std::fill(table_.begin(), table_.end(), TableEntry{});
+    generation_ = 1;
+  }
+}
+
+uint32_t* BatchScratch::GroupOf(uint32_t id) {
+  // Fewer than half the entries are used, so a probe ends soon.
+  const size_t mask = table_.size() - 1;
+  size_t at = (static_cast<uint64_t>(id) * 0x9E3779B97F4A7C15ull) >> 32 & mask;
+  while (table_[at].generation == generation_ && table_[at].id != id) {
+    at = (at + 1) & mask;
+  }
+  TableEntry& e = table_[at];
+  if (e.generation != generation_) {
+    e.generation = generation_;
+    e.id = id;
+    e.group = kNoGroup;
+  }
+  return &e.group;
+}
+
 void Reader::PlanBatch(std::span<const std::string_view> keys,
                        std::span<GetResult> results, BatchScratch* b) const {
   // Every key's filter line is asked for before any is probed, so the
@@ -74,6 +105,16 @@ void Reader::PlanBatch(std::span<const std::string_view> keys,
       __builtin_prefetch(BloomLine(b->hashes_[i], s.filter, s.filter_lines));
     }
   }
+  // A group per distinct block, at most one a key; read i is group i's.
+  b->ResetGroups(keys.size());
+  b->ReserveSlots(keys.size());
+  if (cache_ != nullptr) b->ReservePins(keys.size());
+  b->reads_.resize(keys.size());
+  b->io().Begin(b->reads_);
+  b->asked_ = false;
+  b->trend_ = 0;
+  b->all_held_ = true;
+  b->none_held_ = true;
   for (size_t i = 0; i < keys.size(); ++i) {
     GetResult& r = results[i];
     r.status = Status::Ok();
@@ -105,122 +146,144 @@ void Reader::PlanBatch(std::span<const std::string_view> keys,
     // batch's blocks are fetched from memory together (a hint only).
     PrefetchBlock(s, block, prefix, IndexWord(s.prefixes, block),
                   PrefixEnd(shard, block));
-    b->plan_.push_back({s.first_block + block, block, static_cast<uint32_t>(i),
-                        static_cast<uint16_t>(shard)});
+    const uint32_t id = s.first_block + block;
+    uint32_t* group = b->GroupOf(id);
+    if (*group == BatchScratch::kNoGroup) {
+      // A block the batch has not met yet: placed now, and its read (if
+      // it needs one) submitted, so the device works while the rest of
+      // the batch is planned.
+      *group = static_cast<uint32_t>(b->groups_.size());
+      BatchScratch::Group& g = b->groups_.emplace_back();
+      g.id = id;
+      g.block = block;
+      g.shard = static_cast<uint16_t>(shard);
+      PlaceBlock(b, *group);
+    }
+    b->plan_.push_back({*group, static_cast<uint32_t>(i)});
   }
+  if (b->asked_) {
+    b->page_trend_ = b->all_held_ ? 1 : b->none_held_ ? -1 : 0;
+  }
+  // Each group's keys together, in the batch's order.
   std::sort(b->plan_.begin(), b->plan_.end(),
             [](const BatchScratch::Planned& x, const BatchScratch::Planned& y) {
-              return x.id != y.id ? x.id < y.id : x.key < y.key;
+              return x.group != y.group ? x.group < y.group : x.key < y.key;
             });
   for (size_t i = 0; i < b->plan_.size();) {
     size_t end = i + 1;
-    while (end < b->plan_.size() && b->plan_[end].id == b->plan_[i].id) ++end;
-    BatchScratch::Group& g = b->groups_.emplace_back();
+    while (end < b->plan_.size() && b->plan_[end].group == b->plan_[i].group) {
+      ++end;
+    }
+    BatchScratch::Group& g = b->groups_[b->plan_[i].group];
     g.first = static_cast<uint32_t>(i);
     g.end = static_cast<uint32_t>(end);
     i = end;
   }
 }
 
-void Reader::PlaceBlocks(BatchScratch* b) const {
-  const size_t n = b->groups_.size();
-  b->ReserveSlots(n);
-  if (cache_ != nullptr) b->ReservePins(n);
-  bool warm = false;
-  for (size_t gi = 0; gi < n; ++gi) {
-    BatchScratch::Group& g = b->groups_[gi];
-    const BatchScratch::Planned& p = b->plan_[g.first];
-    g.status = LocateBlock(p.shard, p.block, &g.offset, &g.avail);
-    if (!g.status.ok()) continue;
-    char* dst = b->Slot(gi);
-    BlockRead read;
-    read.fd = data_fd_;
-    read.dst = dst;
-    read.offset = g.offset;
-    read.len = static_cast<uint32_t>(g.avail);
-    switch (read_path_) {
-      case ReadPath::kMmap: {
-        // Pages the page cache holds are read through the map, as Get
-        // reads them; without a descriptor, every block is. When the last
-        // batch found every block resident and so does this one's first,
-        // the file is taken to be warm and the other blocks are not asked:
-        // a warm batch then costs one residency check, not one a block. A
-        // block that is not resident after all is read by its page fault,
-        // as Get reads it, and the next batch asks of every block again.
-        bool resident =
-            data_fd_ < 0 || (warm && gi > 0) || BytesCached(g.offset, g.avail);
-        if (gi == 0) warm = b->map_resident_ && resident;
-        if (resident) {
-          g.src = map_ + g.offset;
-          g.from_map = true;
-          continue;
-        }
-        break;
-      }
-      case ReadPath::kPread:
-        // A block in the page cache is copied from there by the read (no
-        // device read); it rides in the same submission.
-        break;
-      case ReadPath::kDirect: {
-        // O_DIRECT: whole aligned pages (FetchBlock's arithmetic).
-        const uint64_t start = g.offset & ~uint64_t{kBlockSize - 1};
-        read.offset = start;
-        read.len = static_cast<uint32_t>((g.offset + g.avail + kBlockSize - 1) /
-                                             kBlockSize * kBlockSize -
-                                         start);
-        g.src = dst + (g.offset - start);
-        break;
-      }
-      case ReadPath::kCache: {
-        if (cache_->Lookup(p.id, &b->pins_[gi])) {
-          g.src = b->pins_[gi].data();
-          g.cache_hit = true;
-          continue;
-        }
-        if (cache_->BeginLoad(p.id, &b->loads_[gi])) {
-          dst = b->loads_[gi].data();
-          read.dst = dst;
-        }
-        // LoadBlock's choice: O_DIRECT into the frame when the page cache
-        // lacks the block, else a buffered copy from the page cache.
-        if (direct_fd_ >= 0 && !PageCached(g.offset)) {
-          read.fd = direct_fd_;
-          read.len = kBlockSize;
-        }
-        break;
-      }
-    }
-    if (g.src == nullptr) g.src = dst;
-    g.read = static_cast<int32_t>(b->reads_.size());
-    b->reads_.push_back(read);
+// Whether the page cache holds a block is asked (cachestat) only while the
+// answers vary. After a batch that found every block it asked of held (a
+// warm file) or every one missing (a cold one), only the next batch's
+// first block is asked, and when its answer is the same the others are
+// taken to be the same: a batch then costs one check, not one a block. A
+// block taken to be held but evicted meanwhile is read by its page fault
+// (mmap), as Get reads it; one taken to be missing is read from the device
+// (a buffered read copies it from the page cache if it is there after
+// all; the cache path's O_DIRECT read reads it again).
+bool Reader::Held(BatchScratch* b, uint64_t offset, uint64_t len) const {
+  if (b->asked_ && b->trend_ != 0) return b->trend_ > 0;
+  const bool h = BytesCached(offset, len);
+  if (!b->asked_) {
+    b->asked_ = true;
+    if (b->page_trend_ > 0 && h) b->trend_ = 1;
+    if (b->page_trend_ < 0 && !h) b->trend_ = -1;
   }
-  if (n > 0) b->map_resident_ = b->reads_.empty();
+  b->all_held_ = b->all_held_ && h;
+  b->none_held_ = b->none_held_ && !h;
+  return h;
 }
 
-// A read's result against what its block needs: an error or a short read
+void Reader::PlaceBlock(BatchScratch* b, size_t gi) const {
+  BatchScratch::Group& g = b->groups_[gi];
+  g.status = LocateBlock(g.shard, g.block, &g.offset, &g.avail);
+  if (!g.status.ok()) return;
+  char* dst = b->Slot(gi);
+  BlockRead read;
+  read.fd = data_fd_;
+  read.dst = dst;
+  read.offset = g.offset;
+  read.len = static_cast<uint32_t>(g.avail);
+  switch (read_path_) {
+    case ReadPath::kMmap: {
+      // Pages the page cache holds are read through the map, as Get reads
+      // them; without a descriptor, every block is.
+      if (data_fd_ < 0 || Held(b, g.offset, g.avail)) {
+        g.src = map_ + g.offset;
+        g.from_map = true;
+        return;
+      }
+      break;
+    }
+    case ReadPath::kPread:
+      // A block in the page cache is copied from there by the read (no
+      // device read); it rides with the others.
+      break;
+    case ReadPath::kDirect: {
+      // O_DIRECT: whole aligned pages (FetchBlock's arithmetic).
+      const uint64_t start = g.offset & ~uint64_t{kBlockSize - 1};
+      read.offset = start;
+      read.len = static_cast<uint32_t>((g.offset + g.avail + kBlockSize - 1) /
+                                           kBlockSize * kBlockSize -
+                                       start);
+      g.src = dst + (g.offset - start);
+      break;
+    }
+    case ReadPath::kCache: {
+      if (cache_->Lookup(g.id, &b->pins_[gi])) {
+        g.src = b->pins_[gi].data();
+        g.cache_hit = true;
+        return;
+      }
+      if (cache_->BeginLoad(g.id, &b->loads_[gi])) {
+        dst = b->loads_[gi].data();
+        read.dst = dst;
+      }
+      // LoadBlock's choice: O_DIRECT into the frame when the page cache
+      // lacks the block, else a buffered copy from the page cache.
+      if (direct_fd_ >= 0 && !Held(b, g.offset, kBlockSize)) {
+        read.fd = direct_fd_;
+        read.len = kBlockSize;
+      }
+      break;
+    }
+  }
+  if (g.src == nullptr) g.src = dst;
+  g.read = true;
+  b->reads_[gi] = read;
+  b->io().Submit(gi);
+}
+
+// Group gi's read against what its block needs: an error or a short read
 // fails the block's keys. A direct read of the cache path that failed or
 // came up short is done again buffered (LoadBlock's rule).
-void Reader::FinishReads(BatchScratch* b) const {
-  for (BatchScratch::Group& g : b->groups_) {
-    if (g.read < 0 || !g.status.ok()) continue;
-    BlockRead& r = b->reads_[g.read];
-    const uint64_t need = static_cast<uint64_t>(g.src - r.dst) + g.avail;
-    if (r.fd == direct_fd_ && direct_fd_ >= 0 &&
-        (r.result < 0 || static_cast<uint64_t>(r.result) < need)) {
-      uint64_t done = 0;
-      b->io().CountSyncRead();
-      g.status = ReadAt(data_fd_, r.dst, g.avail, g.offset, &done);
-      r.result = static_cast<int64_t>(done);
-      if (!g.status.ok()) continue;
-    }
-    if (r.result < 0) {
-      errno = static_cast<int>(-r.result);
-      g.status =
-          Status::FromErrno("read at offset " + std::to_string(g.offset));
-    } else if (static_cast<uint64_t>(r.result) < need) {
-      g.status =
-          Status::IOError("short read at offset " + std::to_string(g.offset));
-    }
+void Reader::FinishRead(BatchScratch* b, size_t gi) const {
+  BatchScratch::Group& g = b->groups_[gi];
+  BlockRead& r = b->reads_[gi];
+  const uint64_t need = static_cast<uint64_t>(g.src - r.dst) + g.avail;
+  if (r.fd == direct_fd_ && direct_fd_ >= 0 &&
+      (r.result < 0 || static_cast<uint64_t>(r.result) < need)) {
+    uint64_t done = 0;
+    b->io().CountSyncRead();
+    g.status = ReadAt(data_fd_, r.dst, g.avail, g.offset, &done);
+    r.result = static_cast<int64_t>(done);
+    if (!g.status.ok()) return;
+  }
+  if (r.result < 0) {
+    errno = static_cast<int>(-r.result);
+    g.status = Status::FromErrno("read at offset " + std::to_string(g.offset));
+  } else if (static_cast<uint64_t>(r.result) < need) {
+    g.status =
+        Status::IOError("short read at offset " + std::to_string(g.offset));
   }
 }
 
@@ -228,7 +291,6 @@ void Reader::AnswerGroup(std::span<const std::string_view> keys,
                          std::span<GetResult> results, BatchScratch* b,
                          size_t gi) const {
   BatchScratch::Group& g = b->groups_[gi];
-  const BatchScratch::Planned& first = b->plan_[g.first];
   BlockContents c;
   if (g.status.ok()) {
     if (g.cache_hit) {
@@ -248,8 +310,8 @@ void Reader::AnswerGroup(std::span<const std::string_view> keys,
         }
       }
     } else {
-      g.status = DecodeRead(first.shard, first.block, g.src, g.avail, g.offset,
-                            verify_, &b->buffer_, &c);
+      g.status = DecodeRead(g.shard, g.block, g.src, g.avail, g.offset, verify_,
+                            &b->buffer_, &c);
     }
   }
   if (!g.status.ok()) {
@@ -260,9 +322,9 @@ void Reader::AnswerGroup(std::span<const std::string_view> keys,
     }
     return;
   }
-  const Shard& s = shards_[first.shard];
-  const uint64_t low = IndexWord(s.prefixes, first.block);
-  const uint64_t high = PrefixEnd(first.shard, first.block);
+  const Shard& s = shards_[g.shard];
+  const uint64_t low = IndexWord(s.prefixes, g.block);
+  const uint64_t high = PrefixEnd(g.shard, g.block);
   const bool view_map = g.from_map && !compressed_;
   for (uint32_t k = g.first; k < g.end; ++k) {
     const uint32_t key_index = b->plan_[k].key;
@@ -272,9 +334,9 @@ void Reader::AnswerGroup(std::span<const std::string_view> keys,
     if (i < c.count && std::memcmp(c.key_ptr(i), key.data(), key_width_) == 0) {
       std::string_view value;
       if (!c.Value(i, &value)) {
-        r.status = Status::Corruption(
-            name_ + ": bad value offset at offset " +
-            std::to_string(BlockOffset(first.shard, first.block)));
+        r.status =
+            Status::Corruption(name_ + ": bad value offset at offset " +
+                               std::to_string(BlockOffset(g.shard, g.block)));
         continue;
       }
       r.found = true;
@@ -290,7 +352,7 @@ void Reader::AnswerGroup(std::span<const std::string_view> keys,
     // The key sorts before this block's first key, which starts with its
     // prefix: it may end the block before (Get's second round).
     const uint64_t prefix = KeyPrefix(key.data(), key_width_);
-    if (i == 0 && first.block > 0 && low == prefix) {
+    if (i == 0 && g.block > 0 && low == prefix) {
       b->singles_.push_back(key_index);
     }
   }
@@ -305,10 +367,15 @@ void Reader::MultiGet(std::span<const std::string_view> keys,
   b->values_.clear();
   b->offsets_.assign(keys.size(), kInMap);
   PlanBatch(keys, results, b);
-  PlaceBlocks(b);
-  b->io().Run(b->reads_);
-  FinishReads(b);
+  // Blocks already in memory first, while the reads are in flight; then
+  // each read block as it arrives.
   for (size_t gi = 0; gi < b->groups_.size(); ++gi) {
+    if (b->groups_[gi].read) continue;
+    b->buffer_.CountBlockRead();
+    AnswerGroup(keys, results, b, gi);
+  }
+  for (size_t gi = 0; b->io().Next(&gi);) {
+    FinishRead(b, gi);
     b->buffer_.CountBlockRead();
     AnswerGroup(keys, results, b, gi);
   }

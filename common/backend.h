@@ -80,12 +80,13 @@ struct GetResult {
 // leave it zero.
 struct BatchIoStats {
   uint64_t batches = 0;
-  // Reads submitted together, and the reads in them: the arena's io_uring
-  // submissions (each of every block of a batch not already in memory);
+  // Batches whose reads were in flight together, and those reads: the
+  // arena's io_uring (a batch's blocks not already in memory, each
+  // submitted as it is placed and all before the first is waited for);
   // LMDB's advice (one per batch, of the pages it advised).
   uint64_t submissions = 0;
   uint64_t reads = 0;
-  // The most reads one submission had in flight at once.
+  // The most reads the session had in flight at once.
   uint64_t max_depth = 0;
   // Reads done with pread one after the other (no io_uring at build or
   // run time, a page already cached, a short read retried).

@@ -134,7 +134,7 @@ constexpr Meaning kCounterMeanings[] = {
      "`batch_size` (absent when `bytes_read_per_read` is)"},
     {"io_depth_max",
      "the deepest I/O reached: with `io_depth_source` 1, the most reads "
-     "one `MultiGet` submission had in flight (the sessions' "
+     "a session had in flight at once (the sessions' "
      "`BatchIoStats` `max_depth`, the deepest of any thread's); with 0, "
      "the most I/Os in progress on the data files' block device in "
      "`/proc/diskstats`, sampled every millisecond during the pass "
@@ -142,7 +142,8 @@ constexpr Meaning kCounterMeanings[] = {
      "is known"},
     {"io_depth_mean",
      "the mean I/O depth: with `io_depth_source` 1, reads / submissions "
-     "of the sessions' `BatchIoStats`; with 0, the mean of the "
+     "of the sessions' `BatchIoStats` (the reads a batch had in flight "
+     "together); with 0, the mean of the "
      "`/proc/diskstats` in-flight samples; absent with `io_depth_max`"},
     {"io_depth_source",
      "1: `io_depth_*` come from the backend's own batch submissions (its "

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "arena/reader.h"
@@ -147,6 +148,66 @@ TEST_CASE("a batch answers every key as Get does, on every read path",
   if (!uring) CHECK(stats.submissions == 0);
 }
 
+TEST_CASE(
+    "a batch with more blocks to read than the ring holds, and a session "
+    "handed to another thread, answer every key as Get does",
+    "[arena][batch]") {
+  const ReadPath path =
+      GENERATE(ReadPath::kMmap, ReadPath::kPread, ReadPath::kCache);
+  CAPTURE(ReadPathName(path));
+  testing::TempDir dir;
+  // Values of 3,000 bytes: one pair a block, so 600 keys are 600 blocks,
+  // more than the 256 reads a session keeps in flight.
+  Rng rng(31);
+  Model model;
+  for (int i = 0; i < 600; ++i) model[rng.Bytes(20)] = rng.Bytes(3000);
+  const std::string file = dir.File("t.arena");
+  testing::BuildFile(file, model, BuilderOptions());
+  ReaderOptions ro;
+  ro.verify_checksums = true;
+  ro.read_path = path;
+  ro.cache_bytes = 1024 * kBlockSize;
+  std::vector<std::string_view> keys;
+  for (const auto& [k, v] : model) keys.push_back(k);
+  BatchScratch scratch(true);
+  BatchIoStats stats;
+  {
+    auto reader = Reader::Open(file, ro);
+    REQUIRE(reader.ok());
+    Evict(file);
+    CheckBatch(*reader.value(), model, keys, &scratch);
+    scratch.io().AddTo(&stats);
+  }
+  if (scratch.io().uring()) {
+    // Held to the ring's size, the rest submitted as completions freed it:
+    // every block read, none by the fallback.
+    CHECK(stats.max_depth == 256);
+    CHECK(stats.reads >= keys.size());
+    CHECK(stats.sync_reads == 0);
+  }
+  // The same scratch from another thread, with a fresh reader (whose map
+  // and cache hold nothing): a single-issuer ring takes submissions only
+  // from the thread that made it, so that thread gets a ring of its own,
+  // and still no read falls back to pread.
+  const bool uring = scratch.io().uring();
+  Evict(file);
+  std::thread other([&] {
+    auto reader = Reader::Open(file, ro);
+    REQUIRE(reader.ok());
+    std::vector<std::string_view> some(keys.begin(), keys.begin() + 100);
+    CheckBatch(*reader.value(), model, some, &scratch);
+  });
+  other.join();
+  BatchIoStats after;
+  scratch.io().AddTo(&after);
+  if (uring) {
+    CHECK(scratch.io().uring());
+    CHECK(after.submissions == stats.submissions + 1);
+    CHECK(after.reads >= stats.reads + 100);
+    CHECK(after.sync_reads == 0);
+  }
+}
+
 // Whether the page at `offset` of `path` is in the page cache.
 bool PageResident(const std::string& path, uint64_t offset) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -172,8 +233,8 @@ uint64_t BlockReads(const BatchScratch& scratch) {
 }
 
 TEST_CASE(
-    "after a batch that found every block resident, the mmap path "
-    "asks only the next batch's first block",
+    "after a batch that found every block resident, or every block "
+    "missing, the mmap path asks only the next batch's first block",
     "[arena][batch]") {
   const bool uring = GENERATE(true, false);
   CAPTURE(uring);
@@ -261,7 +322,25 @@ TEST_CASE(
   // That batch read nothing itself, so the next may trust the map too; an
   // eviction is still seen by its first block's check, and it reads again.
   Evict(file);
-  CHECK(batch() > second_cold);
+  const uint64_t third_cold = batch();
+  CHECK(third_cold > second_cold);
+  // That batch found every block missing. Evicted again, with a later
+  // block's page (not the first's) brought back, the next batch asks of its
+  // first block only, finds it missing too, and reads every block, that
+  // one as well.
+  Evict(file);
+  {
+    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    REQUIRE(fd >= 0);
+    std::string page(kBlockSize, '\0');
+    REQUIRE(::pread(fd, page.data(), kBlockSize,
+                    static_cast<off_t>(other_block / kBlockSize * kBlockSize)) >
+            0);
+    ::close(fd);
+  }
+  REQUIRE(PageResident(file, other_block));
+  REQUIRE_FALSE(PageResident(file, first_block));
+  CHECK(batch() - third_cold == third_cold - second_cold);
 }
 
 TEST_CASE("a corrupt block fails only the keys it holds in a batch",
