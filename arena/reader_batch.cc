@@ -164,11 +164,16 @@ void Reader::PlanBatch(std::span<const std::string_view> keys,
   if (b->asked_) {
     b->page_trend_ = b->all_held_ ? 1 : b->none_held_ ? -1 : 0;
   }
-  // Each group's keys together, in the batch's order.
-  std::sort(b->plan_.begin(), b->plan_.end(),
-            [](const BatchScratch::Planned& x, const BatchScratch::Planned& y) {
-              return x.group != y.group ? x.group < y.group : x.key < y.key;
-            });
+  // Each group's keys together, in the batch's order. Groups are numbered
+  // as they are met, so a batch without two keys in one block is in that
+  // order already.
+  if (b->plan_.size() != b->groups_.size()) {
+    std::sort(
+        b->plan_.begin(), b->plan_.end(),
+        [](const BatchScratch::Planned& x, const BatchScratch::Planned& y) {
+          return x.group != y.group ? x.group < y.group : x.key < y.key;
+        });
+  }
   for (size_t i = 0; i < b->plan_.size();) {
     size_t end = i + 1;
     while (end < b->plan_.size() && b->plan_[end].group == b->plan_[i].group) {
