@@ -15,7 +15,8 @@
 // MultiGet, or one by one with Get (--single). Prints one line per
 // repetition: keys/s, CPU µs per key (process CPU, all threads), storage
 // bytes and 4 KiB reads per key (/proc/self/io), and the session's batch
-// I/O (io_uring submissions, reads, deepest submission).
+// I/O (batches that read with io_uring, their reads, reads done with
+// pread, and the most in flight at once).
 
 #include <algorithm>
 #include <atomic>
@@ -194,7 +195,7 @@ Status Run(const Args& a) {
     std::printf(
         "%s %s %s %s B=%zu T=%zu rep %zu: %.0f keys/s, %.2f us CPU/key, "
         "%.0f bytes and %.2f 4KiB reads/key from storage, found %llu/%.0f; "
-        "batch io: %llu submissions, %llu reads, %llu pread, deepest %llu "
+        "batch io: %llu batches read, %llu reads, %llu pread, deepest %llu "
         "(evicted by %s)\n",
         a.backend.c_str(), a.table.c_str(), a.warm ? "warm" : "cold",
         a.single ? "get" : "multiget", a.batch, a.threads, rep, n / seconds,
