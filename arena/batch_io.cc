@@ -15,10 +15,10 @@ namespace flatbench::arena {
 // flight (the next waits for a completion).
 constexpr unsigned kRingEntries = 256;
 // Reads prepared before they are submitted together (after the first).
-// On this project's 2-core VM, 3M x 4 custom cold batches of 32: 1 read a
-// submission cost 5.3 us CPU a key on the cache path, 4 cost 4.3-4.5, and
-// keys/s was the same; a single submission of the whole batch was 20%
-// slower (RESEARCH.md, section 8b).
+// On a 2-core VM, 3M x 4 custom cold batches of 32: 1 read a submission
+// cost 5.3 us CPU a key on the cache path, 4 cost 4.3-4.5, and keys/s was
+// the same; the rest of the batch in one submission after the first read
+// was 20% slower (RESEARCH.md, section 8b).
 constexpr size_t kSubmitEvery = 4;
 
 #if FLATBENCH_HAVE_IO_URING
@@ -146,7 +146,10 @@ void BatchIo::Submit(size_t i) {
   if (ring_ != nullptr) {
     io_uring_sqe* sqe = io_uring_get_sqe(&ring_->ring);
     if (sqe == nullptr) {
-      FailOver();  // cannot happen: the queue is flushed before it fills
+      // Cannot happen (the queue is flushed before it fills); if it did,
+      // this read and the batch's others would still be answered.
+      FailOver();
+      Pread(i);
       return;
     }
     BlockRead& r = reads_[i];
