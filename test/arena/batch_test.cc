@@ -224,6 +224,17 @@ bool PageResident(const std::string& path, uint64_t offset) {
   return (resident & 1) != 0;
 }
 
+// Brings the page at `offset` of `path` into the page cache (a buffered
+// read of it).
+void ReadPage(const std::string& path, uint64_t offset) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  REQUIRE(fd >= 0);
+  std::string page(kBlockSize, '\0');
+  REQUIRE(::pread(fd, page.data(), kBlockSize,
+                  static_cast<off_t>(offset / kBlockSize * kBlockSize)) > 0);
+  ::close(fd);
+}
+
 // Reads of the batch's blocks counted by its scratch so far: submitted
 // together or one by one.
 uint64_t BlockReads(const BatchScratch& scratch) {
@@ -307,15 +318,7 @@ TEST_CASE(
   (void)testing::ReadAll(file);
   CHECK(batch() == second_cold);
   Evict(file);
-  {
-    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-    REQUIRE(fd >= 0);
-    std::string page(kBlockSize, '\0');
-    REQUIRE(::pread(fd, page.data(), kBlockSize,
-                    static_cast<off_t>(first_block / kBlockSize * kBlockSize)) >
-            0);
-    ::close(fd);
-  }
+  ReadPage(file, first_block);
   REQUIRE(PageResident(file, first_block));
   REQUIRE_FALSE(PageResident(file, other_block));
   CHECK(batch() == second_cold);
@@ -329,15 +332,7 @@ TEST_CASE(
   // first block only, finds it missing too, and reads every block, that
   // one as well.
   Evict(file);
-  {
-    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-    REQUIRE(fd >= 0);
-    std::string page(kBlockSize, '\0');
-    REQUIRE(::pread(fd, page.data(), kBlockSize,
-                    static_cast<off_t>(other_block / kBlockSize * kBlockSize)) >
-            0);
-    ::close(fd);
-  }
+  ReadPage(file, other_block);
   REQUIRE(PageResident(file, other_block));
   REQUIRE_FALSE(PageResident(file, first_block));
   CHECK(batch() - third_cold == third_cold - second_cold);
