@@ -28,6 +28,12 @@ class BatchScratch {
   BatchIo& io() { return io_; }
   const BatchIo& io() const { return io_; }
 
+  // The last batch's values may point into frames of the Reader's block
+  // cache (cache read path), which stay pinned until the next batch, this
+  // call or the scratch's destruction: as with a ReadBuffer, let them go
+  // before the Reader is destroyed. The values are invalid after.
+  void Release();
+
  private:
   friend class Reader;
   // One key of the batch that needs a data block: its block's group and
@@ -76,7 +82,7 @@ class BatchScratch {
   std::vector<uint32_t> singles_;  // keys read with Get (tied prefixes)
   std::vector<uint64_t> hashes_;   // per key: its filter hash
   std::string values_;
-  std::vector<size_t> offsets_;  // per key: its value in values_, or kInMap
+  std::vector<size_t> offsets_;  // per key: its value in values_, or kView
   std::unique_ptr<char[], FreeSlots> slots_;
   size_t slot_count_ = 0;
   std::unique_ptr<BlockCache::Pin[]> pins_;

@@ -161,9 +161,11 @@ class Reader {
   // as soon as the batch meets it (BatchIo), so the reads are in flight
   // together; each block is decoded and checked as Get checks it, as it
   // arrives.
-  // Values live in `scratch` (or, for an uncompressed file on the mmap
-  // path, in the map) until its next batch. REQUIRES: results.size() ==
-  // keys.size().
+  // Values stay valid until the scratch's next batch or Release(): they
+  // point into their blocks' bytes (the map, a frame the scratch keeps
+  // pinned, a slot of the scratch) or, decompressed, into the scratch's
+  // copies. Release the scratch before the Reader is destroyed.
+  // REQUIRES: results.size() == keys.size().
   void MultiGet(std::span<const std::string_view> keys,
                 std::span<GetResult> results, BatchScratch* scratch) const;
 

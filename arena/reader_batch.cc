@@ -23,9 +23,11 @@
 //    read paths do. A block that fails fails only its own keys. A loaded
 //    frame is published only after its check passes, as FetchCached does.
 //
-// Values are copied into the scratch (the slots and the decompression
-// buffer are reused within the batch), except an uncompressed block read
-// through the map, whose values stay valid while the Reader lives.
+// Values are views into the bytes of their block where these stay put
+// until the scratch's next batch: the map, a cached frame (pinned until
+// then; BatchScratch::Release), or the group's own slot. A value that lives
+// elsewhere (a decompressed block, reused by the next group, or a key Get
+// answers) is copied into the scratch.
 
 #include <sys/mman.h>
 
@@ -41,7 +43,7 @@ namespace flatbench::arena {
 
 namespace {
 
-constexpr size_t kInMap = SIZE_MAX;
+constexpr size_t kView = SIZE_MAX;  // offsets_: the value is a view
 
 }  // namespace
 
@@ -330,7 +332,10 @@ void Reader::AnswerGroup(std::span<const std::string_view> keys,
   const Shard& s = shards_[g.shard];
   const uint64_t low = IndexWord(s.prefixes, g.block);
   const uint64_t high = PrefixEnd(g.shard, g.block);
-  const bool view_map = g.from_map && !compressed_;
+  // The block's bytes stay put until the next batch: a value among them is
+  // a view, any other (decompressed) is copied.
+  const char* const begin = g.src;
+  const char* const end = g.src + g.avail;
   for (uint32_t k = g.first; k < g.end; ++k) {
     const uint32_t key_index = b->plan_[k].key;
     const std::string_view key = keys[key_index];
@@ -345,7 +350,7 @@ void Reader::AnswerGroup(std::span<const std::string_view> keys,
         continue;
       }
       r.found = true;
-      if (view_map) {
+      if (value.data() >= begin && value.data() + value.size() <= end) {
         r.value = value;
       } else {
         b->offsets_[key_index] = b->values_.size();
@@ -363,14 +368,22 @@ void Reader::AnswerGroup(std::span<const std::string_view> keys,
   }
 }
 
+void BatchScratch::Release() {
+  for (size_t gi = 0; gi < groups_.size() && gi < pin_count_; ++gi) {
+    pins_[gi].Release();
+  }
+  buffer_.Release();
+}
+
 void Reader::MultiGet(std::span<const std::string_view> keys,
                       std::span<GetResult> results, BatchScratch* b) const {
+  b->Release();  // the last batch's values
   b->plan_.clear();
   b->groups_.clear();
   b->reads_.clear();
   b->singles_.clear();
   b->values_.clear();
-  b->offsets_.assign(keys.size(), kInMap);
+  b->offsets_.assign(keys.size(), kView);
   PlanBatch(keys, results, b);
   // Blocks already in memory first, while the reads are in flight; then
   // each read block as it arrives.
@@ -400,14 +413,12 @@ void Reader::MultiGet(std::span<const std::string_view> keys,
   }
   b->buffer_.Release();
   for (size_t i = 0; i < keys.size(); ++i) {
-    if (results[i].found && b->offsets_[i] != kInMap) {
+    if (results[i].found && b->offsets_[i] != kView) {
       results[i].value = std::string_view(b->values_.data() + b->offsets_[i],
                                           results[i].value.size());
     }
   }
-  for (size_t gi = 0; gi < b->groups_.size() && cache_ != nullptr; ++gi) {
-    b->pins_[gi].Release();
-  }
+  // The groups' pins stay: their frames hold this batch's values.
 }
 
 }  // namespace flatbench::arena

@@ -177,6 +177,7 @@ TEST_CASE(
     Evict(file);
     CheckBatch(*reader.value(), model, keys, &scratch);
     scratch.io().AddTo(&stats);
+    scratch.Release();  // its frames, before the reader goes
   }
   if (scratch.io().uring()) {
     // Held to the ring's size, the rest submitted as completions freed it:
@@ -196,6 +197,7 @@ TEST_CASE(
     REQUIRE(reader.ok());
     std::vector<std::string_view> some(keys.begin(), keys.begin() + 100);
     CheckBatch(*reader.value(), model, some, &scratch);
+    scratch.Release();
   });
   other.join();
   BatchIoStats after;
@@ -410,6 +412,82 @@ TEST_CASE("a corrupt block fails only the keys it holds in a batch",
     }
     CHECK(failed == bad.size());
   }
+}
+
+TEST_CASE(
+    "the cache path keeps a batch's frames pinned until the scratch's next "
+    "batch or Release, and its values point into them",
+    "[arena][batch]") {
+  testing::TempDir dir;
+  // Values of 80 bytes in three shards: about 200 blocks, against a cache
+  // of 64 frames.
+  Rng rng(41);
+  Model model;
+  for (int shard : {1, 2, 3}) {
+    for (int i = 0; i < 2500; ++i) {
+      std::string k = rng.Bytes(20);
+      k[0] = static_cast<char>(shard);
+      model[k] = rng.Bytes(80);
+    }
+  }
+  const std::string file = dir.File("t.arena");
+  testing::BuildFile(file, model, BuilderOptions());
+  // The first key of every block, from a reader without a cache.
+  std::vector<std::string> firsts;
+  {
+    auto clean = Reader::Open(file, ReaderOptions());
+    REQUIRE(clean.ok());
+    ReadBuffer buffer;
+    for (int shard : {1, 2, 3}) {
+      for (uint32_t b = 0; b < clean.value()->BlockCount(shard); ++b) {
+        BlockContents c;
+        REQUIRE(clean.value()->ReadBlock(shard, b, false, &buffer, &c).ok());
+        firsts.emplace_back(c.key(0));
+      }
+    }
+  }
+  REQUIRE(firsts.size() >= 116);
+  ReaderOptions ro;
+  ro.verify_checksums = true;
+  ro.read_path = ReadPath::kCache;
+  ro.cache_bytes = 64 * kBlockSize;
+  auto reader = Reader::Open(file, ro);
+  REQUIRE(reader.ok());
+  const BlockCache& cache = *reader.value()->cache();
+  REQUIRE(cache.slots() == 64);
+  // A: 16 blocks, so 16 frames pinned once it returns.
+  const std::vector<std::string_view> a_keys(firsts.begin(),
+                                             firsts.begin() + 16);
+  const std::vector<std::string_view> b_keys(firsts.begin() + 16,
+                                             firsts.begin() + 116);
+  std::vector<GetResult> a(a_keys.size()), b(b_keys.size());
+  BatchScratch sa(true), sb(true);
+  reader.value()->MultiGet(a_keys, a, &sa);
+  REQUIRE(cache.loads() == 16);
+  for (const GetResult& r : a) REQUIRE(r.found);
+  // B: 100 other blocks. Only the 48 frames A leaves free take loads; the
+  // rest are read into B's own slots. A's values are untouched.
+  reader.value()->MultiGet(b_keys, b, &sb);
+  CHECK(cache.loads() == 16 + 48);
+  for (size_t i = 0; i < a.size(); ++i) {
+    CAPTURE(i);
+    REQUIRE(a[i].value == model.at(firsts[i]));
+  }
+  for (size_t i = 0; i < b.size(); ++i) {
+    CAPTURE(i);
+    REQUIRE(b[i].value == model.at(firsts[16 + i]));
+  }
+  // Released, A's frames are free: B's batch again loads 16 of the 52
+  // blocks it could not cache the first time (its own batch re-pins the
+  // 48 it has).
+  sa.Release();
+  reader.value()->MultiGet(b_keys, b, &sb);
+  CHECK(cache.loads() == 16 + 48 + 16);
+  for (size_t i = 0; i < b.size(); ++i) {
+    CAPTURE(i);
+    REQUIRE(b[i].value == model.at(firsts[16 + i]));
+  }
+  sb.Release();
 }
 
 }  // namespace
