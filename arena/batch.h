@@ -81,6 +81,7 @@ class BatchScratch {
   std::vector<BlockRead> reads_;
   std::vector<uint32_t> singles_;  // keys read with Get (tied prefixes)
   std::vector<uint64_t> hashes_;   // per key: its filter hash
+  std::vector<uint32_t> blocks_;   // per key: its block, or kNoBlock
   std::string values_;
   std::vector<size_t> offsets_;  // per key: its value in values_, or kView
   std::unique_ptr<char[], FreeSlots> slots_;
