@@ -1,22 +1,24 @@
 // Batched cold lookups against single gets, on one backend of a dataset
 // built with `flatbench gen` (RESEARCH.md, section 8b). Not a test and not
 // the bench's matrix: a tool for measuring MultiGet by hand, on a quiet
-// machine, until the bench has a batch kind.
+// machine, in longer passes than the bench's batch cells.
 //
 //   batch_bench --dir DATASET --backend arena --table account
 //               [--batch 32] [--threads 1] [--keys 64000] [--reps 3]
-//               [--warm] [--single] [--no-prefetch]
+//               [--warm] [--single | --alternate] [--no-prefetch]
 //
 // Each repetition: evict the backend's files from the page cache (cold;
 // drop_caches as root, else fadvise), or read them in and make one untimed
 // pass (--warm); open the backend (its metadata loaded, as the bench's cold
 // mode); then `--threads` threads each look up their share of `--keys` hit
 // keys drawn by the dataset's sampler, in batches of `--batch` with
-// MultiGet, or one by one with Get (--single). Prints one line per
-// repetition: keys/s, CPU µs per key (process CPU, all threads), storage
-// bytes and 4 KiB reads per key (/proc/self/io), and the session's batch
-// I/O (batches that read with io_uring, their reads, reads done with
-// pread, and the most in flight at once).
+// MultiGet, or one by one with Get (--single), or (--alternate, warm only)
+// both, one after the other on the same resident files, in an order that
+// swaps every repetition. Prints one line per timed pass: keys/s, CPU µs per
+// key (process CPU, all threads), storage bytes and 4 KiB reads per key
+// (/proc/self/io), and the session's batch I/O (batches that read with
+// io_uring, their reads, reads done with pread, and the most in flight at
+// once).
 
 #include <algorithm>
 #include <atomic>
@@ -40,7 +42,7 @@ using namespace flatbench;
 struct Args {
   std::string dir, backend = "arena", table = "account";
   size_t batch = 32, threads = 1, keys = 64000, reps = 3;
-  bool warm = false, single = false, prefetch = true;
+  bool warm = false, single = false, alternate = false, prefetch = true;
 };
 
 bool Parse(int argc, char** argv, Args* a) {
@@ -77,6 +79,8 @@ bool Parse(int argc, char** argv, Args* a) {
       a->warm = true;
     else if (f == "--single")
       a->single = true;
+    else if (f == "--alternate")
+      a->alternate = true;
     else if (f == "--no-prefetch")
       a->prefetch = false;
     else
@@ -86,11 +90,12 @@ bool Parse(int argc, char** argv, Args* a) {
       return false;
     }
   }
-  return !a->dir.empty();
+  return !a->dir.empty() && !(a->single && a->alternate) &&
+         (a->warm || !a->alternate);
 }
 
 // One thread's lookups: keys [first, first + n) of `keys`.
-Status RunThread(Backend& backend, Table table, const Args& a,
+Status RunThread(Backend& backend, Table table, const Args& a, bool single,
                  const std::vector<std::string>& keys, size_t first, size_t n,
                  std::atomic<int>* ready, const std::atomic<bool>* go,
                  BatchIoStats* io, uint64_t* found) {
@@ -103,7 +108,7 @@ Status RunThread(Backend& backend, Table table, const Args& a,
   while (!go->load()) std::this_thread::yield();
   for (size_t i = first; i < first + n; i += a.batch) {
     const size_t m = std::min(a.batch, first + n - i);
-    if (a.single) {
+    if (single) {
       for (size_t j = i; j < i + m; ++j) {
         bool hit = false;
         std::string_view v;
@@ -152,16 +157,16 @@ Status Run(const Args& a) {
     std::vector<BatchIoStats> io(a.threads);
     std::vector<uint64_t> found(a.threads, 0);
     std::vector<Status> status(a.threads);
-    auto pass = [&](bool timed, double* seconds, bench::IoSnapshot* before,
-                    bench::IoSnapshot* after) {
+    auto pass = [&](bool single, bool timed, double* seconds,
+                    bench::IoSnapshot* before, bench::IoSnapshot* after) {
       std::atomic<int> ready{0};
       std::atomic<bool> go{false};
       std::vector<std::thread> threads;
       for (size_t t = 0; t < a.threads; ++t) {
         found[t] = 0;
         threads.emplace_back([&, t] {
-          status[t] = RunThread(*backend, table, a, keys, t * per, per, &ready,
-                                &go, &io[t], &found[t]);
+          status[t] = RunThread(*backend, table, a, single, keys, t * per, per,
+                                &ready, &go, &io[t], &found[t]);
         });
       }
       while (ready.load() < static_cast<int>(a.threads)) {
@@ -176,36 +181,42 @@ Status Run(const Args& a) {
     };
     double seconds = 0;
     bench::IoSnapshot before, after;
-    if (a.warm) pass(false, &seconds, &before, &after);
-    pass(true, &seconds, &before, &after);
-    BatchIoStats sum;
-    uint64_t hits = 0;
-    for (size_t t = 0; t < a.threads; ++t) {
-      FLATBENCH_RETURN_IF_ERROR(status[t]);
-      sum.batches += io[t].batches;
-      sum.submissions += io[t].submissions;
-      sum.reads += io[t].reads;
-      sum.sync_reads += io[t].sync_reads;
-      sum.max_depth = std::max(sum.max_depth, io[t].max_depth);
-      hits += found[t];
+    if (a.warm) pass(a.single, false, &seconds, &before, &after);
+    // --alternate: both ways on the same resident files, in an order that
+    // swaps from one repetition to the next, so drift falls on both.
+    std::vector<bool> ways = {a.single};
+    if (a.alternate) ways = {rep % 2 == 1, rep % 2 == 0};
+    for (const bool single : ways) {
+      pass(single, true, &seconds, &before, &after);
+      BatchIoStats sum;
+      uint64_t hits = 0;
+      for (size_t t = 0; t < a.threads; ++t) {
+        FLATBENCH_RETURN_IF_ERROR(status[t]);
+        sum.batches += io[t].batches;
+        sum.submissions += io[t].submissions;
+        sum.reads += io[t].reads;
+        sum.sync_reads += io[t].sync_reads;
+        sum.max_depth = std::max(sum.max_depth, io[t].max_depth);
+        hits += found[t];
+      }
+      const double n = static_cast<double>(per * a.threads);
+      const double bytes =
+          static_cast<double>(after.read_bytes - before.read_bytes);
+      std::printf(
+          "%s %s %s %s B=%zu T=%zu rep %zu: %.0f keys/s, %.2f us CPU/key, "
+          "%.0f bytes and %.2f 4KiB reads/key from storage, found %llu/%.0f; "
+          "batch io: %llu batches read, %llu reads, %llu pread, deepest %llu "
+          "(evicted by %s)\n",
+          a.backend.c_str(), a.table.c_str(), a.warm ? "warm" : "cold",
+          single ? "get" : "multiget", a.batch, a.threads, rep, n / seconds,
+          (after.cpu_ns - before.cpu_ns) / 1e3 / n, bytes / n,
+          bytes / 4096.0 / n, static_cast<unsigned long long>(hits), n,
+          static_cast<unsigned long long>(sum.submissions),
+          static_cast<unsigned long long>(sum.reads),
+          static_cast<unsigned long long>(sum.sync_reads),
+          static_cast<unsigned long long>(sum.max_depth),
+          a.warm ? "none" : bench::EvictMethodName(method));
     }
-    const double n = static_cast<double>(per * a.threads);
-    const double bytes =
-        static_cast<double>(after.read_bytes - before.read_bytes);
-    std::printf(
-        "%s %s %s %s B=%zu T=%zu rep %zu: %.0f keys/s, %.2f us CPU/key, "
-        "%.0f bytes and %.2f 4KiB reads/key from storage, found %llu/%.0f; "
-        "batch io: %llu batches read, %llu reads, %llu pread, deepest %llu "
-        "(evicted by %s)\n",
-        a.backend.c_str(), a.table.c_str(), a.warm ? "warm" : "cold",
-        a.single ? "get" : "multiget", a.batch, a.threads, rep, n / seconds,
-        (after.cpu_ns - before.cpu_ns) / 1e3 / n, bytes / n, bytes / 4096.0 / n,
-        static_cast<unsigned long long>(hits), n,
-        static_cast<unsigned long long>(sum.submissions),
-        static_cast<unsigned long long>(sum.reads),
-        static_cast<unsigned long long>(sum.sync_reads),
-        static_cast<unsigned long long>(sum.max_depth),
-        a.warm ? "none" : bench::EvictMethodName(method));
   }
   return Status::Ok();
 }
@@ -218,7 +229,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr,
                  "usage: batch_bench --dir DATASET [--backend B] [--table T] "
                  "[--batch B] [--threads T] [--keys N] [--reps R] [--warm] "
-                 "[--single] [--no-prefetch]\n");
+                 "[--single | --alternate] [--no-prefetch]\n");
     return 64;
   }
   const Status st = Run(a);
