@@ -4,6 +4,7 @@
 
 #include "arena/backend.h"
 #include "arena/loader.h"
+#include "arena/merge_writer.h"
 #include "baselines/fs_layout.h"
 #include "common/files.h"
 #include "dataset/estimate.h"
@@ -11,10 +12,12 @@
 // The one place that asks which backends this build holds.
 #if FLATBENCH_HAVE_ROCKSDB
 #include "baselines/rocksdb_backend.h"
+#include "baselines/rocksdb_writer.h"
 #endif
 #if FLATBENCH_HAVE_LMDB
 #include "baselines/lmdb_backend.h"
 #include "baselines/lmdb_path.h"
+#include "baselines/lmdb_writer.h"
 #endif
 #if FLATBENCH_HAVE_POSTGRES
 #include "baselines/postgres_backend.h"
@@ -40,13 +43,35 @@ Result<std::unique_ptr<Backend>> OpenArena(const std::string& dir,
 // gen's arena files are a pure function of the spec: the header's build
 // time stays unset (the dataset's build marker keeps the build's duration),
 // so they are byte-identical whatever --jobs and whenever built.
+arena::BuilderOptions ArenaGenOptions() {
+  arena::BuilderOptions o;
+  o.record_build_time = false;
+  return o;
+}
+
 Result<std::unique_ptr<BulkLoader>> LoadArena(const std::string& dir,
                                               const dataset::Spec&,
                                               unsigned jobs) {
-  arena::BuilderOptions o;
-  o.record_build_time = false;
-  FLATBENCH_ASSIGN_OR_RETURN(auto l, arena::ArenaLoader::Create(dir, o, jobs));
+  FLATBENCH_ASSIGN_OR_RETURN(
+      auto l, arena::ArenaLoader::Create(dir, ArenaGenOptions(), jobs));
   return std::unique_ptr<BulkLoader>(std::move(l));
+}
+
+// The arena's merges write what gen writes: the same options, so a merged
+// store is byte-identical to a bulk load of its state.
+Result<std::unique_ptr<StoreWriter>> WriteArena(
+    const std::string& dir, unsigned jobs, uint64_t merge_every,
+    const volatile std::sig_atomic_t* stop) {
+  return std::unique_ptr<StoreWriter>(std::make_unique<arena::MergeWriter>(
+      dir, ArenaGenOptions(), jobs, merge_every, stop));
+}
+
+// A store's writer that needs only its folder (one writer thread).
+template <Result<std::unique_ptr<StoreWriter>> (*kNew)(const std::string&)>
+Result<std::unique_ptr<StoreWriter>> WriteInFolder(
+    const std::string& dir, unsigned, uint64_t,
+    const volatile std::sig_atomic_t*) {
+  return kNew(dir);
 }
 
 // A store's loader that needs nothing of the spec and has one writer
@@ -129,7 +154,8 @@ const Entry kEntries[] = {
      .built = true,
      .integrity_check = kArenaCheck,
      .open = &OpenArena<arena::ReadPath::kMmap>,
-     .load = &LoadArena},
+     .load = &LoadArena,
+     .write = &WriteArena},
     {.name = "rocksdb",
      .store = "rocksdb",
 #if FLATBENCH_HAVE_ROCKSDB
@@ -138,6 +164,7 @@ const Entry kEntries[] = {
      .library = "rocksdb",
      .open = &baselines::OpenRocksDb,
      .load = &LoadWithJobs<&baselines::NewRocksDbLoader>,
+     .write = &WriteInFolder<&baselines::NewRocksDbWriter>,
      .library_version = &baselines::RocksDbVersion
 #endif
     },
@@ -150,6 +177,7 @@ const Entry kEntries[] = {
      .library = "lmdb",
      .open = &baselines::OpenLmdb,
      .load = &LoadLmdb,
+     .write = &WriteInFolder<&baselines::NewLmdbWriter>,
      .checked_get = &CheckedLmdbGet,
      .library_version = &baselines::LmdbVersion
 #endif
@@ -297,6 +325,23 @@ Result<std::unique_ptr<BulkLoader>> NewLoader(const std::string& name,
                                               unsigned jobs) {
   FLATBENCH_ASSIGN_OR_RETURN(const Entry* e, BuildableStore(name));
   return e->load(dir, spec, std::max(1u, jobs));
+}
+
+Status CheckWritable(const std::string& name) {
+  FLATBENCH_ASSIGN_OR_RETURN(const Entry* e, BuildableStore(name));
+  if (e->write != nullptr) return Status::Ok();
+  return Status::Usage(name +
+                       ": this store has no write path for age; build the "
+                       "dataset without it, or build the aged state "
+                       "directly with gen --blocks");
+}
+
+Result<std::unique_ptr<StoreWriter>> NewWriter(
+    const std::string& name, const std::string& dir, unsigned jobs,
+    uint64_t merge_every, const volatile std::sig_atomic_t* stop) {
+  FLATBENCH_RETURN_IF_ERROR(CheckWritable(name));
+  return BuildableStore(name).value()->write(dir, std::max(1u, jobs),
+                                             merge_every, stop);
 }
 
 std::vector<std::pair<std::string, std::string>> LibraryVersions() {

@@ -5,6 +5,7 @@
 // table; they never test a backend's name or reach its concrete type. Only
 // the CLI and the tests link it: it links every backend compiled in.
 
+#include <csignal>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -61,6 +62,13 @@ struct Entry {
   Result<std::unique_ptr<BulkLoader>> (*load)(const std::string& dir,
                                               const dataset::Spec& spec,
                                               unsigned jobs) = nullptr;
+  // A writer that applies the stream's blocks to the store in `dir` through
+  // its own write path (flatbench age); `jobs` where the engine can use
+  // them, `merge_every` for a store kept packed by merges (the arena).
+  // Null: the store cannot be aged.
+  Result<std::unique_ptr<StoreWriter>> (*write)(
+      const std::string& dir, unsigned jobs, uint64_t merge_every,
+      const volatile std::sig_atomic_t* stop) = nullptr;
   // Refuses, before anything is written, a build `dir`'s filesystem cannot
   // hold (kRefuseOverwrite with the figures). Null: always buildable.
   Status (*check_room)(const dataset::Spec& spec,
@@ -108,6 +116,13 @@ Result<std::unique_ptr<BulkLoader>> NewLoader(const std::string& name,
                                               const std::string& dir,
                                               const dataset::Spec& spec,
                                               unsigned jobs);
+// A writer for store `name` (a built store with a writer) on its files in
+// `dir`: a datagen::WriterFactory. kUsage for a store that cannot be aged.
+Result<std::unique_ptr<StoreWriter>> NewWriter(
+    const std::string& name, const std::string& dir, unsigned jobs,
+    uint64_t merge_every, const volatile std::sig_atomic_t* stop);
+// Ok when store `name` has a writer; else NewWriter's kUsage.
+Status CheckWritable(const std::string& name);
 // (library, version) of every built entry that links one.
 std::vector<std::pair<std::string, std::string>> LibraryVersions();
 

@@ -21,17 +21,6 @@
 namespace flatbench::baselines {
 namespace {
 
-Status FromMdb(int rc, const std::string& what) {
-  if (rc == MDB_SUCCESS) return Status::Ok();
-  std::string msg = what + ": " + mdb_strerror(rc);
-  if (rc == MDB_CORRUPTED || rc == MDB_INVALID || rc == MDB_VERSION_MISMATCH ||
-      rc == MDB_PAGE_NOTFOUND) {
-    return Status::Corruption(msg);
-  }
-  if (rc == ENOENT || rc == MDB_NOTFOUND) return Status::MissingInput(msg);
-  return Status::IOError(msg);
-}
-
 constexpr const char* kDbNames[kNumTables] = {"account", "storage"};
 
 // LMDB built with assertions (Debian's is) checks some page fields as it

@@ -1,6 +1,7 @@
 #include "baselines/lmdb_meta.h"
 
 #include <fcntl.h>
+#include <lmdb.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,6 +12,17 @@
 #include "common/files.h"
 
 namespace flatbench::baselines {
+
+Status FromMdb(int rc, const std::string& what) {
+  if (rc == MDB_SUCCESS) return Status::Ok();
+  std::string msg = what + ": " + mdb_strerror(rc);
+  if (rc == MDB_CORRUPTED || rc == MDB_INVALID || rc == MDB_VERSION_MISMATCH ||
+      rc == MDB_PAGE_NOTFOUND) {
+    return Status::Corruption(msg);
+  }
+  if (rc == ENOENT || rc == MDB_NOTFOUND) return Status::MissingInput(msg);
+  return Status::IOError(msg);
+}
 namespace {
 
 // LMDB does not export its page layout, so the offsets are written out here

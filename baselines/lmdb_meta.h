@@ -10,6 +10,11 @@
 
 namespace flatbench::baselines {
 
+// An LMDB return code as our status, `what` in front: kCorruption for a
+// damaged or foreign file, kMissingInput for ENOENT and MDB_NOTFOUND, else
+// kIOError.
+Status FromMdb(int rc, const std::string& what);
+
 // What the newer of the two meta pages of a data.mdb claims.
 struct LmdbMeta {
   uint64_t file_bytes = 0;  // The file's size now.

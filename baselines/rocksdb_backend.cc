@@ -20,29 +20,6 @@
 namespace flatbench::baselines {
 namespace {
 
-Status FromRocks(const rocksdb::Status& s, const std::string& what) {
-  if (s.ok()) return Status::Ok();
-  std::string msg = s.ToString();
-  // RocksDB repeats the code of a wrapped status ("Corruption: Corruption:
-  // IO error: ..."), and its messages often name the path already.
-  if (size_t colon = msg.find(": "); colon != std::string::npos) {
-    const std::string code = msg.substr(0, colon + 2);
-    while (msg.compare(code.size(), code.size(), code) == 0) {
-      msg.erase(0, code.size());
-    }
-  }
-  if (msg.find(what) == std::string::npos) msg = what + ": " + msg;
-  if (s.IsPathNotFound()) return Status::MissingInput(msg);
-  // A missing database is caught before opening (no CURRENT file), so an
-  // invalid argument is data that does not fit what is asked of it: a
-  // column family or option the store was not built with, an ingested file
-  // out of order. Bad data, not a missing file.
-  if (s.IsCorruption() || s.IsInvalidArgument()) {
-    return Status::Corruption(msg);
-  }
-  return Status::IOError(msg);
-}
-
 class RocksSession : public ReadSession {
  public:
   RocksSession(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* const* cfs)
@@ -198,18 +175,38 @@ class RocksBackend : public Backend {
     return RocksGeometry(db_.get(), tables_[static_cast<int>(table)]);
   }
   Result<uint64_t> CountPairs(Table table) const override {
-    // Exact for a bulk load: ingested files hold no deletions or overwrites.
+    // Exact from the table properties for a bulk load: its files sit in one
+    // level, hold no deletions and never overlap. An aged store's may
+    // (overwrites in several levels, tombstones): its live keys are counted
+    // by a walk.
+    auto* cf = tables_[static_cast<int>(table)];
     rocksdb::TablePropertiesCollection props;
     FLATBENCH_RETURN_IF_ERROR(FromRocks(
-        db_->GetPropertiesOfAllTables(tables_[static_cast<int>(table)], &props),
-        "rocksdb table properties"));
+        db_->GetPropertiesOfAllTables(cf, &props), "rocksdb table properties"));
+    rocksdb::ColumnFamilyMetaData meta;
+    db_->GetColumnFamilyMetaData(cf, &meta);
+    int levels = 0;
+    for (const auto& level : meta.levels) {
+      if (level.files.empty()) continue;
+      ++levels;
+      if (level.level == 0 && level.files.size() > 1) ++levels;
+    }
     uint64_t n = 0;
+    bool disjoint = levels <= 1;
     for (const auto& [file, p] : props) {
-      if (p->num_deletions != 0 || p->num_merge_operands != 0) {
-        return Status::Corruption(file + ": holds deletions or merges");
+      if (p->num_merge_operands != 0) {
+        return Status::Corruption(file + ": holds merge operands");
       }
+      if (p->num_deletions != 0) disjoint = false;
       n += p->num_entries;
     }
+    if (disjoint) return n;
+    rocksdb::ReadOptions ro;
+    ro.fill_cache = false;
+    std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, cf));
+    n = 0;
+    for (it->SeekToFirst(); it->Valid(); it->Next()) ++n;
+    FLATBENCH_RETURN_IF_ERROR(FromRocks(it->status(), "rocksdb count"));
     return n;
   }
 

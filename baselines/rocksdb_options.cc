@@ -6,6 +6,29 @@
 
 namespace flatbench::baselines {
 
+Status FromRocks(const rocksdb::Status& s, const std::string& what) {
+  if (s.ok()) return Status::Ok();
+  std::string msg = s.ToString();
+  // RocksDB repeats the code of a wrapped status ("Corruption: Corruption:
+  // IO error: ..."), and its messages often name the path already.
+  if (size_t colon = msg.find(": "); colon != std::string::npos) {
+    const std::string code = msg.substr(0, colon + 2);
+    while (msg.compare(code.size(), code.size(), code) == 0) {
+      msg.erase(0, code.size());
+    }
+  }
+  if (msg.find(what) == std::string::npos) msg = what + ": " + msg;
+  if (s.IsPathNotFound()) return Status::MissingInput(msg);
+  // A missing database is caught before opening (no CURRENT file), so an
+  // invalid argument is data that does not fit what is asked of it: a
+  // column family or option the store was not built with, an ingested file
+  // out of order. Bad data, not a missing file.
+  if (s.IsCorruption() || s.IsInvalidArgument()) {
+    return Status::Corruption(msg);
+  }
+  return Status::IOError(msg);
+}
+
 rocksdb::ColumnFamilyOptions RocksTableOptions(Table table,
                                                bool lazy_metadata) {
   rocksdb::BlockBasedTableOptions t;

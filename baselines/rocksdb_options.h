@@ -17,6 +17,11 @@ namespace flatbench::baselines {
 inline constexpr size_t kRocksAccountCacheBytes = 300ULL << 20;
 inline constexpr size_t kRocksStorageCacheBytes = 700ULL << 20;
 
+// RocksDB's status as ours, with `what` (a path, an operation) in front
+// unless the message names it already: kMissingInput, kCorruption (bad
+// data, an invalid argument), else kIOError.
+Status FromRocks(const rocksdb::Status& s, const std::string& what);
+
 // Column family options for `table`. `lazy_metadata` selects
 // cache_index_and_filter_blocks=true (the cold-lazy mode).
 rocksdb::ColumnFamilyOptions RocksTableOptions(Table table, bool lazy_metadata);

@@ -25,6 +25,7 @@ struct GenArgs {
   uint64_t accounts = 0;
   uint32_t slots = 4;
   uint64_t seed = dataset::kDefaultSeed;
+  dataset::StreamSpec stream;
   bool rebuild = false;
   bool quiet = false;
   int jobs = 0;
@@ -34,22 +35,6 @@ struct GenArgs {
 // --jobs, or the host's hardware threads when not given.
 unsigned DefaultJobs() {
   return std::max(1u, std::thread::hardware_concurrency());
-}
-
-// The signal that asked gen to stop, or 0. Set by the handler only.
-volatile std::sig_atomic_t g_stop_signal = 0;
-
-void OnStopSignal(int signo) { g_stop_signal = signo; }
-
-// SIGINT, SIGTERM and SIGHUP make the build stop at its next pair and
-// remove its partial backend; the handler is reset on first use, so a
-// second signal kills at once (the next gen then removes the leftovers).
-void CatchStopSignals() {
-  struct sigaction sa = {};
-  sa.sa_handler = OnStopSignal;
-  sa.sa_flags = SA_RESETHAND | SA_RESTART;
-  sigemptyset(&sa.sa_mask);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
 }
 
 // gen allocates and frees a buffer of a few MiB per batch of pairs and per
@@ -70,6 +55,8 @@ Status RunGen(const GenArgs& a) {
   datagen::GenOptions o;
   FLATBENCH_ASSIGN_OR_RETURN(
       o.spec, dataset::MakeSpec(a.scale, a.accounts, a.slots, a.seed));
+  FLATBENCH_RETURN_IF_ERROR(dataset::ValidateStream(a.stream));
+  o.spec.stream = a.stream;
   o.dir = a.dir;
   o.backends =
       a.backends.empty() ? backends::DefaultStores(o.spec) : a.backends;
@@ -101,8 +88,7 @@ Status RunGen(const GenArgs& a) {
   }
   o.rebuild = a.rebuild;
   o.progress = !a.quiet;
-  o.stop = &g_stop_signal;
-  CatchStopSignals();
+  o.stop = CatchStopSignals();
   FLATBENCH_ASSIGN_OR_RETURN(auto builds,
                              datagen::Generate(o, backends::NewLoader));
   std::printf("dataset %s: %s\n", a.dir.c_str(), o.spec.Canonical().c_str());
@@ -145,6 +131,7 @@ Command AddGen(CLI::App& app) {
                   "Storage slots per account (--scale custom)")
       ->capture_default_str();
   sub->add_option("--seed", a->seed, "Value seed")->capture_default_str();
+  AddStreamOptions(sub, &a->stream);
   sub->add_flag("--rebuild", a->rebuild,
                 "Delete and rebuild a dataset whose identity differs");
   sub->add_flag("--quiet", a->quiet, "No progress lines");
@@ -160,13 +147,7 @@ Command AddGen(CLI::App& app) {
           "output does not depend on it.");
   return {sub, [a] {
             Status st = RunGen(*a);
-            if (!st.ok() && g_stop_signal != 0) {
-              std::fprintf(stderr, "flatbench: gen: stopped by signal %d\n",
-                           static_cast<int>(g_stop_signal));
-              // As if the signal had ended it: the shell's 128 + signal.
-              return ExitCodeForSignal(g_stop_signal);
-            }
-            return ExitCodeOf(st);
+            return ExitCodeOfStoppable(st, "gen");
           }};
 }
 

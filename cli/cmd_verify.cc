@@ -9,6 +9,7 @@
 #include "cli/exit.h"
 #include "cli/flags.h"
 #include "common/child_process.h"
+#include "datagen/aged_state.h"
 #include "datagen/check.h"
 #include "datagen/dataset.h"
 
@@ -38,7 +39,8 @@ Result<datagen::NextPairFn> OpenWalk(Backend& backend, Table table) {
 Status CheckCounts(const datagen::Dataset& ds, const std::string& name,
                    const Backend& backend) {
   const dataset::Spec& spec = ds.spec();
-  const uint64_t want[kNumTables] = {spec.accounts, spec.storage_slots()};
+  const uint64_t want[kNumTables] = {datagen::LivePairs(spec, Table::kAccount),
+                                     datagen::LivePairs(spec, Table::kStorage)};
   FLATBENCH_ASSIGN_OR_RETURN(auto build, ds.Build(name));
   for (int t = 0; t < kNumTables; ++t) {
     Table table = static_cast<Table>(t);

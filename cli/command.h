@@ -16,6 +16,8 @@ struct Command {
 };
 
 Command AddGen(CLI::App& app);
+Command AddAge(CLI::App& app);
+Command AddMerge(CLI::App& app);
 Command AddGet(CLI::App& app);
 Command AddVerify(CLI::App& app);
 Command AddInfo(CLI::App& app);

@@ -9,6 +9,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "dataset/spec.h"
+
 namespace flatbench::cli {
 
 // "a,b,c".
@@ -51,6 +53,12 @@ std::vector<std::string> Names(std::span<const std::string_view> names);
 
 // A whole number of at least 1 (CLI11's ranges print 2^64 - 1 as the top).
 CLI::Validator AtLeastOne();
+
+// The stream of blocks (dataset::StreamSpec): --blocks and the stream's
+// parameters, for gen (the state after N blocks, bulk-loaded) and age (the
+// same state, reached through each store's write path). Defaults are the
+// StreamSpec's.
+void AddStreamOptions(CLI::App* sub, dataset::StreamSpec* stream);
 
 // `--dir DIR` or `--file F`, exactly one of them (a CLI11 option group).
 void AddDirOrFile(CLI::App* sub, std::string* dir, std::string* file);

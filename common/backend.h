@@ -271,4 +271,40 @@ class BulkLoader {
   virtual Status Commit(std::unique_ptr<LoadPart> part);
 };
 
+// One key's change in a block of the stream that ages a store: `key` takes
+// `value`, or is erased.
+struct KeyChange {
+  Table table = Table::kAccount;
+  std::string_view key;
+  bool erase = false;
+  std::string_view value;  // Unless erase.
+};
+
+// Applies the stream's blocks to a store through the write path a running
+// node uses (flatbench age): RocksDB a WriteBatch per block with its
+// automatic compactions, LMDB a write transaction per block, the arena a
+// delta of blocks merged into a new base now and then (arena/merge.h).
+// Driven from one thread.
+class StoreWriter {
+ public:
+  virtual ~StoreWriter() = default;
+  // Applies one block: `changes` touch each key at most once, and no
+  // change depends on another, so applying a block twice, or again after
+  // the blocks that followed it, leaves the same state.
+  virtual Status ApplyBlock(std::span<const KeyChange> changes) = 0;
+  // How many of the blocks applied so far are durable, after making
+  // durable what is cheap to (a WAL sync); the arena counts only merged
+  // blocks and merges when it has gathered its blocks per merge.
+  virtual Result<uint64_t> Checkpoint() = 0;
+  // Makes every applied block durable as a node would at a clean stop
+  // (RocksDB flushes its memtables, no manual compaction; the arena merges
+  // what it gathered). Nothing may be applied after it.
+  virtual Status Finish() = 0;
+  // The store's shape and upkeep figures from its own statistics, for the
+  // dataset's record and the report: RocksDB's files and bytes per level
+  // and flush and compaction bytes, LMDB's pages and free pages, the
+  // arena's merges. Valid after Finish.
+  virtual Settings Upkeep() const = 0;
+};
+
 }  // namespace flatbench

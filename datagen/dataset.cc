@@ -12,16 +12,46 @@ namespace flatbench::datagen {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+json StreamJson(const dataset::StreamSpec& s) {
+  return {{"blocks", s.blocks},
+          {"seed", s.seed},
+          {"changes_per_block", s.changes_per_block},
+          {"account_updates", s.account_updates},
+          {"new_accounts", s.new_accounts},
+          {"slot_updates", s.slot_updates},
+          {"new_slots", s.new_slots},
+          {"slot_deletes", s.slot_deletes},
+          {"hot_share", s.hot_share},
+          {"hot_accounts", s.hot_accounts}};
+}
+
+dataset::StreamSpec StreamFromJson(const json& j) {
+  dataset::StreamSpec s;
+  s.blocks = j.at("blocks").get<uint64_t>();
+  s.seed = j.at("seed").get<uint64_t>();
+  s.changes_per_block = j.at("changes_per_block").get<uint32_t>();
+  s.account_updates = j.at("account_updates").get<uint32_t>();
+  s.new_accounts = j.at("new_accounts").get<uint32_t>();
+  s.slot_updates = j.at("slot_updates").get<uint32_t>();
+  s.new_slots = j.at("new_slots").get<uint32_t>();
+  s.slot_deletes = j.at("slot_deletes").get<uint32_t>();
+  s.hot_share = j.at("hot_share").get<uint32_t>();
+  s.hot_accounts = j.at("hot_accounts").get<uint32_t>();
+  return s;
+}
+
 namespace {
 
 constexpr char kIdentityFormat[] = "flatbench-dataset/1";
 
 json SpecJson(const dataset::Spec& spec) {
-  return {{"scale", spec.scale},
-          {"accounts", spec.accounts},
-          {"slots_per_account", spec.slots_per_account},
-          {"seed", spec.seed},
-          {"generator_version", dataset::kGeneratorVersion}};
+  json j = {{"scale", spec.scale},
+            {"accounts", spec.accounts},
+            {"slots_per_account", spec.slots_per_account},
+            {"seed", spec.seed},
+            {"generator_version", dataset::kGeneratorVersion}};
+  if (spec.stream.blocks > 0) j["stream"] = StreamJson(spec.stream);
+  return j;
 }
 
 }  // namespace
@@ -47,8 +77,10 @@ bool IsDatasetFile(const std::string& name) {
   }
   for (std::string_view b : dataset::kStores) {
     std::string s(b);
-    if (name == s || name == s + ".complete" || name == s + ".complete.tmp") {
-      return true;
+    for (const char* suffix :
+         {"", ".complete", ".complete.tmp", ".aging", ".aging.tmp", ".merge",
+          ".delta", ".delta.tmp"}) {
+      if (name == s + suffix) return true;
     }
   }
   return false;
@@ -61,6 +93,7 @@ Status WriteMarker(const Dataset& ds, const BackendBuild& b) {
             {"disk_bytes", b.disk_bytes},
             {"account_pairs", b.pairs[0]},
             {"storage_pairs", b.pairs[1]}};
+  if (!b.shape.empty()) j["shape"] = json::parse(b.shape);
   return WriteFileAtomic(ds.MarkerPath(b.backend), j.dump(2) + "\n");
 }
 
@@ -96,6 +129,13 @@ Result<Dataset> Dataset::Open(const std::string& dir) {
     ds.spec_.accounts = s.at("accounts").get<uint64_t>();
     ds.spec_.slots_per_account = s.at("slots_per_account").get<uint32_t>();
     ds.spec_.seed = s.at("seed").get<uint64_t>();
+    if (s.contains("stream")) {
+      ds.spec_.stream = StreamFromJson(s.at("stream"));
+      Status valid = dataset::ValidateStream(ds.spec_.stream);
+      if (!valid.ok()) {
+        return Status::Corruption(path + ": stream: " + valid.message());
+      }
+    }
     if (s.at("generator_version").get<int>() != dataset::kGeneratorVersion) {
       return Status::Corruption(
           path + ": made by generator version " +
@@ -110,13 +150,7 @@ Result<Dataset> Dataset::Open(const std::string& dir) {
   return ds;
 }
 
-Result<BackendBuild> Dataset::Build(const std::string& backend) const {
-  std::string path = MarkerPath(backend);
-  std::error_code ec;
-  if (!fs::exists(path, ec)) {
-    return Status::MissingInput(dir_ + ": backend '" + backend +
-                                "' is not built (no " + backend + ".complete)");
-  }
+Result<BackendBuild> ReadMarker(const std::string& path) {
   FLATBENCH_ASSIGN_OR_RETURN(const std::string text, ReadSmallFile(path));
   BackendBuild b;
   try {
@@ -127,9 +161,28 @@ Result<BackendBuild> Dataset::Build(const std::string& backend) const {
     b.disk_bytes = j.at("disk_bytes").get<uint64_t>();
     b.pairs[0] = j.at("account_pairs").get<uint64_t>();
     b.pairs[1] = j.at("storage_pairs").get<uint64_t>();
+    if (j.contains("shape")) b.shape = j.at("shape").dump();
   } catch (const json::exception& e) {
     return Status::Corruption(path + ": malformed marker: " + e.what());
   }
+  return b;
+}
+
+Result<BackendBuild> Dataset::Build(const std::string& backend) const {
+  std::string path = MarkerPath(backend);
+  std::error_code ec;
+  const std::string aging = dir_ + "/" + dataset::StoreOf(backend) + ".aging";
+  if (fs::exists(aging, ec)) {
+    return Status::MissingInput(
+        dir_ + ": backend '" + backend + "' is being aged (" + aging +
+        "); finish with flatbench age --dir " + dir_ + " --blocks " +
+        std::to_string(spec_.stream.blocks) + " and the same stream options");
+  }
+  if (!fs::exists(path, ec)) {
+    return Status::MissingInput(dir_ + ": backend '" + backend +
+                                "' is not built (no " + backend + ".complete)");
+  }
+  FLATBENCH_ASSIGN_OR_RETURN(BackendBuild b, ReadMarker(path));
   if (b.fingerprint != fingerprint_) return FingerprintMismatch(path, b);
   return b;
 }

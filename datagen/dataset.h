@@ -17,6 +17,7 @@
 #include <csignal>
 #include <functional>
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,10 @@ struct BackendBuild {
   double build_seconds = 0;
   uint64_t disk_bytes = 0;
   uint64_t pairs[kNumTables] = {0, 0};
+  // The store's shape as JSON text: empty for a bulk load of a fresh spec;
+  // {"kind": "fresh", "blocks": N} for gen of an aged spec; "aged" with the
+  // upkeep figures for a store aged by its write path (datagen/age.h).
+  std::string shape;
 };
 
 class Dataset {
@@ -47,7 +52,8 @@ class Dataset {
   const std::string& fingerprint() const { return fingerprint_; }
   std::string BackendDir(const std::string& backend) const;
   std::string MarkerPath(const std::string& backend) const;
-  // The completion record, or kMissingInput if the backend is not complete.
+  // The completion record, or kMissingInput if the backend is not complete
+  // or is being aged (DIR/<store>.aging).
   // kCorruption when its fingerprint differs from dataset.json's, naming
   // the file at fault: the marker when another marker agrees with
   // dataset.json, else dataset.json.
@@ -64,6 +70,11 @@ class Dataset {
   std::string fingerprint_;
 };
 
+// The stream's parameters as dataset.json and the markers hold them; the
+// reader throws nlohmann::json::exception on a missing or mistyped field.
+nlohmann::json StreamJson(const dataset::StreamSpec& stream);
+dataset::StreamSpec StreamFromJson(const nlohmann::json& j);
+
 // DIR/dataset.json, the dataset's identity.
 inline constexpr char kIdentityFile[] = "dataset.json";
 // Whether `name`, directly under a dataset directory, is one of the
@@ -73,6 +84,8 @@ bool IsDatasetFile(const std::string& name);
 // (empty until a backend is complete).
 Status WriteIdentity(const std::string& dir, const dataset::Spec& spec,
                      const std::string& fingerprint);
+// Reads a completion marker as it is (no fingerprint check).
+Result<BackendBuild> ReadMarker(const std::string& path);
 // Atomically writes `b`'s completion marker into `ds`.
 Status WriteMarker(const Dataset& ds, const BackendBuild& b);
 // "smoke (100000 accounts x 5 slots, seed 1)", for messages.

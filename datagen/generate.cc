@@ -206,6 +206,10 @@ Result<BackendBuild> BuildOne(const GenOptions& o, SharedState* shared,
   b.disk_bytes = DiskBytes(bdir);
   b.pairs[0] = digest->pairs[0];
   b.pairs[1] = digest->pairs[1];
+  if (o.spec.stream.blocks > 0) {
+    b.shape = "{\"kind\":\"fresh\",\"blocks\":" +
+              std::to_string(o.spec.stream.blocks) + "}";
+  }
   if (o.progress) {
     std::fprintf(stderr, "gen %s: done, %llu pairs in %.1fs\n", backend.c_str(),
                  static_cast<unsigned long long>(b.pairs[0] + b.pairs[1]),
@@ -268,6 +272,15 @@ Result<std::vector<BackendBuild>> Generate(const GenOptions& o,
       continue;
     }
     if (done.status().code() != Code::kMissingInput) return done.status();
+    std::error_code ec;
+    const std::string aging =
+        o.dir + "/" + dataset::StoreOf(o.backends[i]) + ".aging";
+    if (fs::exists(aging, ec)) {
+      // Its folder holds a store half-way through the stream: gen's
+      // rebuild would replace the aged shape with a fresh one.
+      return Status::RefuseOverwrite(done.status().message() +
+                                     "; or rebuild it with --rebuild");
+    }
     pending.push_back(i);
   }
 

@@ -7,6 +7,7 @@
 
 #include "common/results_schema.h"
 #include "common/rng.h"
+#include "datagen/aged_state.h"
 
 namespace flatbench::datagen {
 
@@ -64,10 +65,12 @@ uint64_t Permutation::operator()(uint64_t i) const {
 
 namespace {
 
-uint64_t SpaceFor(const dataset::Spec& spec, Table table, KeyKind kind) {
+uint64_t SpaceFor(const dataset::Spec& spec, const AgedState* aged, Table table,
+                  KeyKind kind) {
   switch (kind) {
     case KeyKind::kHit:
-      return table == Table::kAccount ? spec.accounts : spec.storage_slots();
+      return (table == Table::kAccount ? spec.accounts : spec.storage_slots()) +
+             (aged == nullptr ? 0 : aged->created_count(table));
     case KeyKind::kMissAbsent:
       return kMissSpan;
     case KeyKind::kMissLiveAccount:
@@ -83,7 +86,8 @@ Sampler::Sampler(const dataset::Spec& spec, Table table, KeyKind kind,
     : spec_(spec),
       table_(table),
       kind_(kind),
-      perm_(SpaceFor(spec, table, kind), draw_seed) {
+      aged_(AgedStateOf(spec)),
+      perm_(SpaceFor(spec, aged_.get(), table, kind), draw_seed) {
   assert(!(table == Table::kAccount && kind == KeyKind::kMissLiveAccount));
   assert(table == Table::kAccount || spec.slots_per_account > 0);
 }
@@ -92,10 +96,30 @@ void Sampler::Locate(uint64_t i, uint64_t* counter, uint64_t* slot) const {
   uint64_t x = perm_(i % perm_.size());
   const uint64_t k = spec_.slots_per_account;
   switch (kind_) {
-    case KeyKind::kHit:
-      *counter = table_ == Table::kAccount ? x : x / k;
-      *slot = table_ == Table::kAccount ? 0 : x % k;
+    case KeyKind::kHit: {
+      const uint64_t base =
+          table_ == Table::kAccount ? spec_.accounts : spec_.storage_slots();
+      // Bounded: a stream that deleted every key of a table leaves no hit.
+      KeyId id;
+      for (uint64_t step = 0; step < perm_.size(); ++step) {
+        if (x < base) {
+          id = {table_, table_ == Table::kAccount ? x : x / k,
+                table_ == Table::kAccount ? 0 : x % k};
+        } else {
+          id = aged_->CreatedKey(table_, x - base);
+        }
+        const Touch* t = aged_ == nullptr ? nullptr : aged_->Find(id);
+        if (t == nullptr || !t->erased) {
+          *counter = id.counter;
+          *slot = id.slot;
+          return;
+        }
+        x = (x + 1) % perm_.size();
+      }
+      *counter = id.counter;
+      *slot = id.slot;
       return;
+    }
     case KeyKind::kMissAbsent:
       *counter = spec_.accounts + x;
       *slot = k == 0 ? 0 : x % k;
@@ -127,14 +151,13 @@ SampledKey Sampler::Draw(uint64_t i) const {
   out.expect_found = kind_ == KeyKind::kHit;
   if (table_ == Table::kAccount) {
     out.key.assign(View(ak));
-    if (out.expect_found) {
-      out.expected_value.assign(MakeAccountValue(spec_.seed, counter).view());
-    }
   } else {
     out.key.assign(View(MakeStorageKey(ak, counter, slot)));
-    if (out.expect_found) {
-      out.expected_value.assign(View(MakeSlotValue(spec_.seed, counter, slot)));
-    }
+  }
+  if (out.expect_found) {
+    const KeyId id{table_, counter, slot};
+    out.expected_value =
+        ValueBytes(spec_, id, aged_ == nullptr ? nullptr : aged_->Find(id));
   }
   return out;
 }

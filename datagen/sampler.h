@@ -7,6 +7,7 @@
 // spread uniformly over every shard of the dataset.
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -48,6 +49,12 @@ struct SampledKey {
   std::string expected_value;  // Empty unless expect_found.
 };
 
+class AgedState;
+
+// For an aged spec (spec.stream.blocks > 0), hits are drawn from the aged
+// state's live keys (bulk-loaded ones the stream left, then the ones it
+// created) and expect the value the stream last wrote; a draw that lands
+// on a deleted key takes the next live index.
 class Sampler {
  public:
   // REQUIRES: kind != kMissLiveAccount for the account table, and
@@ -66,6 +73,7 @@ class Sampler {
   dataset::Spec spec_;
   Table table_;
   KeyKind kind_;
+  std::shared_ptr<const AgedState> aged_;  // Null for a fresh spec.
   Permutation perm_;
 };
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/hex.h"
+#include "datagen/aged_state.h"
 #include "datagen/keys.h"
 
 namespace flatbench::datagen {
@@ -119,15 +120,55 @@ struct Batch {
 // Item i < 256 is account bucket i; item 256 + b is storage bucket b.
 constexpr int kItems = 2 * kBuckets;
 
-void MakeBatch(const dataset::Spec& spec, const std::vector<uint32_t>& bucket,
-               int item, Batch* out) {
+// An entry's counter and slot fit 32 bits each (the bucket lists and the
+// batches stay as small as for a fresh dataset): a counter at or above
+// spec.accounts stands for the stream's new account (counter - accounts),
+// a slot at or above kCreatedSlot for its new slot (slot - kCreatedSlot).
+constexpr uint32_t kCreatedSlot = uint32_t{1} << 31;
+
+uint64_t CounterOf(const dataset::Spec& spec, uint32_t c) {
+  return c < spec.accounts ? c : NewAccountCounter(spec, c - spec.accounts);
+}
+uint32_t EncodeCounter(const dataset::Spec& spec, uint64_t counter) {
+  return static_cast<uint32_t>(
+      counter < spec.accounts ? counter : counter - kMissSpan);  // accounts + j
+}
+uint64_t SlotOf(uint32_t s) {
+  return s < kCreatedSlot ? s : kNewSlotBase + (s - kCreatedSlot);
+}
+uint32_t EncodeSlot(uint64_t slot) {
+  return static_cast<uint32_t>(
+      slot < kNewSlotBase ? slot : kCreatedSlot + (slot - kNewSlotBase));
+}
+
+// The seed of the value a key holds: the bulk load's, or the version the
+// stream last wrote.
+uint64_t ValueSeed(const dataset::Spec& spec, const AgedState* state,
+                   const KeyId& id) {
+  const Touch* t = state == nullptr ? nullptr : state->Find(id);
+  return t == nullptr ? spec.seed : VersionSeed(spec, t->block);
+}
+
+// A bucket's pairs: the bulk-loaded ones the stream left live and, for an
+// aged spec, the ones it created, sorted, with their values.
+void MakeBatch(const dataset::Spec& spec, const AgedState* state,
+               const std::vector<uint32_t>& bucket, int item, Batch* out) {
   if (item < kBuckets) {
     out->accounts.reserve(bucket.size());
     for (uint32_t c : bucket) out->accounts.push_back({MakeAccountKey(c), c});
+    if (state != nullptr) {
+      for (const KeyId& id : state->Created(Table::kAccount, item)) {
+        out->accounts.push_back(
+            {MakeAccountKey(id.counter), EncodeCounter(spec, id.counter)});
+      }
+    }
     SortByKey(out->accounts);
-    out->account_values.reserve(bucket.size());
+    out->account_values.reserve(out->accounts.size());
     for (const auto& e : out->accounts) {
-      out->account_values.push_back(MakeAccountValue(spec.seed, e.counter));
+      const uint64_t counter = CounterOf(spec, e.counter);
+      const KeyId id{Table::kAccount, counter, 0};
+      out->account_values.push_back(
+          MakeAccountValue(ValueSeed(spec, state, id), counter));
     }
     return;
   }
@@ -135,13 +176,28 @@ void MakeBatch(const dataset::Spec& spec, const std::vector<uint32_t>& bucket,
   for (uint32_t c : bucket) {
     AccountKey ak = MakeAccountKey(c);
     for (uint32_t s = 0; s < spec.slots_per_account; ++s) {
+      if (state != nullptr) {
+        const Touch* t = state->Find({Table::kStorage, c, s});
+        if (t != nullptr && t->erased) continue;
+      }
       out->slots.push_back({MakeStorageKey(ak, c, s), c, s});
+    }
+  }
+  if (state != nullptr) {
+    for (const KeyId& id : state->Created(Table::kStorage, item - kBuckets)) {
+      out->slots.push_back(
+          {MakeStorageKey(MakeAccountKey(id.counter), id.counter, id.slot),
+           EncodeCounter(spec, id.counter), EncodeSlot(id.slot)});
     }
   }
   SortByKey(out->slots);
   out->slot_values.reserve(out->slots.size());
   for (const auto& e : out->slots) {
-    out->slot_values.push_back(MakeSlotValue(spec.seed, e.counter, e.slot));
+    const uint64_t counter = CounterOf(spec, e.counter);
+    const uint64_t slot = SlotOf(e.slot);
+    out->slot_values.push_back(
+        MakeSlotValue(ValueSeed(spec, state, {Table::kStorage, counter, slot}),
+                      counter, slot));
   }
 }
 
@@ -185,9 +241,10 @@ struct Made {
 
 // Makes item `item` into `out` (any thread): the batch, then, where the
 // sink takes buckets and the batch has pairs, the sink's part of it.
-void MakeItem(const dataset::Spec& spec, const std::vector<uint32_t>& bucket,
-              int item, BulkLoader* sink, Made* out) {
-  MakeBatch(spec, bucket, item, &out->batch);
+void MakeItem(const dataset::Spec& spec, const AgedState* state,
+              const std::vector<uint32_t>& bucket, int item, BulkLoader* sink,
+              Made* out) {
+  MakeBatch(spec, state, bucket, item, &out->batch);
   if (!sink->TakesBuckets()) return;
   const Batch& b = out->batch;
   if (item < kBuckets && !b.accounts.empty()) {
@@ -251,9 +308,16 @@ Result<StreamDigest> GenerateSorted(const dataset::Spec& spec, BulkLoader* sink,
                          std::to_string(dataset::kMaxAccounts));
   }
   jobs = std::max(1u, jobs);
+  // The stream's state, for an aged spec (made once per process).
+  const std::shared_ptr<const AgedState> aged = AgedStateOf(spec);
+  const AgedState* state = aged.get();
   // Progress counts the bucketing pass as one unit per account, then one
   // unit per pair emitted.
-  const uint64_t total = 2 * spec.accounts + spec.storage_slots();
+  const uint64_t total =
+      spec.accounts + (state == nullptr
+                           ? spec.accounts + spec.storage_slots()
+                           : state->live_pairs(Table::kAccount) +
+                                 state->live_pairs(Table::kStorage));
   const Buckets buckets = BucketCounters(spec.accounts, jobs, progress, total);
   StreamDigest d;
   Emitter emitter(sink, &d);
@@ -268,7 +332,7 @@ Result<StreamDigest> GenerateSorted(const dataset::Spec& spec, BulkLoader* sink,
   if (jobs == 1) {
     for (int item = 0; item < kItems; ++item) {
       Made m;
-      MakeItem(spec, buckets[item % kBuckets], item, sink, &m);
+      MakeItem(spec, state, buckets[item % kBuckets], item, sink, &m);
       FLATBENCH_RETURN_IF_ERROR(emit(&m));
     }
   } else {
@@ -289,7 +353,7 @@ Result<StreamDigest> GenerateSorted(const dataset::Spec& spec, BulkLoader* sink,
     int turn = 0;   // the item whose turn it is to be handed on
     Status failed;  // the sink's first error; guarded by turn_mu
     auto work = [&](Made* out, int item) {
-      MakeItem(spec, buckets[item % kBuckets], item, sink, out);
+      MakeItem(spec, state, buckets[item % kBuckets], item, sink, out);
       if (!emit_in_worker) return;
       std::unique_lock lock(turn_mu);
       turn_cv.wait(lock, [&] { return turn == item; });

@@ -1,0 +1,152 @@
+#include "baselines/lmdb_writer.h"
+
+#include <lmdb.h>
+
+#include <filesystem>
+
+#include "baselines/lmdb_meta.h"
+
+namespace flatbench::baselines {
+namespace {
+
+constexpr const char* kTableDbs[kNumTables] = {"account", "storage"};
+
+class LmdbWriter final : public StoreWriter {
+ public:
+  ~LmdbWriter() override {
+    if (env_ != nullptr) mdb_env_close(env_);
+  }
+
+  Status Open(const std::string& dir) {
+    dir_ = dir;
+    std::error_code ec;
+    if (!std::filesystem::exists(dir + "/data.mdb", ec)) {
+      return Status::MissingInput(dir + ": no LMDB environment (no data.mdb)");
+    }
+    FLATBENCH_RETURN_IF_ERROR(CheckLmdbDataFile(dir + "/data.mdb").status());
+    FLATBENCH_RETURN_IF_ERROR(FromMdb(mdb_env_create(&env_), dir));
+    FLATBENCH_RETURN_IF_ERROR(FromMdb(mdb_env_set_maxdbs(env_, 2), dir));
+    FLATBENCH_RETURN_IF_ERROR(
+        FromMdb(mdb_env_open(env_, dir.c_str(), MDB_NOSYNC, 0644), dir));
+    MDB_txn* txn = nullptr;
+    FLATBENCH_RETURN_IF_ERROR(
+        FromMdb(mdb_txn_begin(env_, nullptr, 0, &txn), dir));
+    for (int t = 0; t < kNumTables; ++t) {
+      int rc = mdb_dbi_open(txn, kTableDbs[t], 0, &dbis_[t]);
+      if (rc != MDB_SUCCESS) {
+        mdb_txn_abort(txn);
+        return FromMdb(rc, dir + ": open " + kTableDbs[t]);
+      }
+    }
+    return FromMdb(mdb_txn_commit(txn), dir + ": open");
+  }
+
+  Status ApplyBlock(std::span<const KeyChange> changes) override {
+    int rc = Apply(changes);
+    if (rc == MDB_MAP_FULL) {
+      MDB_envinfo info;
+      mdb_env_info(env_, &info);
+      FLATBENCH_RETURN_IF_ERROR(FromMdb(
+          mdb_env_set_mapsize(env_, info.me_mapsize + info.me_mapsize / 2),
+          dir_ + ": grow the map"));
+      rc = Apply(changes);
+    }
+    FLATBENCH_RETURN_IF_ERROR(FromMdb(rc, dir_ + ": block"));
+    ++applied_;
+    return Status::Ok();
+  }
+
+  Result<uint64_t> Checkpoint() override {
+    FLATBENCH_RETURN_IF_ERROR(FromMdb(mdb_env_sync(env_, 1), dir_ + ": sync"));
+    return applied_;
+  }
+
+  Status Finish() override {
+    FLATBENCH_RETURN_IF_ERROR(FromMdb(mdb_env_sync(env_, 1), dir_ + ": sync"));
+    FLATBENCH_ASSIGN_OR_RETURN(upkeep_, Shape());
+    return Status::Ok();
+  }
+
+  Settings Upkeep() const override { return upkeep_; }
+
+ private:
+  // One transaction; an LMDB code (the transaction aborted on failure). An
+  // erase of a key already gone is a block applied before (StoreWriter).
+  int Apply(std::span<const KeyChange> changes) {
+    MDB_txn* txn = nullptr;
+    int rc = mdb_txn_begin(env_, nullptr, 0, &txn);
+    if (rc != MDB_SUCCESS) return rc;
+    for (const KeyChange& c : changes) {
+      MDB_val k{c.key.size(), const_cast<char*>(c.key.data())};
+      const MDB_dbi dbi = dbis_[static_cast<int>(c.table)];
+      if (c.erase) {
+        rc = mdb_del(txn, dbi, &k, nullptr);
+        if (rc == MDB_NOTFOUND) rc = MDB_SUCCESS;
+      } else {
+        MDB_val v{c.value.size(), const_cast<char*>(c.value.data())};
+        rc = mdb_put(txn, dbi, &k, &v, 0);
+      }
+      if (rc != MDB_SUCCESS) {
+        mdb_txn_abort(txn);
+        return rc;
+      }
+    }
+    return mdb_txn_commit(txn);
+  }
+
+  Result<Settings> Shape() const {
+    MDB_envinfo info;
+    MDB_stat env_stat;
+    mdb_env_info(env_, &info);
+    mdb_env_stat(env_, &env_stat);
+    MDB_txn* txn = nullptr;
+    FLATBENCH_RETURN_IF_ERROR(
+        FromMdb(mdb_txn_begin(env_, nullptr, MDB_RDONLY, &txn), dir_));
+    Settings s;
+    s.emplace_back("page_size", std::to_string(env_stat.ms_psize));
+    s.emplace_back("pages", std::to_string(info.me_last_pgno + 1));
+    // The free list (database 0): each record holds a count of page
+    // numbers, then the numbers.
+    uint64_t free_pages = 0;
+    MDB_cursor* cur = nullptr;
+    int rc = mdb_cursor_open(txn, 0, &cur);
+    MDB_val k, v;
+    while (rc == MDB_SUCCESS &&
+           (rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) == MDB_SUCCESS) {
+      if (v.mv_size >= sizeof(size_t)) {
+        free_pages += *static_cast<const size_t*>(v.mv_data);
+      }
+    }
+    if (cur != nullptr) mdb_cursor_close(cur);
+    s.emplace_back("free_pages", std::to_string(free_pages));
+    for (int t = 0; t < kNumTables; ++t) {
+      MDB_stat st;
+      if (mdb_stat(txn, dbis_[t], &st) != MDB_SUCCESS) continue;
+      const std::string p = std::string(kTableDbs[t]) + ".";
+      s.emplace_back(p + "depth", std::to_string(st.ms_depth));
+      s.emplace_back(p + "branch_pages", std::to_string(st.ms_branch_pages));
+      s.emplace_back(p + "leaf_pages", std::to_string(st.ms_leaf_pages));
+      s.emplace_back(p + "overflow_pages",
+                     std::to_string(st.ms_overflow_pages));
+    }
+    mdb_txn_abort(txn);
+    if (rc != MDB_NOTFOUND) return FromMdb(rc, dir_ + ": free list");
+    return s;
+  }
+
+  std::string dir_;
+  MDB_env* env_ = nullptr;
+  MDB_dbi dbis_[kNumTables] = {0, 0};
+  uint64_t applied_ = 0;
+  Settings upkeep_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<StoreWriter>> NewLmdbWriter(const std::string& dir) {
+  auto w = std::make_unique<LmdbWriter>();
+  FLATBENCH_RETURN_IF_ERROR(w->Open(dir));
+  return std::unique_ptr<StoreWriter>(std::move(w));
+}
+
+}  // namespace flatbench::baselines

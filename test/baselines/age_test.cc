@@ -1,0 +1,227 @@
+// Age: every store that has a write path, aged by the stream, holds the
+// state the generator enumerates; the arena's merged files are those gen
+// writes for that state; an interrupted age resumes to the same result.
+#include "datagen/age.h"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "arena/backend.h"
+#include "backends/table.h"
+#include "datagen/check.h"
+#include "datagen/dataset.h"
+#include "test/temp_dir.h"
+
+using namespace flatbench;
+using namespace flatbench::datagen;
+using namespace flatbench::dataset;
+namespace fs = std::filesystem;
+
+namespace {
+
+// The stores of this build that age can write.
+std::vector<std::string> WritableStores() {
+  std::vector<std::string> out;
+  for (const std::string& s : backends::Stores()) {
+    if (backends::Find(s)->write != nullptr) out.push_back(s);
+  }
+  return out;
+}
+
+Spec Fresh() { return MakeSpec("custom", 3000, 3, 17).value(); }
+
+StreamSpec Stream(uint64_t blocks) {
+  StreamSpec s;
+  s.blocks = blocks;
+  s.changes_per_block = 300;
+  return s;
+}
+
+void Gen(const std::string& dir, const Spec& spec,
+         const std::vector<std::string>& stores, unsigned jobs = 1) {
+  GenOptions o;
+  o.dir = dir;
+  o.spec = spec;
+  o.backends = stores;
+  o.progress = false;
+  o.jobs = jobs;
+  auto built = Generate(o, backends::NewLoader);
+  INFO(built.status().message());
+  REQUIRE(built.ok());
+}
+
+AgeOptions AgeTo(const std::string& dir, uint64_t blocks, unsigned jobs = 1) {
+  AgeOptions o;
+  o.dir = dir;
+  o.stream = Stream(blocks);
+  o.merge_every = 6;
+  o.jobs = jobs;
+  o.progress = false;
+  return o;
+}
+
+// Every pair of every aged store against the generator's stream, by walk
+// and by lookup, and a sample of hits and misses.
+void CheckAged(const std::string& dir) {
+  auto ds = Dataset::Open(dir);
+  REQUIRE(ds.ok());
+  REQUIRE(ds->spec().stream.blocks > 0);
+  for (const std::string& store : WritableStores()) {
+    INFO(store);
+    auto build = ds->Build(store);
+    INFO(build.status().message());
+    REQUIRE(build.ok());
+    CHECK(nlohmann::json::parse(build->shape).at("kind") == "aged");
+    auto backend = backends::Open(store, ds->BackendDir(store), {});
+    REQUIRE(backend.ok());
+    Backend& b = *backend.value();
+    auto session = b.NewSession();
+    REQUIRE(session.ok());
+    FullCheckOptions full;
+    full.progress = false;
+    full.lookups = session.value().get();
+    FullCheckReport report;
+    Status st = CheckFull(
+        ds->spec(), store,
+        [&](Table t) -> Result<NextPairFn> {
+          FLATBENCH_ASSIGN_OR_RETURN(std::shared_ptr<TableScan> scan,
+                                     b.OpenScan(t));
+          return NextPairFn(
+              [scan](bool* v, std::string_view* k, std::string_view* val) {
+                return scan->Next(v, k, val);
+              });
+        },
+        full, &report);
+    INFO(st.message());
+    REQUIRE(st.ok());
+    CHECK(report.pairs[0] == build->pairs[0]);
+    CheckOptions sample;
+    sample.samples = 300;
+    CheckReport sampled;
+    REQUIRE(CheckSample(b, ds->spec(), sample, &sampled).ok());
+  }
+}
+
+std::string Bytes(const std::string& path) {
+  return flatbench::testing::ReadAll(path);
+}
+
+// Forwards to a store's writer and raises `stop` before its `at`-th block
+// (the block is then applied, and the arena's merge it starts sees the
+// stop), as a signal at that moment would.
+class StoppingWriter final : public StoreWriter {
+ public:
+  StoppingWriter(std::unique_ptr<StoreWriter> inner, uint64_t at,
+                 volatile std::sig_atomic_t* stop)
+      : inner_(std::move(inner)), at_(at), stop_(stop) {}
+  Status ApplyBlock(std::span<const KeyChange> changes) override {
+    if (applied_++ == at_) *stop_ = SIGTERM;
+    return inner_->ApplyBlock(changes);
+  }
+  Result<uint64_t> Checkpoint() override { return inner_->Checkpoint(); }
+  Status Finish() override { return inner_->Finish(); }
+  Settings Upkeep() const override { return inner_->Upkeep(); }
+
+ private:
+  std::unique_ptr<StoreWriter> inner_;
+  uint64_t at_;
+  uint64_t applied_ = 0;
+  volatile std::sig_atomic_t* stop_;
+};
+
+}  // namespace
+
+TEST_CASE(
+    "aged stores hold the aged state; the arena is gen's, byte for byte") {
+  const std::vector<std::string> stores = WritableStores();
+  REQUIRE(std::find(stores.begin(), stores.end(), "arena") != stores.end());
+  flatbench::testing::TempDir tmp;
+  Spec aged = Fresh();
+  aged.stream = Stream(20);
+  Gen(tmp / "fresh", aged, {"arena"}, 2);
+  for (unsigned jobs : {1u, 2u}) {
+    INFO("jobs " << jobs);
+    const std::string dir = tmp / ("aged" + std::to_string(jobs));
+    Gen(dir, Fresh(), stores);
+    // In two steps: a dataset already aged goes on with the same stream.
+    auto first = Age(AgeTo(dir, 8, jobs), backends::NewWriter);
+    INFO(first.status().message());
+    REQUIRE(first.ok());
+    auto second = Age(AgeTo(dir, 20, jobs), backends::NewWriter);
+    REQUIRE(second.ok());
+    REQUIRE(second->size() == stores.size());
+    for (const Upkeep& u : second.value()) {
+      CHECK(u.blocks == 12);
+      CHECK(u.logical_bytes > 0);
+      CHECK(u.disk_bytes > 0);
+      CHECK(u.live_bytes > 0);
+    }
+    CheckAged(dir);
+    auto ds = Dataset::Open(dir);
+    auto fresh = Dataset::Open(tmp / "fresh");
+    CHECK(ds->fingerprint() == fresh->fingerprint());
+    for (Table t : {Table::kAccount, Table::kStorage}) {
+      CHECK(Bytes(arena::ArenaPath(ds->BackendDir("arena"), t)) ==
+            Bytes(arena::ArenaPath(fresh->BackendDir("arena"), t)));
+    }
+    // Nothing left to do at the same target; none below it.
+    auto again = Age(AgeTo(dir, 20, jobs), backends::NewWriter);
+    REQUIRE(again.ok());
+    CHECK(again->empty());
+    CHECK(Age(AgeTo(dir, 10, jobs), backends::NewWriter).status().code() ==
+          Code::kUsage);
+    AgeOptions other = AgeTo(dir, 30, jobs);
+    other.stream.seed += 1;
+    CHECK(Age(other, backends::NewWriter).status().code() == Code::kUsage);
+  }
+}
+
+TEST_CASE("age stopped at any block resumes to the same stores") {
+  const std::vector<std::string> stores = WritableStores();
+  flatbench::testing::TempDir tmp;
+  Spec aged = Fresh();
+  aged.stream = Stream(14);
+  Gen(tmp / "fresh", aged, {"arena"});
+  for (uint64_t at : {0u, 3u, 5u, 11u, 13u}) {
+    INFO("stopped before block " << at);
+    const std::string dir = tmp / ("ds" + std::to_string(at));
+    Gen(dir, Fresh(), stores);
+    volatile std::sig_atomic_t stop = 0;
+    WriterFactory stopping =
+        [&](const std::string& store, const std::string& bdir, unsigned jobs,
+            uint64_t merge_every, const volatile std::sig_atomic_t* flag)
+        -> Result<std::unique_ptr<StoreWriter>> {
+      FLATBENCH_ASSIGN_OR_RETURN(
+          auto w, backends::NewWriter(store, bdir, jobs, merge_every, flag));
+      return std::unique_ptr<StoreWriter>(
+          std::make_unique<StoppingWriter>(std::move(w), at, &stop));
+    };
+    AgeOptions o = AgeTo(dir, 14);
+    o.stop = &stop;
+    auto stopped = Age(o, stopping);
+    REQUIRE(stopped.status().code() == Code::kIOError);
+    // The store being aged is refused until age finishes; gen leaves it.
+    auto ds = Dataset::Open(dir);
+    REQUIRE(ds.ok());
+    CHECK(ds->Build(stores.front()).status().code() == Code::kMissingInput);
+    GenOptions g;
+    g.dir = dir;
+    g.spec = ds->spec();
+    g.backends = stores;
+    g.progress = false;
+    CHECK(Generate(g, backends::NewLoader).status().code() ==
+          Code::kRefuseOverwrite);
+    // Resumed, without a stop.
+    auto resumed = Age(AgeTo(dir, 14), backends::NewWriter);
+    INFO(resumed.status().message());
+    REQUIRE(resumed.ok());
+    CheckAged(dir);
+    for (Table t : {Table::kAccount, Table::kStorage}) {
+      CHECK(Bytes(arena::ArenaPath(dir + "/arena", t)) ==
+            Bytes(arena::ArenaPath(tmp / "fresh/arena", t)));
+    }
+    CHECK_FALSE(fs::exists(dir + "/arena.merge"));
+    CHECK_FALSE(fs::exists(dir + "/arena.aging"));
+  }
+}
