@@ -64,6 +64,10 @@ Result<nlohmann::json> Worker::Hello() {
   nlohmann::json c = nlohmann::json::object();
   c[results::BackendKey(s.name, results::kBuildSeconds)] = build.build_seconds;
   c[results::BackendKey(s.name, results::kDiskBytes)] = build.disk_bytes;
+  if (!build.shape.empty()) {
+    c[results::BackendKey(s.name, results::kShape)] =
+        nlohmann::json::parse(build.shape);
+  }
 
   // Sanity first, before any eviction, with each open mode measured.
   uint64_t checked = 0;

@@ -35,6 +35,10 @@ void PrintUpkeep(const std::vector<datagen::Upkeep>& done) {
         HumanBytes(u.written_bytes).c_str(), u.write_amp(),
         HumanBytes(u.disk_bytes).c_str(), u.space_amp());
   }
+  if (!done.empty() && done.front().device_write_bytes_per_s > 0) {
+    std::printf("device sequential write (O_DIRECT probe): %.0f MB/s\n",
+                done.front().device_write_bytes_per_s / 1e6);
+  }
   for (const auto& u : done) {
     for (const auto& [k, v] : u.engine) {
       std::printf("%s.%s %s\n", u.store.c_str(), k.c_str(), v.c_str());

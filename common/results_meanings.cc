@@ -253,6 +253,10 @@ constexpr Meaning kBackendKeyMeanings[] = {
      "own caches are in steady state: per table, the least of "
      "200,000, the table's hit keys and three per 4 KiB page of its "
      "files"},
+    {"shape",
+     "the store's shape when the dataset has a stream of blocks: `kind` "
+     "`fresh` (bulk load of the aged state, `gen --blocks`) or `aged` "
+     "(`flatbench age`, with its upkeep figures)"},
 };
 
 std::string_view Find(std::span<const Meaning> table, std::string_view name) {

@@ -491,10 +491,16 @@ inline constexpr BackendContextKey kPopulatedBytes{"populated_bytes",
 inline constexpr BackendContextKey kWarmupReads{"warmup_reads", Type::kInteger,
                                                 false};
 
+// The store's shape, from its completion marker, when the dataset has a
+// stream of blocks: {"kind": "fresh", "blocks": N} for a bulk load of the
+// aged state (gen --blocks), or "aged" with the upkeep figures of
+// flatbench age (RESEARCH.md section 11).
+inline constexpr BackendContextKey kShape{"shape", Type::kObject, false};
+
 inline constexpr BackendContextKey kBackendContextKeys[] = {
     kBuildSeconds, kDiskBytes, kSettings,       kSanityPassed, kSanityKeys,
     kSanityError,  kEviction,  kPreload,        kWarmLock,     kDeviceStatus,
-    kError,        kDataFiles, kPopulatedBytes, kWarmupReads,
+    kError,        kDataFiles, kPopulatedBytes, kWarmupReads,  kShape,
 };
 
 inline constexpr std::string_view kBackendPrefix = "flatbench.backend.";

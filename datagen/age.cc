@@ -1,7 +1,12 @@
 #include "datagen/age.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -44,6 +49,29 @@ uint64_t WriteBytes() {
     if (name == "write_bytes:") return value;
   }
   return 0;
+}
+
+// The device's sequential write rate at `dir`: `bytes` written with
+// O_DIRECT in 1 MiB writes into an unnamed file (O_TMPFILE: nothing is
+// left behind, whatever happens), then fdatasync. 0 when the file system
+// refuses either (the estimate is then left out, never made up).
+double WriteRate(const std::string& dir, uint64_t bytes) {
+  if (bytes == 0) return 0;
+  const int fd = open(dir.c_str(), O_TMPFILE | O_WRONLY | O_DIRECT, 0600);
+  if (fd < 0) return 0;
+  UniqueFd owned(fd);
+  constexpr size_t kChunk = 1 << 20;
+  void* buf = nullptr;
+  if (posix_memalign(&buf, 4096, kChunk) != 0) return 0;
+  std::unique_ptr<void, decltype(&std::free)> hold(buf, &std::free);
+  std::memset(buf, 0x5a, kChunk);
+  const auto start = Clock::now();
+  for (uint64_t done = 0; done < bytes; done += kChunk) {
+    if (write(fd, buf, kChunk) != static_cast<ssize_t>(kChunk)) return 0;
+  }
+  if (fdatasync(fd) != 0) return 0;
+  const double s = std::chrono::duration<double>(Clock::now() - start).count();
+  return s > 0 ? static_cast<double>(bytes) / s : 0;
 }
 
 // Receives the stream and keeps nothing: its digest is the fingerprint.
@@ -144,6 +172,7 @@ struct BlockBytes {
 };
 
 struct Target {
+  double write_rate = 0;  // WriteRate's, bytes/s.
   dataset::Spec spec;
   std::string fingerprint;
   uint64_t pairs[kNumTables] = {0, 0};
@@ -216,6 +245,7 @@ Result<Upkeep> AgeStore(const AgeOptions& o, const Dataset& ds,
   u.written_bytes = rec.written_bytes + (WriteBytes() - io_start);
   u.disk_bytes = DiskBytes(bdir);
   u.live_bytes = target.live_bytes;
+  u.device_write_bytes_per_s = target.write_rate;
 
   // The marker as the bulk load left it (Build refuses while aging).
   FLATBENCH_ASSIGN_OR_RETURN(BackendBuild old,
@@ -227,13 +257,12 @@ Result<Upkeep> AgeStore(const AgeOptions& o, const Dataset& ds,
   b.disk_bytes = u.disk_bytes;
   b.pairs[0] = target.pairs[0];
   b.pairs[1] = target.pairs[1];
-  json engine = json::object();
-  for (const auto& [k, v] : u.engine) engine[k] = v;
   json shape = {
       {"kind", "aged"},
       {"blocks", n},
       {"from_blocks", rec.from_blocks},
       {"merge_every", o.merge_every},
+      {"jobs", o.jobs},
       {"seconds", u.seconds},
       {"seconds_per_block",
        u.blocks == 0 ? 0.0 : u.seconds / static_cast<double>(u.blocks)},
@@ -243,7 +272,10 @@ Result<Upkeep> AgeStore(const AgeOptions& o, const Dataset& ds,
       {"disk_bytes", u.disk_bytes},
       {"live_bytes", u.live_bytes},
       {"space_amp", u.space_amp()},
-      {"engine", engine}};
+      {"device_write_bytes_per_s", u.device_write_bytes_per_s}};
+  // Flat, as a results file's context objects are: the engine's own
+  // figures under "engine.".
+  for (const auto& [k, v] : u.engine) shape["engine." + k] = v;
   b.shape = shape.dump();
   FLATBENCH_RETURN_IF_ERROR(WriteMarker(ds, b));
   std::error_code ec;
@@ -331,6 +363,7 @@ Result<std::vector<Upkeep>> Age(const AgeOptions& o,
         WriteIdentity(o.dir, target.spec, target.fingerprint));
     FLATBENCH_ASSIGN_OR_RETURN(ds, Dataset::Open(o.dir));
   }
+  target.write_rate = WriteRate(o.dir, o.write_probe_bytes);
   std::vector<Upkeep> out;
   for (const std::string& store : stores) {
     FLATBENCH_ASSIGN_OR_RETURN(Upkeep u,

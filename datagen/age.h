@@ -45,6 +45,11 @@ struct AgeOptions {
   unsigned jobs = 1;
   bool progress = true;
   const volatile std::sig_atomic_t* stop = nullptr;
+  // Bytes of the sequential write that measures the device's write rate
+  // before the first store is aged (O_DIRECT, 1 MiB at a time, then
+  // fdatasync, into an unnamed file of the dataset's folder): what the
+  // report prices a full-scale merge with. 0: not measured.
+  uint64_t write_probe_bytes = uint64_t{256} << 20;
   // Whether a store can be aged at all (it has a writer); asked of every
   // store before anything is written. Null: every store can.
   std::function<Status(const std::string& store)> can_age;
@@ -59,6 +64,7 @@ struct Upkeep {
   uint64_t written_bytes = 0;  // /proc/self/io write_bytes (0: unknown).
   uint64_t disk_bytes = 0;     // The store's files afterwards.
   uint64_t live_bytes = 0;     // Keys and values of the aged state.
+  double device_write_bytes_per_s = 0;  // The probe's; 0: not measured.
   Settings engine;             // StoreWriter::Upkeep.
   double write_amp() const;    // written / logical.
   double space_amp() const;    // disk / live.

@@ -79,6 +79,7 @@ Status CheckBackendContext(const json& ctx, const std::set<std::string>& with,
       FLATBENCH_RETURN_IF_ERROR(CheckContextValue(
           *it, k.type, "results " + file + ": context " + name));
       if (k.name == r::kSettings.name) rs->settings[b] = *it;
+      if (k.name == r::kShape.name) rs->shapes[b] = *it;
     }
   }
   return Status::Ok();
@@ -226,6 +227,7 @@ Result<ResultSet> MergeResults(std::vector<ResultSet> parts) {
       out.context[key].insert(values.begin(), values.end());
     }
     for (auto& [b, s] : part.settings) out.settings.emplace(b, std::move(s));
+    for (auto& [b, s] : part.shapes) out.shapes.emplace(b, std::move(s));
     for (auto& [f, p] : part.device_profiles) {
       out.device_profiles.emplace(f, std::move(p));
     }

@@ -55,6 +55,8 @@ struct ResultSet {
   std::map<std::string, std::set<std::string>> context;
   // Per backend: its settings object (results::kSettings).
   std::map<std::string, nlohmann::json> settings;
+  // Per backend that recorded one: its store's shape (results::kShape).
+  std::map<std::string, nlohmann::json> shapes;
   // Per results file that recorded one (results::kRecordedDeviceProfile):
   // the device profile bench was given.
   std::map<std::string, DeviceProfile> device_profiles;

@@ -152,7 +152,7 @@ Document BuildDocument(const Verdict& v, const ResultSet& results) {
   d.title = "flatbench go/no-go report";
   d.outcome = v.outcome;
   d.verdict_line = std::string("Verdict: ") + OutcomeName(v.outcome);
-  d.sections.push_back(CardSection(v));
+  d.sections.push_back(CardSection(v, ShapeBrief(results)));
   d.sections.push_back(FindingsSection(v));
   d.sections.push_back(VerdictSection(v));
   d.sections.push_back(GateSection(v));
@@ -160,6 +160,7 @@ Document BuildDocument(const Verdict& v, const ResultSet& results) {
   d.sections.push_back(ChartSection(v));
   d.sections.push_back(OpsSection(v, results));
   d.sections.push_back(BatchSection(v));
+  if (!results.shapes.empty()) d.sections.push_back(ShapeSection(results));
   AddContextSections(v, results, &d);
   return d;
 }

@@ -90,7 +90,7 @@ Table CardTable(const Verdict& v) {
 
 }  // namespace
 
-Section CardSection(const Verdict& v) {
+Section CardSection(const Verdict& v, const std::string& shape) {
   Section s{"Verdict", {}};
   Block lines;
   lines.kind = Block::Kind::kList;
@@ -98,10 +98,12 @@ Section CardSection(const Verdict& v) {
   Table table = CardTable(v);
   // Lines the card takes before its gate lines: the title and its blank,
   // the verdict heading and its blank, the read-path lines and a blank,
-  // the table (header, rule, rows) and a blank.
-  const int used = 4 + static_cast<int>(lines.items.size()) + 1 +
+  // the shape's line and its blank, the table (header, rule, rows) and a
+  // blank.
+  const int used = 4 + static_cast<int>(lines.items.size()) + 1 + 2 +
                    static_cast<int>(table.rows.size()) + 2 + 1;
   s.blocks.push_back(std::move(lines));
+  s.blocks.push_back(Paragraph("Stores: " + shape + "."));
   s.blocks.push_back(TableBlock(std::move(table)));
   Block gates;
   gates.kind = Block::Kind::kList;

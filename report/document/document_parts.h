@@ -51,7 +51,8 @@ Table ScheduleTable(const Verdict& v, const ResultSet& r);
 // document_card.cc: the decision card, the report's first section. In
 // markdown, everything up to its end fits in kCardLines lines.
 inline constexpr int kCardLines = 40;
-Section CardSection(const Verdict& v);
+// `shape`: the stores' shape in a few words (ShapeBrief), on one line.
+Section CardSection(const Verdict& v, const std::string& shape);
 
 // document_findings.cc: what the run says, in sentences from its figures.
 struct PagesPerHit {
@@ -76,5 +77,14 @@ Section OpsSection(const Verdict& v, const ResultSet& r);
 // document_batch.cc: batched lookups, every backend, every mode measured,
 // beside the same backend's point hits at the most threads.
 Section BatchSection(const Verdict& v);
+
+// document_shape.cc: the shape the run's stores were in, in words ("the
+// stores aged by N blocks ..."), and the section with each aged store's
+// upkeep and the arena's merge priced at full scale.
+std::string ShapeLine(const ResultSet& r);
+// The same in under 60 characters, for the card: "bulk-loaded", "aged by N
+// blocks (flatbench age)", "N blocks' state, bulk-loaded", "mixed shapes".
+std::string ShapeBrief(const ResultSet& r);
+Section ShapeSection(const ResultSet& r);
 
 }  // namespace flatbench::report

@@ -1,18 +1,22 @@
 #include "report/document/report.h"
 
 #include <filesystem>
+#include <optional>
+#include <utility>
 
 #include "common/files.h"
 #include "report/document/document.h"
 #include "report/document/html.h"
 #include "report/document/markdown.h"
+#include "report/document/shape_compare.h"
 #include "report/document/svg.h"
 #include "report/thresholds.h"
 
 namespace flatbench::report {
 
-RenderedReport RenderReport(const Verdict& verdict, const ResultSet& results) {
-  Document doc = BuildDocument(verdict, results);
+namespace {
+
+RenderedReport Render(const Document& doc) {
   RenderedReport out;
   out.markdown = RenderMarkdown(doc);
   out.html = RenderHtml(doc);
@@ -26,6 +30,34 @@ RenderedReport RenderReport(const Verdict& verdict, const ResultSet& results) {
     }
   }
   return out;
+}
+
+// Two inputs of one content in two shapes (fresh, aged), in that order;
+// nullopt for anything else, which is merged as one run.
+Result<std::optional<std::pair<ResultSet, ResultSet>>> ShapePair(
+    const std::vector<std::string>& inputs) {
+  using Pair = std::optional<std::pair<ResultSet, ResultSet>>;
+  if (inputs.size() != 2) return Pair();
+  auto a = LoadResults({inputs[0]});
+  auto b = LoadResults({inputs[1]});
+  if (!a.ok() || !b.ok() || !LooksLikeShapePair(a.value(), b.value())) {
+    return Pair();
+  }
+  bool a_fresh = false;
+  for (const auto& [backend, shape] : a->shapes) {
+    a_fresh = shape.value("kind", "") == "fresh";
+  }
+  std::pair<ResultSet, ResultSet> p =
+      a_fresh ? std::make_pair(std::move(a).value(), std::move(b).value())
+              : std::make_pair(std::move(b).value(), std::move(a).value());
+  FLATBENCH_RETURN_IF_ERROR(ComparableShapes(p.first, p.second));
+  return Pair(std::move(p));
+}
+
+}  // namespace
+
+RenderedReport RenderReport(const Verdict& verdict, const ResultSet& results) {
+  return Render(BuildDocument(verdict, results));
 }
 
 Status PrepareOutputDir(const std::string& out_dir, bool force) {
@@ -53,15 +85,24 @@ Result<ReportSummary> WriteReport(const ReportOptions& options) {
                              options.thresholds_path.empty()
                                  ? BuiltInThresholds()
                                  : LoadThresholdsFile(options.thresholds_path));
-  FLATBENCH_ASSIGN_OR_RETURN(ResultSet results, LoadResults(options.inputs));
+  FLATBENCH_ASSIGN_OR_RETURN(auto pair, ShapePair(options.inputs));
+  Verdict verdict;
+  RenderedReport rendered;
+  if (pair) {
+    Verdict fresh = ComputeVerdict(pair->first, thresholds);
+    verdict = ComputeVerdict(pair->second, thresholds);
+    rendered =
+        Render(BuildShapeComparison(pair->first, fresh, pair->second, verdict));
+  } else {
+    FLATBENCH_ASSIGN_OR_RETURN(ResultSet results, LoadResults(options.inputs));
+    verdict = ComputeVerdict(results, thresholds);
+    rendered = RenderReport(verdict, results);
+  }
 
   const fs::path dir(options.out_dir);
   const fs::path md = dir / "report.md";
   const fs::path html = dir / "report.html";
   FLATBENCH_RETURN_IF_ERROR(PrepareOutputDir(options.out_dir, options.force));
-
-  Verdict verdict = ComputeVerdict(results, thresholds);
-  RenderedReport rendered = RenderReport(verdict, results);
   for (const auto& [name, svg] : rendered.charts) {
     FLATBENCH_RETURN_IF_ERROR(WriteFileAtomic((dir / name).string(), svg));
   }

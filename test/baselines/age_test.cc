@@ -57,6 +57,7 @@ AgeOptions AgeTo(const std::string& dir, uint64_t blocks, unsigned jobs = 1) {
   o.stream = Stream(blocks);
   o.merge_every = 6;
   o.jobs = jobs;
+  o.write_probe_bytes = 1 << 20;
   o.progress = false;
   return o;
 }

@@ -1,0 +1,200 @@
+// The stores' shape (bulk-loaded, or aged by the stream of blocks) and the
+// upkeep that aging cost each of them, with the arena's merge priced at
+// full scale (RESEARCH.md section 11).
+#include <cmath>
+
+#include "dataset/spec.h"
+#include "report/document/document_parts.h"
+#include "report/format.h"
+
+namespace flatbench::report {
+namespace {
+
+using nlohmann::json;
+
+double Num(const json& j, const char* key) {
+  if (!j.contains(key)) return NAN;
+  const json& v = j.at(key);
+  if (v.is_number()) return v.get<double>();
+  if (v.is_string()) {
+    try {
+      return std::stod(v.get<std::string>());
+    } catch (...) {
+      return NAN;
+    }
+  }
+  return NAN;
+}
+
+std::string Text(const json& j, const char* key) {
+  if (!j.contains(key)) return "";
+  const json& v = j.at(key);
+  return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+std::string Kind(const json& shape) { return Text(shape, "kind"); }
+
+// The engine's own figures: the shape's "engine.*" keys, without the prefix.
+json EngineOf(const json& shape) {
+  json out = json::object();
+  const std::string prefix = "engine.";
+  for (const auto& [k, v] : shape.items()) {
+    if (k.rfind(prefix, 0) == 0) out[k.substr(prefix.size())] = v;
+  }
+  return out;
+}
+
+// The engine's own figures in a few words.
+std::string EngineShape(const std::string& backend, const json& engine) {
+  if (engine.contains("merges")) {
+    return "merges: " + Text(engine, "merges") + ", " +
+           Count(Num(engine, "merge_pairs_per_s")) + " pairs/s, " +
+           Sig(Num(engine, "merge_mb_per_s")) + " MB/s";
+  }
+  if (engine.contains("account.levels")) {
+    return "account " + Text(engine, "account.levels") + "; storage " +
+           Text(engine, "storage.levels") + " (level:files/bytes); " +
+           "compaction wrote " + Bytes(Num(engine, "compaction_bytes_written"));
+  }
+  if (engine.contains("free_pages")) {
+    return Text(engine, "pages") + " pages, " + Text(engine, "free_pages") +
+           " free; depth " + Text(engine, "account.depth") + "/" +
+           Text(engine, "storage.depth");
+  }
+  std::string out;
+  for (const auto& [k, v] : engine.items()) {
+    out += (out.empty() ? "" : ", ") + k + " " +
+           (v.is_string() ? v.get<std::string>() : v.dump());
+  }
+  return out.empty() ? backend : out;
+}
+
+Table UpkeepTable(const ResultSet& r) {
+  Table t;
+  t.header = {"store",     "blocks",  "ms per block", "changed", "written",
+              "write amp", "on disk", "space amp",    "shape"};
+  t.right_aligned = {false, true, true, true, true, true, true, true, false};
+  for (const auto& [backend, shape] : r.shapes) {
+    if (Kind(shape) != "aged") continue;
+    const double blocks = Num(shape, "blocks") - Num(shape, "from_blocks");
+    t.rows.push_back({{backend},
+                      {Count(blocks)},
+                      {Fixed(1e3 * Num(shape, "seconds_per_block"), 2)},
+                      {Bytes(Num(shape, "logical_bytes"))},
+                      {Bytes(Num(shape, "written_bytes"))},
+                      {Fixed(Num(shape, "write_amp"), 2)},
+                      {Bytes(Num(shape, "disk_bytes"))},
+                      {Fixed(Num(shape, "space_amp"), 2)},
+                      {EngineShape(backend, EngineOf(shape))}});
+  }
+  return t;
+}
+
+// The arena's merge at full scale, modelled from this run's merges.
+std::string FullScaleMerge(const json& shape) {
+  const json engine = EngineOf(shape);
+  const double pairs = Num(engine, "pairs");
+  const double bytes = Num(engine, "file_bytes");
+  const double rate = Num(engine, "merge_pairs_per_s");
+  const double write = Num(shape, "device_write_bytes_per_s");
+  const double every = Num(shape, "merge_every");
+  if (!(pairs > 0 && bytes > 0 && rate > 0)) return "";
+  const dataset::Spec full = dataset::MakeSpec("full", 0, 0, 0).value();
+  const double full_pairs =
+      static_cast<double>(full.accounts + full.storage_slots());
+  const double full_bytes = bytes / pairs * full_pairs;
+  const double build_s = full_pairs / rate;
+  std::string out = "Modelled, not measured: one merge of a full-scale base (" +
+                    Count(full_pairs) + " pairs, " + Bytes(full_bytes) +
+                    " at this run's bytes per pair) builds at this run's " +
+                    Count(rate) + " pairs/s (" + Text(shape, "jobs") +
+                    " jobs) in " + Seconds(build_s);
+  if (!(write > 0)) {
+    return out +
+           "; the device's write rate was not measured, so the write "
+           "time is not priced.";
+  }
+  const double write_s = full_bytes / write;
+  out += " and writes it at the device's measured " + Bytes(write) +
+         "/s (sequential, O_DIRECT) in " + Seconds(write_s) +
+         "; building and writing overlap, so the slower, " +
+         Seconds(std::max(build_s, write_s)) + ", sets the merge's time.";
+  if (every > 0) {
+    // Mainnet's slot time: a block every 12 s.
+    const double interval = every * 12.0;
+    const double share = full_bytes / interval / write;
+    out += " Merging every " + Count(every) + " blocks (" + Seconds(interval) +
+           " of chain time) rewrites the base at " + Percent(share) +
+           " of the device's write bandwidth";
+    out += std::max(build_s, write_s) > interval
+               ? "; a merge takes longer than that interval, so merges at "
+                 "it fall behind the chain."
+               : ".";
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string ShapeLine(const ResultSet& r) {
+  if (r.shapes.empty()) {
+    return "the stores as bulk-loaded in ascending key order, a shape no "
+           "running node has";
+  }
+  std::string kind;
+  for (const auto& [backend, shape] : r.shapes) {
+    if (kind.empty()) kind = Kind(shape);
+    if (Kind(shape) != kind) kind = "mixed";
+  }
+  const json& any = r.shapes.begin()->second;
+  const std::string blocks = Text(any, "blocks");
+  if (kind == "aged") {
+    return "the stores aged by " + blocks +
+           " blocks of the stream through their own write paths (flatbench "
+           "age), the shape a running node's stores have";
+  }
+  if (kind == "fresh") {
+    return "the state after " + blocks +
+           " blocks, bulk-loaded fresh (gen --blocks " + blocks + ")";
+  }
+  std::string parts;
+  for (const auto& [backend, shape] : r.shapes) {
+    parts += (parts.empty() ? "" : ", ") + backend + " " + Kind(shape);
+  }
+  return "stores of mixed shapes (" + parts + ")";
+}
+
+std::string ShapeBrief(const ResultSet& r) {
+  if (r.shapes.empty()) return "bulk-loaded, ascending (no live node's shape)";
+  std::string kind;
+  for (const auto& [backend, shape] : r.shapes) {
+    if (kind.empty()) kind = Kind(shape);
+    if (Kind(shape) != kind) return "mixed shapes (see the shape section)";
+  }
+  const std::string blocks = Text(r.shapes.begin()->second, "blocks");
+  if (kind == "aged") return "aged by " + blocks + " blocks (flatbench age)";
+  return blocks + " blocks' state, bulk-loaded (gen --blocks)";
+}
+
+Section ShapeSection(const ResultSet& r) {
+  Section s{"The stores' shape and upkeep", {}};
+  s.blocks.push_back(Paragraph("These figures are for " + ShapeLine(r) + "."));
+  Table t = UpkeepTable(r);
+  if (t.rows.empty()) return s;
+  s.blocks.push_back(Paragraph(
+      "What aging cost each store (RESEARCH.md section 11): the wall time "
+      "per block; the logical bytes the blocks changed (keys and values); "
+      "the bytes the store had the storage write (/proc/self/io, its "
+      "background flushes and compactions included); write amplification, "
+      "written over changed; space amplification, bytes on disk over the "
+      "aged state's live keys and values."));
+  s.blocks.push_back(TableBlock(std::move(t)));
+  for (const auto& [backend, shape] : r.shapes) {
+    if (Kind(shape) != "aged") continue;
+    const std::string full = FullScaleMerge(shape);
+    if (!full.empty()) s.blocks.push_back(Paragraph(backend + ": " + full));
+  }
+  return s;
+}
+
+}  // namespace flatbench::report
