@@ -20,6 +20,9 @@ namespace {
 using nlohmann::json;
 
 constexpr std::string_view kMagic = "FBJ1 ";
+// Format 1 had no record numbers, so a record deleted from its middle went
+// unseen; it is refused rather than read without that check.
+constexpr int kFormat = 2;
 constexpr char kStartOver[] =
     "; to resume, rerun with the journal's flags, or add --fresh to start "
     "over (it removes the journal)";
@@ -65,6 +68,43 @@ Status CutTornTail(const std::string& path, uint64_t keep) {
     return Status::FromErrno(path + ": cutting a torn record off");
   }
   return Status::Ok();
+}
+
+Status CheckFormat(const json& header, const std::string& where) {
+  const auto it = header.find("format");
+  if (it != header.end() && it->is_number_integer() &&
+      it->get<int64_t>() == kFormat) {
+    return Status::Ok();
+  }
+  return Status::Corruption(
+      where + ": journal format " +
+      (it == header.end() ? std::string("(none)") : it->dump()) +
+      ", this flatbench reads format " + std::to_string(kFormat) +
+      " only (numbered records), so it cannot resume this run; add --fresh "
+      "to start over (it removes the journal)");
+}
+
+// Records are numbered from 0 (the header) in the order they were
+// appended, so a record deleted, repeated or moved shows as a number
+// other than its position.
+Status CheckNumber(const json& r, size_t expected, const std::string& where) {
+  const auto it = r.find("seq");
+  if (it == r.end() || !it->is_number_unsigned()) {
+    return Status::Corruption(where + ": record without a sequence number" +
+                              kStartOver);
+  }
+  const uint64_t seq = it->get<uint64_t>();
+  if (seq == expected) return Status::Ok();
+  const std::string got = "record " + std::to_string(seq) + " where record " +
+                          std::to_string(expected) + " belongs: ";
+  if (seq > expected) {
+    const uint64_t lost = seq - expected;
+    return Status::Corruption(where + ": " + got + std::to_string(lost) +
+                              (lost == 1 ? " record is" : " records are") +
+                              " missing before it" + kStartOver);
+  }
+  return Status::Corruption(where + ": " + got +
+                            "a record repeated or out of order" + kStartOver);
 }
 
 Result<JournalHeader> HeaderFromJson(const json& j, const std::string& where) {
@@ -124,7 +164,7 @@ Status Apply(const json& r, const std::string& where, size_t steps,
 
 json HeaderToJson(const JournalHeader& h) {
   return {{"type", "header"},
-          {"format", 1},
+          {"format", kFormat},
           {"flags", h.flags},
           {"identity", h.identity},
           {"schedule", ScheduleToJson(h.schedule)},
@@ -189,12 +229,16 @@ Result<JournalState> ReadJournal(const std::string& path) {
       FLATBENCH_RETURN_IF_ERROR(CutTornTail(path, pos));
       break;
     }
-    ++s.records;
     if (line_no == 1) {
       if (rec->value("type", "") != "header") {
         return Status::Corruption(where + ": not a journal header" +
                                   kStartOver);
       }
+      FLATBENCH_RETURN_IF_ERROR(CheckFormat(*rec, where));
+    }
+    FLATBENCH_RETURN_IF_ERROR(CheckNumber(*rec, s.records, where));
+    ++s.records;
+    if (line_no == 1) {
       FLATBENCH_ASSIGN_OR_RETURN(s.header, HeaderFromJson(*rec, where));
       steps = StepCount(s.header.schedule);
       s.last = s.header.started;
@@ -263,16 +307,22 @@ Result<std::unique_ptr<JournalWriter>> JournalWriter::Create(
   if (::stat(path.c_str(), &st) == 0) {
     return Status::RefuseOverwrite(path + ": a journal exists already");
   }
-  FLATBENCH_RETURN_IF_ERROR(
-      WriteFileAtomic(path, JournalLine(HeaderToJson(header))));
-  return Open(path);
+  json first = HeaderToJson(header);
+  first["seq"] = 0;
+  FLATBENCH_RETURN_IF_ERROR(WriteFileAtomic(path, JournalLine(first)));
+  return OpenAt(path, 1);
 }
 
 Result<std::unique_ptr<JournalWriter>> JournalWriter::Open(
-    const std::string& path) {
+    const std::string& path, const JournalState& state) {
+  return OpenAt(path, state.records);
+}
+
+Result<std::unique_ptr<JournalWriter>> JournalWriter::OpenAt(
+    const std::string& path, uint64_t next_seq) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
   if (fd < 0) return Status::FromErrno(path);
-  return std::unique_ptr<JournalWriter>(new JournalWriter(path, fd));
+  return std::unique_ptr<JournalWriter>(new JournalWriter(path, fd, next_seq));
 }
 
 Status JournalWriter::Pass(size_t step, double at, const json& entries) {
@@ -288,7 +338,8 @@ Status JournalWriter::Resume(const Interruption& gap) {
                  {"pass", gap.pass}});
 }
 
-Status JournalWriter::Append(const json& payload) {
+Status JournalWriter::Append(json payload) {
+  payload["seq"] = next_seq_;
   const std::string line = JournalLine(payload);
   size_t off = 0;
   while (off < line.size()) {
@@ -300,6 +351,7 @@ Status JournalWriter::Append(const json& payload) {
   if (::fdatasync(fd_.get()) != 0) {
     return Status::FromErrno(path_ + ": fdatasync");
   }
+  ++next_seq_;
   return Status::Ok();
 }
 
