@@ -34,22 +34,37 @@ std::string Hex16(uint64_t v) {
   return buf;
 }
 
+// The line's framing ahead of its payload: the payload's declared length
+// and checksum. Nullopt when the magic, length or spacing is wrong.
+struct Prefix {
+  size_t payload_bytes = 0;
+  std::string_view sum;
+  size_t size = 0;  // Bytes of the prefix itself.
+};
+std::optional<Prefix> ParsePrefix(std::string_view line) {
+  if (line.substr(0, kMagic.size()) != kMagic) return std::nullopt;
+  Prefix p;
+  const char* digits = line.data() + kMagic.size();
+  auto [end, ec] =
+      std::from_chars(digits, line.data() + line.size(), p.payload_bytes);
+  if (ec != std::errc() || end == digits) return std::nullopt;
+  const size_t at = static_cast<size_t>(end - line.data());
+  if (line.size() < at + 18 || line[at] != ' ' || line[at + 17] != ' ') {
+    return std::nullopt;
+  }
+  p.sum = line.substr(at + 1, 16);
+  p.size = at + 18;
+  return p;
+}
+
 // The payload of one line (without its newline), or nullopt when its
 // length, checksum or JSON is wrong.
 std::optional<json> ParseLine(std::string_view line) {
-  if (line.substr(0, kMagic.size()) != kMagic) return std::nullopt;
-  line.remove_prefix(kMagic.size());
-  size_t len = 0;
-  auto [end, ec] = std::from_chars(line.data(), line.data() + line.size(), len);
-  if (ec != std::errc() || end == line.data()) return std::nullopt;
-  line.remove_prefix(static_cast<size_t>(end - line.data()));
-  if (line.size() < 18 || line[0] != ' ' || line[17] != ' ') {
-    return std::nullopt;
-  }
-  const std::string_view sum = line.substr(1, 16);
-  const std::string_view payload = line.substr(18);
-  if (payload.size() != len ||
-      sum != Hex16(XXH3_64bits(payload.data(), payload.size()))) {
+  const std::optional<Prefix> prefix = ParsePrefix(line);
+  if (!prefix) return std::nullopt;
+  const std::string_view payload = line.substr(prefix->size);
+  if (payload.size() != prefix->payload_bytes ||
+      prefix->sum != Hex16(XXH3_64bits(payload.data(), payload.size()))) {
     return std::nullopt;
   }
   json j = json::parse(payload, nullptr, false);
@@ -58,6 +73,26 @@ std::optional<json> ParseLine(std::string_view line) {
     return std::nullopt;
   }
   return j;
+}
+
+// Whether `tail`, the bytes from the start of the last line that does not
+// parse to the end of the file, can be a torn append: the beginning of one
+// record whose write() stopped short, or whose bytes a crash left wrong.
+// It cannot when it is longer than the record its framing declares, or
+// when an intact record ends it: then it holds the start of another
+// record, so the line before that lost its newline.
+bool CanBeTorn(std::string_view tail) {
+  if (const std::optional<Prefix> p = ParsePrefix(tail)) {
+    const size_t rest = tail.size() - p->size;  // Payload, newline, more?
+    if (rest > p->payload_bytes && rest - p->payload_bytes > 1) return false;
+  }
+  if (tail.empty() || tail.back() != '\n') return true;
+  const std::string_view body = tail.substr(0, tail.size() - 1);
+  for (size_t at = body.find(kMagic, 1); at != std::string_view::npos;
+       at = body.find(kMagic, at + 1)) {
+    if (ParseLine(body.substr(at))) return false;
+  }
+  return true;
 }
 
 Status CutTornTail(const std::string& path, uint64_t keep) {
@@ -219,7 +254,8 @@ Result<JournalState> ReadJournal(const std::string& path) {
     }
     const std::string where = path + ": line " + std::to_string(line_no);
     if (!rec) {
-      if (!last || line_no == 1) {
+      if (!last || line_no == 1 ||
+          !CanBeTorn(std::string_view(text).substr(pos))) {
         return Status::Corruption(
             where + ": damaged record (length, checksum or newline wrong)" +
             kStartOver);

@@ -21,11 +21,13 @@
 //             entries as they go into the results file;
 //   "resume"  a later session took the run up again (an Interruption).
 // The header is written whole (write, fsync, rename); every later record is
-// appended by one write() and fdatasync'ed before the run goes on. A last
-// line that is short, has no newline, or whose length or checksum is wrong
-// is a torn append: ReadJournal cuts it off (it says so) and its step runs
-// again; a bad line anywhere else, or a record number out of sequence, is
-// damage, refused.
+// appended by one write() and fdatasync'ed before the run goes on. Only the
+// last record can be torn: a last line that is short, has no newline, or
+// whose length or checksum is wrong is a torn append, which ReadJournal cuts
+// off (it says so) so that its step runs again, unless it holds more than
+// the one record its framing declares (then the record before it lost its
+// newline). A bad line anywhere else, or a record number out of sequence,
+// is damage, refused.
 
 #include <cstdint>
 #include <map>

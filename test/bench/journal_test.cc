@@ -256,6 +256,50 @@ TEST_CASE("a journal without record numbers is refused", "[bench][journal]") {
       Catch::StartsWith(path + ": line 2: record without a sequence number"));
 }
 
+// Only the last record can be torn. A newline changed or lost at the end
+// of the record before it joins the two lines into one last line; that
+// line holds more than one record, so it is damage, never cut off as a
+// torn append (which would drop an intact record).
+TEST_CASE("a changed newline before the last record is refused",
+          "[bench][journal]") {
+  testing::TempDir tmp;
+  const std::string path = tmp / "r.json.journal";
+  std::vector<std::string> lines = FourRecords(path);
+  const std::string how = GENERATE("changed", "deleted", "changed, last torn");
+  CAPTURE(how);
+  std::string& third = lines[2];
+  if (how == std::string("deleted")) {
+    third.pop_back();
+  } else {
+    third.back() = 'x';
+  }
+  if (how == std::string("changed, last torn")) lines[3].resize(30);
+  const std::string text = Joined(lines);
+  testing::WriteAll(path, text);
+  auto s = ReadJournal(path);
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.status().code() == Code::kCorruption);
+  CHECK_THAT(s.status().message(),
+             Catch::StartsWith(path + ": line 3: damaged record"));
+  CHECK(testing::ReadAll(path) == text);  // Nothing cut off.
+}
+
+// The last line's own newline changed: nothing follows it, so it may be an
+// append cut short; only that record is dropped, and its step runs again.
+TEST_CASE("a changed newline at the end of the last record is a torn append",
+          "[bench][journal]") {
+  testing::TempDir tmp;
+  const std::string path = tmp / "r.json.journal";
+  std::vector<std::string> lines = FourRecords(path);
+  lines[3].back() = 'x';
+  testing::WriteAll(path, Joined(lines));
+  auto s = ReadJournal(path);
+  REQUIRE(s.ok());
+  CHECK(s->records == 3);
+  CHECK(s->torn_bytes == lines[3].size());
+  CHECK(testing::ReadAll(path) == lines[0] + lines[1] + lines[2]);
+}
+
 TEST_CASE("a journal of other flags or another dataset is refused",
           "[bench][journal]") {
   const JournalHeader j = Header();
