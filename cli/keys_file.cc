@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <sstream>
@@ -40,14 +41,32 @@ bool NextLine(std::FILE* f, Line* line) {
   return true;
 }
 
-// `text`, the first bytes of something `bytes` long, quoted for an error:
-// cut to kEchoChars characters, and then saying how long it was.
+// `text`, the first bytes of something `bytes` long, quoted for an error
+// line: a byte that is not printable ASCII as \xNN (a NUL would end the
+// message where it is printed, a control byte would reach the terminal)
+// and a backslash as \\; cut to kEchoChars characters, and then saying
+// how long it was.
 std::string Quoted(std::string_view text, uint64_t bytes) {
-  if (text.size() == bytes && bytes <= kEchoChars) {
-    return "'" + std::string(text) + "'";
+  std::string out = "'";
+  size_t chars = 0;
+  size_t used = 0;
+  for (; used < text.size(); ++used) {
+    const auto c = static_cast<unsigned char>(text[used]);
+    char piece[8];
+    if (c == '\\') {
+      std::snprintf(piece, sizeof(piece), "\\\\");
+    } else if (c < 0x20 || c > 0x7e) {
+      std::snprintf(piece, sizeof(piece), "\\x%02x", c);
+    } else {
+      std::snprintf(piece, sizeof(piece), "%c", c);
+    }
+    const size_t n = std::strlen(piece);
+    if (chars + n > kEchoChars) break;
+    out += piece;
+    chars += n;
   }
-  return "'" + std::string(text.substr(0, kEchoChars)) + "...' (" +
-         std::to_string(bytes) + " bytes)";
+  if (used == text.size() && text.size() == bytes) return out + "'";
+  return out + "...' (" + std::to_string(bytes) + " bytes)";
 }
 
 }  // namespace

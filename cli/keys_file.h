@@ -20,7 +20,8 @@ namespace flatbench::cli {
 // The longest key line: "storage", a blank and a 52-byte key as hex with a
 // "0x" prefix take 114 bytes; the rest is room for blanks around them.
 inline constexpr size_t kMaxKeyLineBytes = 256;
-// An error quotes at most this many characters of the line at fault.
+// An error quotes at most this many characters of the line at fault,
+// bytes that are not printable ASCII written as \xNN.
 inline constexpr size_t kEchoChars = 80;
 
 // One key of a keys file.
@@ -34,8 +35,8 @@ struct BatchKey {
 // `default_table`. kMissingInput when it does not exist; kIOError when it
 // cannot be read; kUsage naming the file and line for a line that is not
 // a key of its table's width or is longer than kMaxKeyLineBytes (quoting
-// at most kEchoChars characters of it, and then its length), and for a
-// file without keys.
+// at most kEchoChars characters of it, escaped, and then its length), and
+// for a file without keys.
 Result<std::vector<BatchKey>> ReadKeysFile(const std::string& path,
                                            Table default_table);
 

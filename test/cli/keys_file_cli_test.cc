@@ -1,6 +1,6 @@
 // get --keys: a bad line of a keys file is refused naming the file and
-// line, quoting at most kEchoChars characters of it, and is never held
-// whole however long it is.
+// line, quoting at most kEchoChars characters of it with every byte that
+// is not printable escaped, and is never held whole however long it is.
 
 #include <fcntl.h>
 #include <sys/resource.h>
@@ -123,6 +123,40 @@ TEST_CASE("get --keys quotes at most 80 characters of a bad line", "[batch]") {
     CHECK(r.exit_code == 64);
     CHECK(Count(r.err, keys + ":1: 'xyz' is not even-length hex") == 1);
   }
+}
+
+// A NUL byte would end the message where it is printed, and a control
+// byte would reach the terminal: what an error quotes is escaped.
+TEST_CASE("get --keys escapes the bytes of a bad line it quotes", "[batch]") {
+  TempDir tmp;
+  const std::string keys = tmp / "keys.txt";
+  struct Case {
+    std::string line, quoted;
+  };
+  const Case c = GENERATE(Case{std::string("abc\0def", 7), "'abc\\x00def'"},
+                          Case{"\x1b[2Jab\x7f\xff", "'\\x1b[2Jab\\x7f\\xff'"},
+                          Case{"ab\\cd", "'ab\\\\cd'"});
+  CAPTURE(c.quoted);
+  WriteAll(keys, c.line + "\n");
+  auto r = RunFlatbench("get --dir " + SmallDataset() + " --keys " + keys);
+  CHECK(r.exit_code == 64);
+  CHECK(Lines(r.err) == 1);
+  CHECK(Count(r.err, keys + ":1: " + c.quoted + " is not even-length hex") ==
+        1);
+}
+
+TEST_CASE("get --keys cuts an escaped quote at 80 characters", "[batch]") {
+  TempDir tmp;
+  const std::string keys = tmp / "keys.txt";
+  WriteAll(keys, "a" + std::string(999, '\0') + "\n");
+  auto r = RunFlatbench("get --dir " + SmallDataset() + " --keys " + keys);
+  CHECK(r.exit_code == 64);
+  std::string quoted = "'a";
+  for (int i = 0; i < 19; ++i) quoted += "\\x00";  // 1 + 19 x 4 <= 80.
+  CHECK(Count(r.err, keys +
+                         ":1: a line of 1000 bytes, longer than any key "
+                         "line (256 at most): " +
+                         quoted + "...' (1000 bytes)") == 1);
 }
 
 // A long comment or blank line is skipped however long it is, and a key
