@@ -4,24 +4,20 @@
 
 namespace flatbench::bench {
 
-uint64_t PeakInFlight(const std::vector<std::vector<ReadInterval>>& per_thread,
-                      const std::vector<uint64_t>& used) {
+uint64_t PeakInFlight(const std::vector<LoopSpan>& loops) {
   std::vector<uint64_t> starts, ends;
-  for (size_t t = 0; t < per_thread.size(); ++t) {
-    uint64_t n = std::min<uint64_t>(used[t], per_thread[t].size());
-    for (uint64_t i = 0; i < n; ++i) {
-      starts.push_back(per_thread[t][i].start_ns);
-      ends.push_back(per_thread[t][i].end_ns);
-    }
+  for (const auto& l : loops) {
+    starts.push_back(l.start_ns);
+    ends.push_back(l.end_ns);
   }
   std::sort(starts.begin(), starts.end());
   std::sort(ends.begin(), ends.end());
   uint64_t cur = 0, peak = 0;
   size_t j = 0;
   for (uint64_t s : starts) {
-    // Retire every read that ended at or before this start.
+    // Retire every span that ended at or before this start.
     while (j < ends.size() && ends[j] <= s) {
-      if (cur > 0) --cur;  // A zero-length read may end before it "starts".
+      if (cur > 0) --cur;  // A zero-length span may end before it "starts".
       ++j;
     }
     ++cur;
@@ -30,7 +26,7 @@ uint64_t PeakInFlight(const std::vector<std::vector<ReadInterval>>& per_thread,
   return peak;
 }
 
-double MeanInFlight(const std::vector<ReadInterval>& loops) {
+double MeanInFlight(const std::vector<LoopSpan>& loops) {
   if (loops.empty()) return 0;
   uint64_t first = UINT64_MAX, last = 0;
   double busy = 0;

@@ -20,6 +20,9 @@ namespace {
 using nlohmann::json;
 
 constexpr std::string_view kMagic = "FBJ1 ";
+// Format 1 had no record numbers, so a record deleted from its middle went
+// unseen; it is refused rather than read without that check.
+constexpr int kFormat = 2;
 constexpr char kStartOver[] =
     "; to resume, rerun with the journal's flags, or add --fresh to start "
     "over (it removes the journal)";
@@ -31,22 +34,37 @@ std::string Hex16(uint64_t v) {
   return buf;
 }
 
+// The line's framing ahead of its payload: the payload's declared length
+// and checksum. Nullopt when the magic, length or spacing is wrong.
+struct Prefix {
+  size_t payload_bytes = 0;
+  std::string_view sum;
+  size_t size = 0;  // Bytes of the prefix itself.
+};
+std::optional<Prefix> ParsePrefix(std::string_view line) {
+  if (line.substr(0, kMagic.size()) != kMagic) return std::nullopt;
+  Prefix p;
+  const char* digits = line.data() + kMagic.size();
+  auto [end, ec] =
+      std::from_chars(digits, line.data() + line.size(), p.payload_bytes);
+  if (ec != std::errc() || end == digits) return std::nullopt;
+  const size_t at = static_cast<size_t>(end - line.data());
+  if (line.size() < at + 18 || line[at] != ' ' || line[at + 17] != ' ') {
+    return std::nullopt;
+  }
+  p.sum = line.substr(at + 1, 16);
+  p.size = at + 18;
+  return p;
+}
+
 // The payload of one line (without its newline), or nullopt when its
 // length, checksum or JSON is wrong.
 std::optional<json> ParseLine(std::string_view line) {
-  if (line.substr(0, kMagic.size()) != kMagic) return std::nullopt;
-  line.remove_prefix(kMagic.size());
-  size_t len = 0;
-  auto [end, ec] = std::from_chars(line.data(), line.data() + line.size(), len);
-  if (ec != std::errc() || end == line.data()) return std::nullopt;
-  line.remove_prefix(static_cast<size_t>(end - line.data()));
-  if (line.size() < 18 || line[0] != ' ' || line[17] != ' ') {
-    return std::nullopt;
-  }
-  const std::string_view sum = line.substr(1, 16);
-  const std::string_view payload = line.substr(18);
-  if (payload.size() != len ||
-      sum != Hex16(XXH3_64bits(payload.data(), payload.size()))) {
+  const std::optional<Prefix> prefix = ParsePrefix(line);
+  if (!prefix) return std::nullopt;
+  const std::string_view payload = line.substr(prefix->size);
+  if (payload.size() != prefix->payload_bytes ||
+      prefix->sum != Hex16(XXH3_64bits(payload.data(), payload.size()))) {
     return std::nullopt;
   }
   json j = json::parse(payload, nullptr, false);
@@ -57,6 +75,26 @@ std::optional<json> ParseLine(std::string_view line) {
   return j;
 }
 
+// Whether `tail`, the bytes from the start of the last line that does not
+// parse to the end of the file, can be a torn append: the beginning of one
+// record whose write() stopped short, or whose bytes a crash left wrong.
+// It cannot when it is longer than the record its framing declares, or
+// when an intact record ends it: then it holds the start of another
+// record, so the line before that lost its newline.
+bool CanBeTorn(std::string_view tail) {
+  if (const std::optional<Prefix> p = ParsePrefix(tail)) {
+    const size_t rest = tail.size() - p->size;  // Payload, newline, more?
+    if (rest > p->payload_bytes && rest - p->payload_bytes > 1) return false;
+  }
+  if (tail.empty() || tail.back() != '\n') return true;
+  const std::string_view body = tail.substr(0, tail.size() - 1);
+  for (size_t at = body.find(kMagic, 1); at != std::string_view::npos;
+       at = body.find(kMagic, at + 1)) {
+    if (ParseLine(body.substr(at))) return false;
+  }
+  return true;
+}
+
 Status CutTornTail(const std::string& path, uint64_t keep) {
   UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CLOEXEC));
   if (!fd.ok()) return Status::FromErrno(path);
@@ -65,6 +103,43 @@ Status CutTornTail(const std::string& path, uint64_t keep) {
     return Status::FromErrno(path + ": cutting a torn record off");
   }
   return Status::Ok();
+}
+
+Status CheckFormat(const json& header, const std::string& where) {
+  const auto it = header.find("format");
+  if (it != header.end() && it->is_number_integer() &&
+      it->get<int64_t>() == kFormat) {
+    return Status::Ok();
+  }
+  return Status::Corruption(
+      where + ": journal format " +
+      (it == header.end() ? std::string("(none)") : it->dump()) +
+      ", this flatbench reads format " + std::to_string(kFormat) +
+      " only (numbered records), so it cannot resume this run; add --fresh "
+      "to start over (it removes the journal)");
+}
+
+// Records are numbered from 0 (the header) in the order they were
+// appended, so a record deleted, repeated or moved shows as a number
+// other than its position.
+Status CheckNumber(const json& r, size_t expected, const std::string& where) {
+  const auto it = r.find("seq");
+  if (it == r.end() || !it->is_number_unsigned()) {
+    return Status::Corruption(where + ": record without a sequence number" +
+                              kStartOver);
+  }
+  const uint64_t seq = it->get<uint64_t>();
+  if (seq == expected) return Status::Ok();
+  const std::string got = "record " + std::to_string(seq) + " where record " +
+                          std::to_string(expected) + " belongs: ";
+  if (seq > expected) {
+    const uint64_t lost = seq - expected;
+    return Status::Corruption(where + ": " + got + std::to_string(lost) +
+                              (lost == 1 ? " record is" : " records are") +
+                              " missing before it" + kStartOver);
+  }
+  return Status::Corruption(where + ": " + got +
+                            "a record repeated or out of order" + kStartOver);
 }
 
 Result<JournalHeader> HeaderFromJson(const json& j, const std::string& where) {
@@ -124,7 +199,7 @@ Status Apply(const json& r, const std::string& where, size_t steps,
 
 json HeaderToJson(const JournalHeader& h) {
   return {{"type", "header"},
-          {"format", 1},
+          {"format", kFormat},
           {"flags", h.flags},
           {"identity", h.identity},
           {"schedule", ScheduleToJson(h.schedule)},
@@ -179,7 +254,8 @@ Result<JournalState> ReadJournal(const std::string& path) {
     }
     const std::string where = path + ": line " + std::to_string(line_no);
     if (!rec) {
-      if (!last || line_no == 1) {
+      if (!last || line_no == 1 ||
+          !CanBeTorn(std::string_view(text).substr(pos))) {
         return Status::Corruption(
             where + ": damaged record (length, checksum or newline wrong)" +
             kStartOver);
@@ -189,12 +265,16 @@ Result<JournalState> ReadJournal(const std::string& path) {
       FLATBENCH_RETURN_IF_ERROR(CutTornTail(path, pos));
       break;
     }
-    ++s.records;
     if (line_no == 1) {
       if (rec->value("type", "") != "header") {
         return Status::Corruption(where + ": not a journal header" +
                                   kStartOver);
       }
+      FLATBENCH_RETURN_IF_ERROR(CheckFormat(*rec, where));
+    }
+    FLATBENCH_RETURN_IF_ERROR(CheckNumber(*rec, s.records, where));
+    ++s.records;
+    if (line_no == 1) {
       FLATBENCH_ASSIGN_OR_RETURN(s.header, HeaderFromJson(*rec, where));
       steps = StepCount(s.header.schedule);
       s.last = s.header.started;
@@ -263,16 +343,22 @@ Result<std::unique_ptr<JournalWriter>> JournalWriter::Create(
   if (::stat(path.c_str(), &st) == 0) {
     return Status::RefuseOverwrite(path + ": a journal exists already");
   }
-  FLATBENCH_RETURN_IF_ERROR(
-      WriteFileAtomic(path, JournalLine(HeaderToJson(header))));
-  return Open(path);
+  json first = HeaderToJson(header);
+  first["seq"] = 0;
+  FLATBENCH_RETURN_IF_ERROR(WriteFileAtomic(path, JournalLine(first)));
+  return OpenAt(path, 1);
 }
 
 Result<std::unique_ptr<JournalWriter>> JournalWriter::Open(
-    const std::string& path) {
+    const std::string& path, const JournalState& state) {
+  return OpenAt(path, state.records);
+}
+
+Result<std::unique_ptr<JournalWriter>> JournalWriter::OpenAt(
+    const std::string& path, uint64_t next_seq) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
   if (fd < 0) return Status::FromErrno(path);
-  return std::unique_ptr<JournalWriter>(new JournalWriter(path, fd));
+  return std::unique_ptr<JournalWriter>(new JournalWriter(path, fd, next_seq));
 }
 
 Status JournalWriter::Pass(size_t step, double at, const json& entries) {
@@ -288,7 +374,8 @@ Status JournalWriter::Resume(const Interruption& gap) {
                  {"pass", gap.pass}});
 }
 
-Status JournalWriter::Append(const json& payload) {
+Status JournalWriter::Append(json payload) {
+  payload["seq"] = next_seq_;
   const std::string line = JournalLine(payload);
   size_t off = 0;
   while (off < line.size()) {
@@ -300,6 +387,7 @@ Status JournalWriter::Append(const json& payload) {
   if (::fdatasync(fd_.get()) != 0) {
     return Status::FromErrno(path_ + ": fdatasync");
   }
+  ++next_seq_;
   return Status::Ok();
 }
 

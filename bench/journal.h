@@ -9,19 +9,25 @@
 //
 //   FBJ1 <payload bytes, decimal> <XXH3-64 of the payload, 16 hex> <payload>\n
 //
-// where the payload is one JSON object (no newline in it) whose "type" is
-//   "header"  the first record: the flags, the dataset and build, the host,
-//             the schedule (schedule.h, ScheduleToJson), the wall clock at
-//             the run's origin and its ISO start time;
+// where the payload is one JSON object (no newline in it) whose "seq" is
+// the record's number, counting from 0 at the header (so a record lost or
+// repeated anywhere is seen), and whose "type" is
+//   "header"  the first record: the journal format (2; format 1 had no
+//             "seq" and is refused), the flags, the dataset and build, the
+//             host, the schedule (schedule.h, ScheduleToJson), the wall clock
+//             at the run's origin and its ISO start time;
 //   "pass"    a finished step: its index in the schedule (phases flattened
 //             in run order), the wall clock at its end, and its results
 //             entries as they go into the results file;
 //   "resume"  a later session took the run up again (an Interruption).
 // The header is written whole (write, fsync, rename); every later record is
-// appended by one write() and fdatasync'ed before the run goes on. A last
-// line that is short, has no newline, or whose length or checksum is wrong
-// is a torn append: ReadJournal cuts it off (it says so) and its step runs
-// again; a bad line anywhere else is damage, refused.
+// appended by one write() and fdatasync'ed before the run goes on. Only the
+// last record can be torn: a last line that is short, has no newline, or
+// whose length or checksum is wrong is a torn append, which ReadJournal cuts
+// off (it says so) so that its step runs again, unless it holds more than
+// the one record its framing declares (then the record before it lost its
+// newline). A bad line anywhere else, or a record number out of sequence,
+// is damage, refused.
 
 #include <cstdint>
 #include <map>
@@ -82,8 +88,9 @@ size_t StepCount(const std::vector<Phase>& phases);
 // Reads the journal at `path`, cutting a torn last record off the file
 // (truncate and fsync; ReadJournal reports it in torn_bytes). Errors:
 // kMissingInput when absent; kCorruption naming the file and line for a
-// damaged header, a damaged record before the last, or a record that does
-// not fit the header's schedule; kIOError.
+// damaged header, a journal of another format, a damaged record before
+// the last, a record number out of sequence (a record missing, repeated or
+// moved), or a record that does not fit the header's schedule; kIOError.
 Result<JournalState> ReadJournal(const std::string& path);
 
 // Whether a run of `now` may resume the journal at `path` written for
@@ -103,21 +110,29 @@ class JournalWriter {
   // kRefuseOverwrite when one exists.
   static Result<std::unique_ptr<JournalWriter>> Create(
       const std::string& path, const JournalHeader& header);
-  // An existing, intact journal (ReadJournal), opened to append.
-  static Result<std::unique_ptr<JournalWriter>> Open(const std::string& path);
+  // An existing, intact journal, opened to append after the records of
+  // `state`, ReadJournal's reading of it.
+  static Result<std::unique_ptr<JournalWriter>> Open(const std::string& path,
+                                                     const JournalState& state);
 
   // Step `step` finished at wall clock `at` with these entries.
   Status Pass(size_t step, double at, const nlohmann::json& entries);
   Status Resume(const Interruption& gap);
 
  private:
-  JournalWriter(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
-  Status Append(const nlohmann::json& payload);
+  JournalWriter(std::string path, int fd, uint64_t next_seq)
+      : path_(std::move(path)), fd_(fd), next_seq_(next_seq) {}
+  static Result<std::unique_ptr<JournalWriter>> OpenAt(const std::string& path,
+                                                       uint64_t next_seq);
+  // Appends `payload` numbered next_seq_.
+  Status Append(nlohmann::json payload);
   std::string path_;
   UniqueFd fd_;
+  uint64_t next_seq_;  // The number of the next record appended.
 };
 
-// One journal line holding `payload`, newline included.
+// One journal line holding `payload` as it is (numbered or not), newline
+// included.
 std::string JournalLine(const nlohmann::json& payload);
 
 }  // namespace flatbench::bench

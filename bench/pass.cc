@@ -22,22 +22,15 @@ struct Shared {
       : spec(s),
         sync(s.threads),
         hist(static_cast<size_t>(s.threads)),
-        intervals(static_cast<size_t>(s.threads)),
-        sampled(static_cast<size_t>(s.threads), 0),
         used(static_cast<size_t>(s.threads), 0),
         found(static_cast<size_t>(s.threads), 0),
         loop_start(static_cast<size_t>(s.threads), 0),
         loop_end(static_cast<size_t>(s.threads), 0),
-        errors(static_cast<size_t>(s.threads)) {
-    const uint64_t per_thread =
-        (s.reads_per_thread + kLatencySampleEvery - 1) / kLatencySampleEvery;
-    for (auto& v : intervals) v.resize(per_thread);
-  }
+        errors(static_cast<size_t>(s.threads)) {}
   const PassSpec& spec;
   std::barrier<> sync;
   std::vector<Histogram> hist;
-  std::vector<std::vector<ReadInterval>> intervals;
-  std::vector<uint64_t> sampled, used, found, loop_start, loop_end;
+  std::vector<uint64_t> used, found, loop_start, loop_end;
   std::vector<Status> errors;
   IoSnapshot before, after;
   std::vector<int> server_pids;
@@ -73,13 +66,13 @@ void PassBody(Shared* sh, benchmark::State& st) {
   if (any_failed) st.SkipWithError("reader creation failed");
 
   Histogram& hist = sh->hist[t];
-  ReadInterval* iv = sh->intervals[t].data();
-  uint64_t i = 0, found = 0, sampled = 0, end = 0;
+  uint64_t i = 0, found = 0, start = 0, end = 0;
   const uint64_t last = sh->spec.reads_per_thread - 1;
   // google-benchmark's loop opens and closes with a barrier across the
   // threads, so the loop's own start and end would hide threads that
   // finished early: the thread's time span runs from its first read's start
-  // (read 0 is always timed) to its last read's end.
+  // (read 0 is always timed) to its last read's end, or to the end of the
+  // last timed read before a failed one.
   for (auto _ : st) {
     bool f = false;
     Status s;
@@ -87,7 +80,8 @@ void PassBody(Shared* sh, benchmark::State& st) {
       const uint64_t t0 = NowNs();
       s = reader->Read(i, &f);
       const uint64_t t1 = NowNs();
-      iv[sampled++] = {t0, t1};
+      if (i == 0) start = t0;
+      end = t1;
       hist.Record(t1 - t0);
     } else {
       s = reader->Read(i, &f);
@@ -102,10 +96,9 @@ void PassBody(Shared* sh, benchmark::State& st) {
     }
     ++i;
   }
-  sh->loop_start[t] = sampled > 0 ? iv[0].start_ns : 0;
-  sh->loop_end[t] = end > 0 ? end : (sampled > 0 ? iv[sampled - 1].end_ns : 0);
+  sh->loop_start[t] = start;
+  sh->loop_end[t] = end;
   sh->used[t] = i;
-  sh->sampled[t] = sampled;
   sh->found[t] = found;
   sh->sync.arrive_and_wait();
   if (t == 0) {
@@ -208,7 +201,7 @@ Result<PassResult> RunPass(const PassSpec& spec) {
                            r.entry.value("error_message", std::string("?")));
   }
   uint64_t first = UINT64_MAX, last = 0;
-  std::vector<ReadInterval> loops;
+  std::vector<LoopSpan> loops;
   for (size_t t = 0; t < shared.hist.size(); ++t) {
     r.latency.Merge(shared.hist[t]);
     r.reads += shared.used[t];
@@ -221,7 +214,7 @@ Result<PassResult> RunPass(const PassSpec& spec) {
   const double wall_ns = last > first ? static_cast<double>(last - first) : 0;
   r.wall_seconds = wall_ns / 1e9;
   r.mean_inflight = MeanInFlight(loops);
-  r.peak_inflight = PeakInFlight(shared.intervals, shared.sampled);
+  r.peak_inflight = PeakInFlight(loops);
   r.before = shared.before;
   r.after = shared.after;
   r.servers = ProcessDelta(shared.servers_before, shared.servers_after);

@@ -7,10 +7,9 @@
 // Timing does not tax the faster engine: throughput comes from each
 // thread's loop wall time, with no clock call per read; one read in
 // kLatencySampleEvery is timed (two CLOCK_MONOTONIC reads) into a per-thread
-// histogram, and its [start, end] interval is kept for the in-flight
-// figures. Mean reads in flight = (sum of sampled read durations x
-// kLatencySampleEvery) / pass wall time; the peak is taken over the sampled
-// intervals only, so it is a lower bound on the true peak.
+// histogram. The mean and peak reads in flight come from the threads' loop
+// spans, every read included (inflight.h), so the peak is never below the
+// mean.
 //
 // Everything a pass needs (keys, open backend, eviction) is prepared by the
 // caller before RunPass; readers are created on their own thread before the
@@ -66,7 +65,7 @@ struct PassResult {
   double wall_seconds = 0;   // First thread's loop start to last one's end.
   Histogram latency;         // Merged over threads; sampled reads only.
   double mean_inflight = 0;  // Loop time summed over threads / wall.
-  uint64_t peak_inflight = 0;  // Over the sampled reads: a lower bound.
+  uint64_t peak_inflight = 0;  // Most loops at once: >= mean_inflight.
   IoSnapshot before, after;    // Process-wide, around the timed loop only.
   // The server processes' faults, read bytes and CPU time over the same
   // span, summed (zero and known when there are none).

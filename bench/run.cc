@@ -224,7 +224,7 @@ Result<RunOutcome> RunMatrix(
       }
     }
     FLATBENCH_ASSIGN_OR_RETURN(journal,
-                               JournalWriter::Open(options.journal_path));
+                               JournalWriter::Open(options.journal_path, *j));
     if (gap) FLATBENCH_RETURN_IF_ERROR(journal->Resume(*gap));
   } else if (!options.journal_path.empty()) {
     JournalHeader h = options.journal_header;

@@ -222,7 +222,10 @@ Command AddGet(CLI::App& app) {
                   "one MultiGet per table, printed 'TABLE KEY VALUE' or "
                   "'TABLE KEY not-found' in the file's order. A key whose "
                   "block is corrupt gets its own error line (exit 65); the "
-                  "others are still answered")
+                  "others are still answered. A line that is not a key, or "
+                  "is longer than " +
+                      std::to_string(kMaxKeyLineBytes) +
+                      " bytes, is exit 64 naming FILE:LINE")
       ->excludes(key);
   sub->add_flag("--no-verify", a->no_verify,
                 "Skip the arena's block checksum check on this read (LMDB, "

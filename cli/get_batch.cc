@@ -1,57 +1,11 @@
 #include "cli/get_batch.h"
 
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "cli/exit.h"
 #include "common/hex.h"
 
 namespace flatbench::cli {
-
-Result<std::vector<BatchKey>> ReadKeysFile(const std::string& path,
-                                           Table default_table) {
-  std::ifstream in(path);
-  if (!in) {
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) {
-      return Status::MissingInput("--keys: " + path + " does not exist");
-    }
-    return Status::FromErrno("--keys: open " + path);
-  }
-  std::vector<BatchKey> keys;
-  std::string line;
-  for (size_t n = 1; std::getline(in, line); ++n) {
-    std::istringstream words(line);
-    std::string first;
-    std::string second;
-    std::string extra;
-    words >> first >> second >> extra;
-    if (first.empty() || first[0] == '#') continue;
-    const std::string where = "--keys: " + path + ":" + std::to_string(n);
-    BatchKey k{default_table, {}, first};
-    if (!second.empty()) {
-      if (!ParseTable(first, &k.table) || !extra.empty()) {
-        return Status::Usage(where +
-                             ": expected 'HEX' or 'account|storage HEX'");
-      }
-      k.hex = second;
-    }
-    if (!FromHex(k.hex, &k.key)) {
-      return Status::Usage(where + ": '" + k.hex + "' is not even-length hex");
-    }
-    if (k.key.size() != KeySize(k.table)) {
-      return Status::Usage(where + ": " + std::to_string(k.key.size()) +
-                           " bytes, a " + TableName(k.table) + " key has " +
-                           std::to_string(KeySize(k.table)));
-    }
-    keys.push_back(std::move(k));
-  }
-  if (in.bad()) return Status::FromErrno("--keys: read " + path);
-  if (keys.empty()) return Status::Usage("--keys: " + path + " has no keys");
-  return keys;
-}
 
 std::vector<std::optional<std::string>> CheckedWalks(
     const backends::Entry& entry, const std::string& dir,

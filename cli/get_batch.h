@@ -1,30 +1,17 @@
 #pragma once
 // flatbench get --keys FILE: one batch (ReadSession::MultiGet) per table of
-// the keys a file lists, each key answered on its own line.
+// the keys a file lists (cli/keys_file.h), each key answered on its own
+// line.
 
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "backends/table.h"
+#include "cli/keys_file.h"
 #include "common/status.h"
 
 namespace flatbench::cli {
-
-// One key of a keys file.
-struct BatchKey {
-  Table table;
-  std::string key;  // bytes
-  std::string hex;  // as written
-};
-
-// Reads a keys file: one key per line as hex, optionally preceded by its
-// table ("storage 00ab..."; otherwise `default_table`). Blank lines and
-// lines starting with '#' are skipped. kMissingInput when it does not
-// exist; kUsage naming the file and line for a line that is not a key of
-// its table's width, and for a file without keys.
-Result<std::vector<BatchKey>> ReadKeysFile(const std::string& path,
-                                           Table default_table);
 
 // Looks every key up with one MultiGet per table on `backend` and prints,
 // in the file's order, "TABLE KEY VALUE" for a found key and "TABLE KEY

@@ -61,8 +61,9 @@ constexpr Meaning kCounterMeanings[] = {
      "(the earliest start to the latest end): the sum of read "
      "durations / wall time, up to the loop's overhead"},
     {"peak_inflight",
-     "peak overlap of the sampled reads (a lower bound on the true "
-     "peak)"},
+     "the most read-loop spans (as in `mean_inflight`) that overlap at "
+     "one instant: the maximum of the count whose time average is "
+     "`mean_inflight`, so at least `mean_inflight` in every pass"},
     {"storage_bound",
      "1 if the reads waited on storage (`bytes_read_per_read` ≥ "
      "512 or `major_faults_per_read` ≥ 0.1, an absent "

@@ -173,7 +173,8 @@ inline constexpr Counter kThreads{"threads", Type::kCount,
 // (the sum of read durations / wall time, up to the loop's overhead).
 inline constexpr Counter kMeanInflight{"mean_inflight", Type::kCount,
                                        kOnRead | kOnDevice};
-// Peak overlap of the sampled reads (a lower bound on the true peak).
+// The most threads inside their read loops at one instant: the maximum of
+// the count whose time average is mean_inflight, so never below it.
 inline constexpr Counter kPeakInflight{"peak_inflight", Type::kCount,
                                        kOnRead | kOnDevice};
 // 1 if the pass's reads waited on storage (bytes_read_per_read >= 512 or

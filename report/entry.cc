@@ -231,6 +231,14 @@ std::string Inconsistency(const Pass& p, const json& entry) {
     return std::string(r::kPeakInflight.name) + " " +
            Sig(p.Get(r::kPeakInflight), 6) + " is above the thread count";
   }
+  // The mean is the time average of the count whose maximum is the peak.
+  const double mean = p.Get(r::kMeanInflight);
+  const double peak = p.Get(r::kPeakInflight);
+  if (mean > peak * (1 + kDerivedTolerance)) {
+    return Name(r::kMeanInflight) + " " + Sig(mean, 6) + " is above " +
+           Name(r::kPeakInflight) + " " + Sig(peak, 6) +
+           " (within one pass the mean cannot exceed the peak)";
+  }
   // The efficiency is the quotient of two figures on the same entry.
   const double eff = p.Get(r::kIoEfficiency);
   const double device = p.Get(r::kDeviceReadsPerS);

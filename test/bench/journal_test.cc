@@ -1,8 +1,9 @@
 // A run's journal (bench/journal.h): records read back as written, a torn
 // last line cut off and never read as data, damage before the last line
-// refused, a journal of other flags or another dataset refused naming what
-// differs, the gap limit, and the driver resuming a run whose worker died:
-// only the steps missing run again, a batch pass among them.
+// and records out of sequence refused, a journal of other flags or another
+// dataset refused naming what differs, the gap limit, and the driver
+// resuming a run whose worker died: only the steps missing run again, a
+// batch pass among them.
 #include "bench/journal.h"
 
 #include <catch2/catch.hpp>
@@ -80,6 +81,7 @@ TEST_CASE("a torn last line is cut off and its step runs again",
   const std::string intact = testing::ReadAll(path);
   const std::string line =
       JournalLine({{"type", "pass"},
+                   {"seq", 2},
                    {"step", 1},
                    {"at", 1020},
                    {"entries", json::array({{{"name", "p1"}}})}});
@@ -121,6 +123,181 @@ TEST_CASE("a damaged line before the last is refused", "[bench][journal]") {
   CHECK(s.status().code() == Code::kCorruption);
   CHECK(s.status().message().find("line 2") != std::string::npos);
   CHECK(s.status().message().find("--fresh") != std::string::npos);
+}
+
+// The journal's lines, each with its newline.
+std::vector<std::string> LinesOf(const std::string& text) {
+  std::vector<std::string> out;
+  for (size_t pos = 0; pos < text.size();) {
+    const size_t nl = text.find('\n', pos);
+    const size_t end = nl == std::string::npos ? text.size() : nl + 1;
+    out.push_back(text.substr(pos, end - pos));
+    pos = end;
+  }
+  return out;
+}
+
+std::string Joined(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const auto& l : lines) out += l;
+  return out;
+}
+
+// The payload of journal line `l`, as JSON.
+json PayloadOf(const std::string& l) {
+  return json::parse(l.substr(l.find(' ', l.find(' ', 5) + 1) + 1));
+}
+
+// A header, then records 1 to 3: a pass, a resume, a pass.
+std::vector<std::string> FourRecords(const std::string& path) {
+  auto w = JournalWriter::Create(path, Header());
+  REQUIRE(w.ok());
+  REQUIRE(w.value()->Pass(0, 1010, json::array({{{"name", "p0"}}})).ok());
+  REQUIRE(w.value()->Resume(Interruption{1010, 1100, 1, "p1"}).ok());
+  REQUIRE(w.value()->Pass(1, 1110, json::array({{{"name", "p1"}}})).ok());
+  const std::vector<std::string> lines = LinesOf(testing::ReadAll(path));
+  REQUIRE(lines.size() == 4);
+  return lines;
+}
+
+// A record lost from the middle of a journal (a line deleted) would have
+// its step run again out of schedule order, its pass_order taken twice.
+TEST_CASE("a record missing or repeated before the last is refused",
+          "[bench][journal]") {
+  testing::TempDir tmp;
+  const std::string path = tmp / "r.json.journal";
+  std::vector<std::string> lines = FourRecords(path);
+  std::string expected;
+  SECTION("a record deleted") {
+    lines.erase(lines.begin() + 2);  // sed -i 3d
+    expected = "line 3: record 3 where record 2 belongs: 1 record is missing";
+  }
+  SECTION("two records deleted") {
+    lines.erase(lines.begin() + 1, lines.begin() + 3);
+    expected = "line 2: record 3 where record 1 belongs: 2 records are";
+  }
+  SECTION("a record repeated") {
+    lines.insert(lines.begin() + 2, lines[1]);
+    expected = "line 3: record 1 where record 2 belongs: a record repeated";
+  }
+  SECTION("the last record repeated") {
+    lines.push_back(lines.back());
+    expected = "line 5: record 3 where record 4 belongs";
+  }
+  SECTION("two records swapped") {
+    std::swap(lines[1], lines[2]);
+    expected = "line 2: record 2 where record 1 belongs";
+  }
+  const std::string text = Joined(lines);
+  testing::WriteAll(path, text);
+  auto s = ReadJournal(path);
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.status().code() == Code::kCorruption);
+  CHECK_THAT(s.status().message(), Catch::StartsWith(path + ": " + expected));
+  CHECK_THAT(s.status().message(), Catch::Contains("--fresh"));
+  CHECK(testing::ReadAll(path) == text);  // Refused, never cut.
+}
+
+TEST_CASE("records read back in sequence, and appended after a reopen",
+          "[bench][journal]") {
+  testing::TempDir tmp;
+  const std::string path = tmp / "r.json.journal";
+  const std::vector<std::string> lines = FourRecords(path);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    CAPTURE(i);
+    CHECK(PayloadOf(lines[i])["seq"] == i);
+  }
+  // The last line deleted is a journal that stopped a record earlier.
+  testing::WriteAll(path, lines[0] + lines[1] + lines[2]);
+  auto s = ReadJournal(path);
+  REQUIRE(s.ok());
+  CHECK(s->records == 3);
+  auto w = JournalWriter::Open(path, s.value());
+  REQUIRE(w.ok());
+  REQUIRE(w.value()->Pass(1, 1120, json::array({{{"name", "p1"}}})).ok());
+  w.value().reset();
+  auto again = ReadJournal(path);
+  INFO(again.status().message());
+  REQUIRE(again.ok());
+  CHECK(again->records == 4);
+  CHECK(again->order == std::vector<size_t>{0, 1});
+  CHECK(again->interruptions.size() == 1);
+}
+
+TEST_CASE("a journal without record numbers is refused", "[bench][journal]") {
+  testing::TempDir tmp;
+  const std::string path = tmp / "r.json.journal";
+  std::vector<std::string> lines = FourRecords(path);
+  const std::string numbered_header = lines[0];
+  // A format 1 journal: the same records, unnumbered.
+  for (auto& l : lines) {
+    json j = PayloadOf(l);
+    j.erase("seq");
+    if (j["type"] == "header") j["format"] = 1;
+    l = JournalLine(j);
+  }
+  testing::WriteAll(path, Joined(lines));
+  auto s = ReadJournal(path);
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.status().code() == Code::kCorruption);
+  CHECK_THAT(s.status().message(),
+             Catch::StartsWith(path + ": line 1: journal format 1, this "
+                                      "flatbench reads format 2 only"));
+  CHECK_THAT(s.status().message(), Catch::Contains("--fresh"));
+
+  // A numbered header followed by an unnumbered record.
+  lines[0] = numbered_header;
+  testing::WriteAll(path, Joined(lines));
+  s = ReadJournal(path);
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.status().code() == Code::kCorruption);
+  CHECK_THAT(
+      s.status().message(),
+      Catch::StartsWith(path + ": line 2: record without a sequence number"));
+}
+
+// Only the last record can be torn. A newline changed or lost at the end
+// of the record before it joins the two lines into one last line; that
+// line holds more than one record, so it is damage, never cut off as a
+// torn append (which would drop an intact record).
+TEST_CASE("a changed newline before the last record is refused",
+          "[bench][journal]") {
+  testing::TempDir tmp;
+  const std::string path = tmp / "r.json.journal";
+  std::vector<std::string> lines = FourRecords(path);
+  const std::string how = GENERATE("changed", "deleted", "changed, last torn");
+  CAPTURE(how);
+  std::string& third = lines[2];
+  if (how == std::string("deleted")) {
+    third.pop_back();
+  } else {
+    third.back() = 'x';
+  }
+  if (how == std::string("changed, last torn")) lines[3].resize(30);
+  const std::string text = Joined(lines);
+  testing::WriteAll(path, text);
+  auto s = ReadJournal(path);
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.status().code() == Code::kCorruption);
+  CHECK_THAT(s.status().message(),
+             Catch::StartsWith(path + ": line 3: damaged record"));
+  CHECK(testing::ReadAll(path) == text);  // Nothing cut off.
+}
+
+// The last line's own newline changed: nothing follows it, so it may be an
+// append cut short; only that record is dropped, and its step runs again.
+TEST_CASE("a changed newline at the end of the last record is a torn append",
+          "[bench][journal]") {
+  testing::TempDir tmp;
+  const std::string path = tmp / "r.json.journal";
+  std::vector<std::string> lines = FourRecords(path);
+  lines[3].back() = 'x';
+  testing::WriteAll(path, Joined(lines));
+  auto s = ReadJournal(path);
+  REQUIRE(s.ok());
+  CHECK(s->records == 3);
+  CHECK(s->torn_bytes == lines[3].size());
+  CHECK(testing::ReadAll(path) == lines[0] + lines[1] + lines[2]);
 }
 
 TEST_CASE("a journal of other flags or another dataset is refused",

@@ -396,6 +396,49 @@ TEST_CASE("a torn journal line is detected, never read, and its pass re-run") {
   CHECK(orders.size() == doc["benchmarks"].size());
 }
 
+// Only a torn last record is cut off and run again: a record lost before
+// it, or the newline of the record before it changed, is damage, refused
+// (65, naming the journal and the line) before any pass runs, and the
+// journal is left as it is.
+TEST_CASE("a journal damaged before its last record is refused with 65") {
+  const std::string& data = SharedDataset();
+  TempDir tmp;
+  const auto args = SmallBench(data, tmp / "r.json");
+  StopAfterPass(args, 4, SIGTERM, tmp / "err1", data);
+  const std::string journal = tmp / "r.json.journal";
+  const std::string intact = Slurp(journal);
+  std::vector<size_t> starts = {0};  // Where each line starts.
+  for (size_t i = 0; i + 1 < intact.size(); ++i) {
+    if (intact[i] == '\n') starts.push_back(i + 1);
+  }
+  REQUIRE(starts.size() == 5);  // The header and 4 passes.
+  std::string newline_changed = intact;
+  newline_changed[starts[4] - 1] = 'x';  // The end of the 4th line.
+  struct Damage {
+    std::string what, text, error;
+  };
+  const std::vector<Damage> damages = {
+      // sed -i 3d: pass 2's record deleted.
+      {"a record deleted",
+       intact.substr(0, starts[2]) + intact.substr(starts[3]),
+       "line 3: record 3 where record 2 belongs"},
+      {"a record repeated",
+       intact.substr(0, starts[3]) + intact.substr(starts[2]),
+       "line 4: record 2 where record 3 belongs"},
+      {"a newline changed", newline_changed, "line 4: damaged record"},
+  };
+  for (const auto& d : damages) {
+    CAPTURE(d.what);
+    flatbench::testing::WriteAll(journal, d.text);
+    auto [code, err] = RunToEnd(args, tmp / "err2");
+    INFO(err);
+    CHECK(code == 65);
+    CHECK(err.find(journal + ": " + d.error) != std::string::npos);
+    CHECK(err.find("bench [") == std::string::npos);  // Nothing ran.
+    CHECK(Slurp(journal) == d.text);
+  }
+}
+
 TEST_CASE("a journal of other flags or another dataset is refused with 65") {
   const std::string& data = SharedDataset();
   TempDir tmp;

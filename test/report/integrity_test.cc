@@ -111,6 +111,23 @@ TEST_CASE("impossible values are refused naming benchmark and counter",
   ExpectRefused(doc, {name, counter});
 }
 
+// RESULTS_FORMAT.md: within one pass the mean in flight is the time
+// average of the count whose maximum is the peak.
+TEST_CASE("a pass whose mean in flight is above its peak is refused",
+          "[report][integrity]") {
+  json doc = ResultsBuilder().Build();
+  const std::string name = "rocksdb/account/hit/cold/threads:32/rep:1";
+  json& e = testing::Entry(doc, name);
+  e["peak_inflight"] = 14;
+  e["mean_inflight"] = 29;
+  ExpectRefused(doc, {"benchmark '" + name + "'",
+                      "mean_inflight 29 is above peak_inflight 14"});
+  e["mean_inflight"] = 14;  // At the peak: every thread read throughout.
+  Result<ResultSet> rs = ParseResults(doc.dump(), "edited.json");
+  INFO(rs.status().message());
+  CHECK(rs.ok());
+}
+
 TEST_CASE("every backend negative in one cell is refused",
           "[report][integrity]") {
   json doc = ResultsBuilder().Build();

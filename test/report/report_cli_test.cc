@@ -109,13 +109,28 @@ TEST_CASE("report exit codes for bad input", "[report][cli]") {
         "flatbench.spec says accounts=100000 but "
         "flatbench.dataset.accounts is 300000000";
   }
+  SECTION("a pass whose mean in flight is above its peak") {
+    auto doc = ResultsBuilder().Build();
+    for (auto& e : doc["benchmarks"]) {
+      if (e["name"] != "lmdb/storage/miss-live/cold/threads:8/rep:3") continue;
+      e["mean_inflight"] = 6.0;
+      e["peak_inflight"] = 1;
+    }
+    Write(tmp / "m.json", doc.dump());
+    args = "report " + (tmp / "m.json") + out;
+    want = 65;
+    named =
+        "m.json: benchmark 'lmdb/storage/miss-live/cold/threads:8/rep:3' "
+        "counter mean_inflight 6 is above peak_inflight 1";
+  }
   SECTION("a spec without counts beside full scale's dataset keys") {
     auto doc = ResultsBuilder().Build();
     doc["context"]["flatbench.spec"] = "flatbench-dataset v1 seed=42";
     Write(tmp / "s.json", doc.dump());
     args = "report " + (tmp / "s.json") + out;
     want = 65;
-    named = "flatbench.spec 'flatbench-dataset v1 seed=42' states no accounts=N";
+    named =
+        "flatbench.spec 'flatbench-dataset v1 seed=42' states no accounts=N";
   }
   SECTION("missing thresholds file") {
     args = "report " + (tmp / "r.json") + out + " --thresholds " +
