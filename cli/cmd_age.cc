@@ -17,7 +17,7 @@ namespace {
 struct AgeArgs {
   std::string dir;
   dataset::StreamSpec stream;
-  uint64_t merge_every = 100;
+  uint64_t merge_every = dataset::kDefaultMergeEvery;
   int jobs = 0;
   bool quiet = false;
 };

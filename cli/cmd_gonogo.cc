@@ -55,7 +55,11 @@ struct GonogoArgs {
   bool full_verify = false;
   bool plan_only = false;
   bool full_reference = false;
-  unsigned jobs = 0;           // gen --jobs; 0: the host's hardware threads.
+  unsigned jobs = 0;  // gen --jobs; 0: the host's hardware threads.
+  // "fresh": the bulk-loaded stores; "aged": then aged by `blocks` blocks
+  // of the default stream (0: TenPercentBlocks).
+  std::string shape = "fresh";
+  uint64_t blocks = 0;
   std::string device_profile;  // bench --device-profile; --plan: that host.
 };
 
@@ -222,6 +226,8 @@ std::vector<std::string> BenchArgv(const cli::BenchArgs& b) {
 int PrintGonogoPlan(const GonogoArgs& a, const dataset::Spec& spec,
                     const std::optional<DeviceProfileFile>& profile) {
   const cli::BenchArgs bench = BenchOf(a, "-");
+  const bool aged = a.shape == "aged";
+  const int phases = aged ? 5 : 4;
   auto est = EstimateGonogo(spec, a.dir, bench, a.jobs, profile);
   if (!est.ok()) return Fail(est.status().WithContext("gonogo --plan"));
   std::string todo;
@@ -232,17 +238,32 @@ int PrintGonogoPlan(const GonogoArgs& a, const dataset::Spec& spec,
   std::fprintf(stderr, "gonogo plan (%s scale, dataset %s):\n%s",
                a.scale.c_str(), a.dir.c_str(),
                FormatGonogoEstimate(est.value()).c_str());
-  std::fprintf(stderr, "  [1/4] gen: %s\n",
+  std::fprintf(stderr, "  [1/%d] gen: %s\n", phases,
                todo.empty()
                    ? "every backend built already"
                    : (todo + " with " + std::to_string(est->jobs) +
                       (est->jobs == 1 ? " job" : " jobs") + ", about " +
                       bench::FormatDuration(est->gen_jobs) + " (estimate)")
                          .c_str());
-  std::fprintf(stderr, "  [2/4] verify%s\n",
+  int phase = 1;
+  if (aged) {
+    double age = 0;
+    for (const std::string& store : dataset::StoresOf(a.backends)) {
+      age += dataset::EstimateAgeSeconds(
+          spec, store, a.blocks, dataset::StreamSpec().changes_per_block,
+          dataset::kDefaultMergeEvery, std::max(1u, est->jobs));
+    }
+    std::fprintf(stderr,
+                 "  [%d/%d] age: %llu blocks through every store's write "
+                 "path, about %s (estimate: measured seconds per block, the "
+                 "arena's merges priced as builds)\n",
+                 ++phase, phases, static_cast<unsigned long long>(a.blocks),
+                 bench::FormatDuration(age).c_str());
+  }
+  std::fprintf(stderr, "  [%d/%d] verify%s\n", ++phase, phases,
                a.full_verify ? " (every pair; RESEARCH.md, section 6)"
                              : " --quick: seconds");
-  std::fprintf(stderr, "  [3/4] bench:\n");
+  std::fprintf(stderr, "  [%d/%d] bench:\n", ++phase, phases);
   std::vector<std::string> args = BenchArgv(bench);
   args.insert(args.end(),
               {"--plan", "--plan-scale", spec.scale, "--plan-accounts",
@@ -253,7 +274,7 @@ int PrintGonogoPlan(const GonogoArgs& a, const dataset::Spec& spec,
   if (int rc = PhaseExit(end.value(), "bench", "bench --plan"); rc != 0) {
     return rc;
   }
-  std::fprintf(stderr, "  [4/4] report: seconds\n");
+  std::fprintf(stderr, "  [%d/%d] report: seconds\n", ++phase, phases);
   return 0;
 }
 
@@ -276,12 +297,20 @@ int RunGonogo(GonogoArgs a) {
   }
   // gen and verify build and check the stores; bench measures every name.
   const std::string backends = JoinCsv(dataset::StoresOf(a.backends));
-  if (a.dir.empty()) a.dir = "data/" + a.scale;
+  const bool aged = a.shape == "aged";
+  if (aged && a.blocks == 0) {
+    a.blocks = dataset::TenPercentBlocks(spec.value(), dataset::StreamSpec());
+  }
+  if (a.dir.empty()) a.dir = "data/" + a.scale + (aged ? "-aged" : "");
   if (a.plan_only) return PrintGonogoPlan(a, spec.value(), profile);
   json identity = {{"scale", a.scale},
                    {"spec", spec->Canonical()},
                    {"dir", fs::absolute(a.dir).string()},
                    {"backends", JoinCsv(a.backends)}};
+  if (aged) {
+    identity["shape"] = a.shape;
+    identity["blocks"] = a.blocks;
+  }
   if (a.out.empty() && !a.fresh)
     a.out = FindUnfinished(a.results_root, identity);
   // Before anything is written: only backends not yet built count.
@@ -299,15 +328,15 @@ int RunGonogo(GonogoArgs a) {
   if (resuming) std::fprintf(stderr, "gonogo: resuming %s\n", a.out.c_str());
   if (Status st = state.Save(); !st.ok()) return Fail(st);
 
-  // gen, verify, bench, report.
-  const int phases = 4;
+  // gen, (age,) verify, bench, report.
+  const int phases = aged ? 5 : 4;
   int phase_no = 0;
   const auto run_start = std::chrono::steady_clock::now();
   // A stop signal: the child has ended (stop_signals.h); say where, and
   // how to resume.
   auto stopped = [&](const std::string& phase) {
     std::string done;
-    for (const char* p : {"gen", "verify", "bench"}) {
+    for (const char* p : {"gen", "age", "verify", "bench"}) {
       if (state.Done(p)) done += (done.empty() ? "" : ", ") + std::string(p);
     }
     std::fprintf(
@@ -350,7 +379,7 @@ int RunGonogo(GonogoArgs a) {
     return PhaseExit(end.value(), args[0], phase);
   };
 
-  std::vector<std::string> gen = {"gen",  "--scale",    a.scale, "--dir",
+  std::vector<std::string> gen = {"gen", "--scale",    a.scale, "--dir",
                                   a.dir, "--backends", backends};
   // Not given: gen's own default, the host's hardware threads lowered to
   // what the memory holds; given, gen refuses a count the memory cannot.
@@ -360,6 +389,12 @@ int RunGonogo(GonogoArgs a) {
                            "--slots-per-account", std::to_string(a.slots)});
   }
   if (int rc = run("gen", gen); rc != 0) return rc;
+  if (aged) {
+    std::vector<std::string> age = {"age", "--dir", a.dir, "--blocks",
+                                    std::to_string(a.blocks)};
+    if (a.jobs != 0) age.insert(age.end(), {"--jobs", std::to_string(a.jobs)});
+    if (int rc = run("age", age); rc != 0) return rc;
+  }
   if (int rc =
           run("verify",
               a.full_verify
@@ -463,6 +498,18 @@ Command AddGonogo(CLI::App& app) {
                   "A device profile (flatbench device --out P.json): bench "
                   "records it; with --plan, the plan is for the host it "
                   "describes (its cpus and device)");
+  sub->add_option("--shape", a->shape,
+                  "fresh: the stores as bulk-loaded; aged: then aged by "
+                  "--blocks blocks of the default stream through each "
+                  "store's write path (flatbench age), in data/SCALE-aged "
+                  "by default, so the verdict is for the shape a running "
+                  "node's stores have")
+      ->check(CLI::IsMember({"fresh", "aged"}))
+      ->capture_default_str();
+  sub->add_option("--blocks", a->blocks,
+                  "Blocks for --shape aged (default: enough to change 10% of "
+                  "the dataset's keys, 2,000 changes a block)")
+      ->check(AtLeastOne());
   sub->add_flag("--full-reference", a->full_reference,
                 "Reference rows run the whole bench matrix below full scale "
                 "too (bench --full-reference)");

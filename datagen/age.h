@@ -41,7 +41,7 @@ struct AgeOptions {
   // The stream to reach: blocks is the target count. When the dataset is
   // already aged its stream must be the same one (SameStream).
   dataset::StreamSpec stream;
-  uint64_t merge_every = 100;  // The arena's blocks per merge.
+  uint64_t merge_every = dataset::kDefaultMergeEvery;
   unsigned jobs = 1;
   bool progress = true;
   const volatile std::sig_atomic_t* stop = nullptr;
@@ -65,9 +65,9 @@ struct Upkeep {
   uint64_t disk_bytes = 0;     // The store's files afterwards.
   uint64_t live_bytes = 0;     // Keys and values of the aged state.
   double device_write_bytes_per_s = 0;  // The probe's; 0: not measured.
-  Settings engine;             // StoreWriter::Upkeep.
-  double write_amp() const;    // written / logical.
-  double space_amp() const;    // disk / live.
+  Settings engine;                      // StoreWriter::Upkeep.
+  double write_amp() const;             // written / logical.
+  double space_amp() const;             // disk / live.
 };
 
 // Ages every complete store of opts.dir to opts.stream. kUsage for a

@@ -24,12 +24,12 @@ namespace {
 constexpr const char* kMeasured3M = "3M x 4 alone, idle 2-core VM";
 
 constexpr StoreFigures kFigures[] = {
-    {"arena", 1.056, 1169e3, 1829e3, 0, false, true, kMeasured3M},
-    {"rocksdb", 1.008, 782e3, 1389e3, 0, false, true, kMeasured3M},
-    {"lmdb", 1.149, 928e3, 1485e3, 0, true, true, kMeasured3M},
-    {"postgres", 1.149, 410e3, 249e3, 3.0, false, true, kMeasured3M},
-    {"sqlite", 1.22, 566e3, 593e3, 0, true, true, kMeasured3M},
-    {"fs", 0, 12e3, 12.6e3, 0, true, false, "smoke, 2-core VM"},
+    {"arena", 1.056, 1169e3, 1829e3, 0, false, true, kMeasured3M, 0.002, true},
+    {"rocksdb", 1.008, 782e3, 1389e3, 0, false, true, kMeasured3M, 0.012},
+    {"lmdb", 1.149, 928e3, 1485e3, 0, true, true, kMeasured3M, 0.010},
+    {"postgres", 1.149, 410e3, 249e3, 3.0, false, true, kMeasured3M, 0.05},
+    {"sqlite", 1.22, 566e3, 593e3, 0, true, true, kMeasured3M, 0.02},
+    {"fs", 0, 12e3, 12.6e3, 0, true, false, "smoke, 2-core VM", 0.1},
 };
 static_assert(kFigures[2].store == "lmdb", "FiguresOf's fallback is LMDB's");
 
@@ -93,6 +93,20 @@ double EstimateBuildSeconds(const Spec& spec, const std::string& store,
   const double p = ParallelShare(f);
   const double n = std::max(1u, jobs);
   return f.setup_seconds + OneJobSeconds(spec, f) * ((1 - p) + p / n);
+}
+
+double EstimateAgeSeconds(const Spec& spec, const std::string& store,
+                          uint64_t blocks, uint32_t changes,
+                          uint64_t merge_every, unsigned jobs) {
+  const StoreFigures& f = FiguresOf(store);
+  double s = static_cast<double>(blocks) * f.age_seconds_per_block *
+             static_cast<double>(changes) / 2000.0;
+  if (f.ages_by_merges) {
+    const uint64_t every = std::max<uint64_t>(1, merge_every);
+    const double merges = static_cast<double>((blocks + every - 1) / every);
+    s += merges * EstimateBuildSeconds(spec, store, jobs);
+  }
+  return s;
 }
 
 double EstimateGenSeconds(const Spec& spec,

@@ -45,6 +45,12 @@ struct StoreFigures {
   bool two_jobs_measured = false;
   // Where and how the rates were measured, for the plan and the docs.
   std::string_view rates_from = {};
+  // flatbench age: wall seconds per block of 2,000 changes through the
+  // store's write path (the arena: gathering them; its merges are priced
+  // as builds, EstimateAgeSeconds); 0: it has no writer.
+  double age_seconds_per_block = 0;
+  // Kept packed by merges that rewrite the whole store (the arena).
+  bool ages_by_merges = false;
 };
 // Every store's figures, in canonical order. A name not in it gets LMDB's,
 // the slowest embedded store's.
@@ -89,6 +95,16 @@ double EstimateBuildSeconds(const Spec& spec, const std::string& store,
 double EstimateGenSeconds(const Spec& spec,
                           const std::vector<std::string>& stores, unsigned jobs,
                           unsigned cores);
+
+// Wall seconds of aging `store` by `blocks` blocks of `changes` changes
+// (flatbench age, RESEARCH.md section 11): its measured seconds per block,
+// scaled by changes / 2,000, and for the arena one merge per `merge_every`
+// blocks (and one for the rest), each priced as a build of the aged
+// state with `jobs` jobs (EstimateBuildSeconds): a merge reads and
+// rewrites the whole base as gen writes it.
+double EstimateAgeSeconds(const Spec& spec, const std::string& store,
+                          uint64_t blocks, uint32_t changes,
+                          uint64_t merge_every, unsigned jobs);
 
 // Peak memory of building one backend with `jobs` threads (0 counts as 1):
 //   4 x accounts x (jobs > 1 ? 2 : 1)      the bucketed counters

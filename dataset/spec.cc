@@ -1,5 +1,7 @@
 #include "dataset/spec.h"
 
+#include <algorithm>
+
 namespace flatbench::dataset {
 
 std::string Spec::Canonical() const {
@@ -28,6 +30,12 @@ bool StreamSpec::SameStream(const StreamSpec& o) const {
          new_accounts == o.new_accounts && slot_updates == o.slot_updates &&
          new_slots == o.new_slots && slot_deletes == o.slot_deletes &&
          hot_share == o.hot_share && hot_accounts == o.hot_accounts;
+}
+
+uint64_t TenPercentBlocks(const Spec& spec, const StreamSpec& stream) {
+  const uint64_t pairs = spec.accounts + spec.storage_slots();
+  const uint64_t per_block = std::max<uint64_t>(1, stream.changes_per_block);
+  return std::max<uint64_t>(1, (pairs / 10 + per_block - 1) / per_block);
 }
 
 Status ValidateStream(const StreamSpec& s) {

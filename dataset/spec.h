@@ -46,6 +46,15 @@ struct StreamSpec {
   }
 };
 
+// The arena's blocks per merge when aging (flatbench age --merge-every).
+inline constexpr uint64_t kDefaultMergeEvery = 100;
+
+struct Spec;
+// Blocks of `stream` that change about 10% of `spec`'s keys (at least 1):
+// gonogo --shape aged's default, the least aging the live-node question
+// asks for (RESEARCH.md section 11).
+uint64_t TenPercentBlocks(const Spec& spec, const StreamSpec& stream);
+
 // kUsage naming the flag at fault: shares that do not sum to 1000, no
 // changes per block, a hot set of no accounts.
 Status ValidateStream(const StreamSpec& stream);

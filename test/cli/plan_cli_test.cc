@@ -17,9 +17,9 @@
 #include "common/device_profile.h"
 #include "datagen/needs.h"
 #include "dataset/estimate.h"
+#include "flatbench_config.h"
 #include "test/crafted_profile.h"
 #include "test/doc_table.h"
-#include "flatbench_config.h"
 #include "test/run_command.h"
 
 namespace {
@@ -228,6 +228,34 @@ TEST_CASE(
         After(named.err, "[1/4] gen: ").rfind("arena,rocksdb,lmdb,sqlite", 0) ==
         0);
   }
+}
+
+TEST_CASE("gonogo --plan --shape aged prices the age phase") {
+  TempDir tmp;
+  auto r = RunFlatbench(
+      "gonogo --plan --scale full --jobs 2 --shape aged "
+      "--dir " +
+      (tmp / "data") + " --evict drop_caches");
+  CAPTURE(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(
+      After(r.err, "[1/5] gen: ").rfind("arena,rocksdb,lmdb with 2 jobs", 0) ==
+      0);
+  // 10% of 1.5e9 pairs at 2,000 changes a block.
+  const uint64_t blocks = 75'000;
+  CHECK(dataset::TenPercentBlocks(Spec("full"), dataset::StreamSpec()) ==
+        blocks);
+  double age = 0;
+  for (const std::string& s : kGated) {
+    age += dataset::EstimateAgeSeconds(Spec("full"), s, blocks, 2000,
+                                       dataset::kDefaultMergeEvery, 2);
+  }
+  CHECK(After(r.err, "[2/5] age: ")
+            .rfind("75000 blocks through every store's write path, about " +
+                       flatbench::bench::FormatDuration(age),
+                   0) == 0);
+  CHECK(r.err.find("[3/5] verify") != std::string::npos);
+  CHECK(r.err.find("[5/5] report") != std::string::npos);
 }
 
 TEST_CASE("gonogo --plan --device-profile plans for that host") {
