@@ -24,6 +24,7 @@
 #endif
 #if FLATBENCH_HAVE_SQLITE
 #include "baselines/sqlite_backend.h"
+#include "baselines/sqlite_writer.h"
 #endif
 #if FLATBENCH_HAVE_FS
 #include "baselines/fs_backend.h"
@@ -198,7 +199,8 @@ const Entry kEntries[] = {
      .built = true,
      .integrity_check = "PRAGMA integrity_check of the whole file",
      .open = &baselines::OpenSqlite,
-     .load = &LoadIgnoringSpec<&baselines::NewSqliteLoader>
+     .load = &LoadIgnoringSpec<&baselines::NewSqliteLoader>,
+     .write = &WriteInFolder<&baselines::NewSqliteWriter>
 #endif
     },
     {.name = "fs",
