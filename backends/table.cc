@@ -21,6 +21,7 @@
 #endif
 #if FLATBENCH_HAVE_POSTGRES
 #include "baselines/postgres_backend.h"
+#include "baselines/postgres_writer.h"
 #endif
 #if FLATBENCH_HAVE_SQLITE
 #include "baselines/sqlite_backend.h"
@@ -190,7 +191,8 @@ const Entry kEntries[] = {
 #if FLATBENCH_HAVE_POSTGRES
      .built = true,
      .open = &baselines::OpenPostgres,
-     .load = &LoadWithJobs<&baselines::NewPostgresLoader>
+     .load = &LoadWithJobs<&baselines::NewPostgresLoader>,
+     .write = &WriteInFolder<&baselines::NewPostgresWriter>
 #endif
     },
     {.name = "sqlite",
