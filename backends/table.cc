@@ -29,6 +29,7 @@
 #endif
 #if FLATBENCH_HAVE_FS
 #include "baselines/fs_backend.h"
+#include "baselines/fs_writer.h"
 #endif
 
 namespace flatbench::backends {
@@ -212,6 +213,7 @@ const Entry kEntries[] = {
      .max_pairs = baselines::fs_layout::kMaxPairs,
      .open = &baselines::OpenFsStore,
      .load = &LoadIgnoringSpec<&baselines::NewFsStoreLoader>,
+     .write = &WriteInFolder<&baselines::NewFsStoreWriter>,
      .check_room = &CheckFsRoom
 #endif
     },
