@@ -21,12 +21,15 @@
 #endif
 #if FLATBENCH_HAVE_POSTGRES
 #include "baselines/postgres_backend.h"
+#include "baselines/postgres_writer.h"
 #endif
 #if FLATBENCH_HAVE_SQLITE
 #include "baselines/sqlite_backend.h"
+#include "baselines/sqlite_writer.h"
 #endif
 #if FLATBENCH_HAVE_FS
 #include "baselines/fs_backend.h"
+#include "baselines/fs_writer.h"
 #endif
 
 namespace flatbench::backends {
@@ -189,7 +192,8 @@ const Entry kEntries[] = {
 #if FLATBENCH_HAVE_POSTGRES
      .built = true,
      .open = &baselines::OpenPostgres,
-     .load = &LoadWithJobs<&baselines::NewPostgresLoader>
+     .load = &LoadWithJobs<&baselines::NewPostgresLoader>,
+     .write = &WriteInFolder<&baselines::NewPostgresWriter>
 #endif
     },
     {.name = "sqlite",
@@ -198,7 +202,8 @@ const Entry kEntries[] = {
      .built = true,
      .integrity_check = "PRAGMA integrity_check of the whole file",
      .open = &baselines::OpenSqlite,
-     .load = &LoadIgnoringSpec<&baselines::NewSqliteLoader>
+     .load = &LoadIgnoringSpec<&baselines::NewSqliteLoader>,
+     .write = &WriteInFolder<&baselines::NewSqliteWriter>
 #endif
     },
     {.name = "fs",
@@ -208,6 +213,7 @@ const Entry kEntries[] = {
      .max_pairs = baselines::fs_layout::kMaxPairs,
      .open = &baselines::OpenFsStore,
      .load = &LoadIgnoringSpec<&baselines::NewFsStoreLoader>,
+     .write = &WriteInFolder<&baselines::NewFsStoreWriter>,
      .check_room = &CheckFsRoom
 #endif
     },

@@ -22,20 +22,25 @@ std::string PgBatchSql(const char* table) {
 // PostgreSQL's binary array format (array_send): dimensions, a has-nulls
 // flag, the element type's oid, each dimension's length and lower bound,
 // then every element as a length and its bytes.
+void PgEncodeByteaArray(std::span<const std::string_view> items,
+                        std::string* out) {
+  out->clear();
+  AppendBigEndian32(out, 1);  // dimensions
+  AppendBigEndian32(out, 0);  // no nulls
+  AppendBigEndian32(out, kByteaOid);
+  AppendBigEndian32(out, static_cast<uint32_t>(items.size()));
+  AppendBigEndian32(out, 1);  // lower bound
+  for (const std::string_view item : items) {
+    AppendBigEndian32(out, static_cast<uint32_t>(item.size()));
+    out->append(item);
+  }
+}
+
 void PgMultiGet(const PostgresServer& server, PGconn* conn, const char* stmt,
                 std::span<const std::string_view> keys,
                 std::span<GetResult> results, std::string* param,
                 PgResult* last) {
-  param->clear();
-  AppendBigEndian32(param, 1);  // dimensions
-  AppendBigEndian32(param, 0);  // no nulls
-  AppendBigEndian32(param, kByteaOid);
-  AppendBigEndian32(param, static_cast<uint32_t>(keys.size()));
-  AppendBigEndian32(param, 1);  // lower bound
-  for (const std::string_view k : keys) {
-    AppendBigEndian32(param, static_cast<uint32_t>(k.size()));
-    param->append(k);
-  }
+  PgEncodeByteaArray(keys, param);
   const char* values[] = {param->data()};
   const int lengths[] = {static_cast<int>(param->size())};
   const int formats[] = {1};

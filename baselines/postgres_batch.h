@@ -21,6 +21,12 @@ namespace flatbench::baselines {
 std::string PgBatchSql(const char* table);
 inline constexpr unsigned kByteaArrayOid = 1001;
 
+// `items` as one binary bytea[] parameter (PostgreSQL's array_send
+// format), into *out (cleared first): the keys of a batch, the keys and
+// values of a writer's block (postgres_writer.h).
+void PgEncodeByteaArray(std::span<const std::string_view> items,
+                        std::string* out);
+
 // Runs the prepared statement `stmt` for `keys` and answers each key in
 // `results` from its rows; `last` keeps the rows (the values' storage)
 // until the next query. `param` is reused scratch for the encoded array.

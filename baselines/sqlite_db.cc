@@ -57,6 +57,11 @@ Status Db::OpenCreate(const std::string& path) {
                         SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_PRIVATECACHE);
 }
 
+Status Db::OpenReadWrite(const std::string& path) {
+  return Open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
+                        SQLITE_OPEN_PRIVATECACHE);
+}
+
 Status Db::Close() {
   if (db_ == nullptr) return Status::Ok();
   int rc = sqlite3_close(db_);

@@ -1,7 +1,7 @@
 #pragma once
 // Thin owners of a SQLite connection and a prepared statement, with
 // SQLite's result codes turned into our Status. Used by the SQLite backend
-// only.
+// and its writer only.
 
 #include <sqlite3.h>
 
@@ -51,6 +51,8 @@ class Db {
   Status OpenReadOnly(const std::string& path, int64_t cache_bytes);
   // Read-write, created if missing.
   Status OpenCreate(const std::string& path);
+  // Read-write; the file must exist (SQLITE_CANTOPEN otherwise).
+  Status OpenReadWrite(const std::string& path);
   // Closes; an error if statements are still open.
   Status Close();
 
