@@ -20,11 +20,16 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The stores of this build that age can write.
+// The gated stores of this build, each with a writer. The reference
+// stores' writers are tested on their own (age_reference_test.cc,
+// postgres_age_test.cc): a server's start and 12,000 files per fs store in
+// every case here would make this test minutes long.
 std::vector<std::string> WritableStores() {
   std::vector<std::string> out;
   for (const std::string& s : backends::Stores()) {
-    if (backends::Find(s)->write != nullptr) out.push_back(s);
+    if (s != "arena" && s != "rocksdb" && s != "lmdb") continue;
+    REQUIRE(backends::Find(s)->write != nullptr);
+    out.push_back(s);
   }
   return out;
 }
