@@ -103,8 +103,11 @@ inline std::map<std::string, std::string> CheckAged(const std::string& dir,
   REQUIRE(sampled_st.ok());
   CHECK(sampled.misses_verified > 0);
   std::map<std::string, std::string> engine;
-  for (const auto& [k, v] : shape.at("engine").items()) {
-    engine[k] = v.get<std::string>();
+  // The marker keeps them flat, under "engine.".
+  const std::string prefix = "engine.";
+  for (const auto& [k, v] : shape.items()) {
+    if (k.rfind(prefix, 0) != 0) continue;
+    engine[k.substr(prefix.size())] = v.get<std::string>();
   }
   return engine;
 }
