@@ -155,6 +155,16 @@ Result<Delta> ReadDelta(const std::string& path) {
   if (!std::filesystem::exists(path, ec)) {
     return Status::MissingInput(path + ": no such delta file");
   }
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    return Status::Corruption(path + ": not a regular file, so no delta");
+  }
+  const uint64_t size = std::filesystem::file_size(path, ec);
+  if (ec) return Status::IOError(path + ": " + ec.message());
+  if (size > kMaxDeltaBytes) {
+    return Status::Corruption(path + ": " + std::to_string(size) +
+                              " bytes, above a delta's limit of " +
+                              std::to_string(kMaxDeltaBytes));
+  }
   FLATBENCH_ASSIGN_OR_RETURN(const std::string bytes, ReadSmallFile(path));
   return DecodeDelta(bytes, path);
 }

@@ -50,6 +50,10 @@ std::string EncodeDelta(const Delta& delta);
 // checksum).
 Result<Delta> DecodeDelta(std::string_view bytes, const std::string& name);
 
+// The largest delta file ReadDelta takes (4 GiB): a delta is held in
+// memory whole, and 100 blocks of 2,000 changes are about 20 MB.
+inline constexpr uint64_t kMaxDeltaBytes = uint64_t{4} << 30;
+
 // EncodeDelta written through "<path>.tmp", fsync and rename.
 Status WriteDelta(const Delta& delta, const std::string& path);
 // Reads and decodes `path`; kMissingInput when it does not exist.

@@ -124,6 +124,12 @@ Status BuildMerged(const std::string& dir, const std::string& out,
     ro.verify_checksums = true;
     const std::string path = ArenaPath(dir, static_cast<Table>(t));
     FLATBENCH_ASSIGN_OR_RETURN(readers[t], Reader::Open(path, ro));
+    if (readers[t]->key_width() != KeySize(static_cast<Table>(t))) {
+      return Status::Corruption(
+          path + ": keys of " + std::to_string(readers[t]->key_width()) +
+          " bytes, the " + TableName(static_cast<Table>(t)) + " table's are " +
+          std::to_string(KeySize(static_cast<Table>(t))));
+    }
     stats->bytes_in += fs::file_size(path);
   }
   FLATBENCH_ASSIGN_OR_RETURN(auto loader,
@@ -199,7 +205,9 @@ Status Exchange(const std::string& a, const std::string& b) {
 }
 
 std::string Parent(const std::string& dir) {
-  const std::string p = fs::path(dir).parent_path().string();
+  std::string d = dir;
+  while (d.size() > 1 && d.back() == '/') d.pop_back();
+  const std::string p = fs::path(d).parent_path().string();
   return p.empty() ? "." : p;
 }
 

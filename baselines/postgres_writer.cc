@@ -97,6 +97,9 @@ class PostgresWriter final : public StoreWriter {
         std::string wal, QueryText("pg_wal_lsn_diff(pg_current_wal_lsn(), '" +
                                    start_lsn_ + "')::int8"));
     upkeep_.emplace_back("wal_bytes", wal);
+    // The server's processes write its files, not this one: age's
+    // /proc/self/io figure leaves them out (StoreWriter::Upkeep).
+    upkeep_.emplace_back("written_by", "the server's processes");
     // Every page the blocks dirtied written to the data files, as a clean
     // stop leaves them; the stop's own checkpoint then has little to do.
     FLATBENCH_RETURN_IF_ERROR(PgExec(server_, conn_.get(), "CHECKPOINT"));

@@ -77,9 +77,23 @@ class RocksWriter final : public StoreWriter {
 
   // The shape is the one a node has once its background work is done:
   // RocksDB 7.8 has no call to wait for it, so its own counters are read
-  // until nothing runs or is pending.
+  // until nothing runs or is pending. A background error (a full disk)
+  // stops RocksDB's work for good: it is returned, not waited on.
   Status WaitForCompactions() {
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::hours(1);
     for (;;) {
+      uint64_t errors = 0;
+      db_->GetIntProperty(rocksdb::DB::Properties::kBackgroundErrors, &errors);
+      if (errors > 0) {
+        return Status::IOError(
+            dir_ + ": RocksDB stopped its background work after " +
+            std::to_string(errors) + " error(s); is the disk full?");
+      }
+      if (std::chrono::steady_clock::now() > deadline) {
+        return Status::IOError(dir_ +
+                               ": compactions still running after an hour");
+      }
       uint64_t running = 0, pending = 0, flushes = 0;
       db_->GetIntProperty(rocksdb::DB::Properties::kNumRunningCompactions,
                           &running);

@@ -27,12 +27,16 @@ void PrintUpkeep(const std::vector<datagen::Upkeep>& done) {
               "ms/block", "logical", "written", "write amp", "disk",
               "space amp");
   for (const auto& u : done) {
+    // A server's processes write its files: this process's count is not
+    // the store's (see its engine's figures, such as wal_bytes).
+    char amp[32] = "–";
+    if (u.written_known) std::snprintf(amp, sizeof(amp), "%.1f", u.write_amp());
     std::printf(
-        "%-8s %8llu %10.2f %12s %12s %9.1f %12s %9.2f\n", u.store.c_str(),
+        "%-8s %8llu %10.2f %12s %12s %9s %12s %9.2f\n", u.store.c_str(),
         static_cast<unsigned long long>(u.blocks),
         u.blocks == 0 ? 0.0 : 1e3 * u.seconds / static_cast<double>(u.blocks),
         HumanBytes(u.logical_bytes).c_str(),
-        HumanBytes(u.written_bytes).c_str(), u.write_amp(),
+        u.written_known ? HumanBytes(u.written_bytes).c_str() : "–", amp,
         HumanBytes(u.disk_bytes).c_str(), u.space_amp());
   }
   if (!done.empty() && done.front().device_write_bytes_per_s > 0) {

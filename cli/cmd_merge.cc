@@ -1,5 +1,6 @@
 // flatbench merge: a delta file merged into an arena store, atomically.
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <thread>
 
@@ -9,6 +10,8 @@
 #include "cli/exit.h"
 #include "cli/flags.h"
 #include "common/files.h"
+#include "datagen/dataset.h"
+#include "datagen/dataset_files.h"
 
 namespace flatbench::cli {
 namespace {
@@ -19,7 +22,27 @@ struct MergeArgs {
   int jobs = 0;
 };
 
+// The folder holding `store`, without a trailing slash's empty name.
+std::string ParentOf(std::string store) {
+  while (store.size() > 1 && store.back() == '/') store.pop_back();
+  const std::string p = std::filesystem::path(store).parent_path().string();
+  return p.empty() ? "." : p;
+}
+
 Status RunMerge(const MergeArgs& a) {
+  // A dataset's arena is the state its identity names: merged by age,
+  // which moves the identity with it.
+  const std::string parent = ParentOf(a.store);
+  std::error_code ec;
+  if (std::filesystem::exists(parent + "/" + datagen::kIdentityFile, ec)) {
+    return Status::Usage(a.store + " is a dataset's store (" + parent + "/" +
+                         datagen::kIdentityFile +
+                         "); flatbench age merges it and keeps the dataset's "
+                         "identity");
+  }
+  // One merge at a time beside the store: each writes STORE.merge.
+  datagen::DirLock lock;
+  FLATBENCH_RETURN_IF_ERROR(lock.Lock(parent));
   FLATBENCH_ASSIGN_OR_RETURN(const arena::Delta delta,
                              arena::ReadDelta(a.delta));
   arena::BuilderOptions options;

@@ -303,7 +303,9 @@ class StoreWriter {
   // The store's shape and upkeep figures from its own statistics, for the
   // dataset's record and the report: RocksDB's files and bytes per level
   // and flush and compaction bytes, LMDB's pages and free pages, the
-  // arena's merges. Valid after Finish.
+  // arena's merges. Valid after Finish. A store whose files another
+  // process writes (a database server) says so with a "written_by" pair:
+  // this process's write count is then not the store's.
   virtual Settings Upkeep() const = 0;
 };
 

@@ -236,6 +236,9 @@ Result<Upkeep> AgeStore(const AgeOptions& o, const Dataset& ds,
   Upkeep u;
   u.store = store;
   u.engine = writer->Upkeep();
+  for (const auto& [k, v] : u.engine) {
+    if (k == "written_by") u.written_known = false;
+  }
   writer.reset();
   progress.Finish(n - resumed_at);
   u.blocks = n - rec.from_blocks;
@@ -267,12 +270,15 @@ Result<Upkeep> AgeStore(const AgeOptions& o, const Dataset& ds,
       {"seconds_per_block",
        u.blocks == 0 ? 0.0 : u.seconds / static_cast<double>(u.blocks)},
       {"logical_bytes", u.logical_bytes},
-      {"written_bytes", u.written_bytes},
-      {"write_amp", u.write_amp()},
+
       {"disk_bytes", u.disk_bytes},
       {"live_bytes", u.live_bytes},
       {"space_amp", u.space_amp()},
       {"device_write_bytes_per_s", u.device_write_bytes_per_s}};
+  if (u.written_known) {
+    shape["written_bytes"] = u.written_bytes;
+    shape["write_amp"] = u.write_amp();
+  }
   // Flat, as a results file's context objects are: the engine's own
   // figures under "engine.".
   for (const auto& [k, v] : u.engine) shape["engine." + k] = v;

@@ -62,8 +62,11 @@ struct Upkeep {
   double seconds = 0;          // Applying them, checkpoints and finish.
   uint64_t logical_bytes = 0;  // Keys and values of the changes.
   uint64_t written_bytes = 0;  // /proc/self/io write_bytes (0: unknown).
-  uint64_t disk_bytes = 0;     // The store's files afterwards.
-  uint64_t live_bytes = 0;     // Keys and values of the aged state.
+  // False when another process writes the store's files (the engine's
+  // figures say "written_by"): written_bytes is then not the store's.
+  bool written_known = true;
+  uint64_t disk_bytes = 0;              // The store's files afterwards.
+  uint64_t live_bytes = 0;              // Keys and values of the aged state.
   double device_write_bytes_per_s = 0;  // The probe's; 0: not measured.
   Settings engine;                      // StoreWriter::Upkeep.
   double write_amp() const;             // written / logical.

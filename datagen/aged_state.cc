@@ -9,10 +9,10 @@ namespace flatbench::datagen {
 AgedState::AgedState(const dataset::Spec& spec) : spec_(spec) {
   BlockStream stream(spec);
   stream.SkipTo(spec.stream.blocks);
-  touched_ = stream.touched();
   new_accounts_ = stream.new_accounts();
   new_slot_counters_ = stream.new_slot_counters();
   skipped_ = stream.skipped();
+  touched_ = std::move(stream).TakeTouched();
   live_pairs_[0] = spec.accounts;
   live_pairs_[1] = spec.storage_slots();
   for (uint64_t i = 0; i < new_accounts_; ++i) {

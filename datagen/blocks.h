@@ -93,6 +93,10 @@ class BlockStream {
   const std::unordered_map<KeyId, Touch, KeyIdHash>& touched() const {
     return touched_;
   }
+  // The state, moved out: the stream is spent.
+  std::unordered_map<KeyId, Touch, KeyIdHash> TakeTouched() && {
+    return std::move(touched_);
+  }
   uint64_t new_accounts() const { return new_accounts_; }
   // The account counter of each new slot, by creation order.
   const std::vector<uint64_t>& new_slot_counters() const {

@@ -45,7 +45,9 @@ Status DirLock::Lock(const std::string& dir) {
   if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) return Status::Ok();
   if (errno == EWOULDBLOCK) {
     return Status::RefuseOverwrite(
-        dir + ": another flatbench gen is building this dataset");
+        dir +
+        ": another flatbench gen, age or merge is writing this "
+        "dataset");
   }
   return Status::FromErrno(dir + ": flock");
 }

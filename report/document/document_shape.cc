@@ -34,6 +34,12 @@ std::string Text(const json& j, const char* key) {
 
 std::string Kind(const json& shape) { return Text(shape, "kind"); }
 
+// A read variant ("STORE+HOW") reads its store's files: its shape is the
+// store's, listed once under the store.
+bool IsReadVariant(const std::string& backend) {
+  return backend.find('+') != std::string::npos;
+}
+
 // The engine's own figures: the shape's "engine.*" keys, without the prefix.
 json EngineOf(const json& shape) {
   json out = json::object();
@@ -75,7 +81,7 @@ Table UpkeepTable(const ResultSet& r) {
               "write amp", "on disk", "space amp",    "shape"};
   t.right_aligned = {false, true, true, true, true, true, true, true, false};
   for (const auto& [backend, shape] : r.shapes) {
-    if (Kind(shape) != "aged") continue;
+    if (Kind(shape) != "aged" || IsReadVariant(backend)) continue;
     const double blocks = Num(shape, "blocks") - Num(shape, "from_blocks");
     t.rows.push_back({{backend},
                       {Count(blocks)},
@@ -149,9 +155,16 @@ std::string ShapeLine(const ResultSet& r) {
   const json& any = r.shapes.begin()->second;
   const std::string blocks = Text(any, "blocks");
   if (kind == "aged") {
+    const std::string from = Text(any, "from_blocks");
     return "the stores aged by " + blocks +
            " blocks of the stream through their own write paths (flatbench "
-           "age), the shape a running node's stores have";
+           "age" +
+           (from.empty() || from == "0"
+                ? std::string()
+                : "; blocks " + from + " to " + blocks +
+                      " through the write paths, the first " + from +
+                      " bulk-loaded") +
+           "), the shape a running node's stores have";
   }
   if (kind == "fresh") {
     return "the state after " + blocks +
@@ -172,6 +185,10 @@ std::string ShapeBrief(const ResultSet& r) {
     if (Kind(shape) != kind) return "mixed shapes (see the shape section)";
   }
   const std::string blocks = Text(r.shapes.begin()->second, "blocks");
+  const std::string from = Text(r.shapes.begin()->second, "from_blocks");
+  if (kind == "aged" && !from.empty() && from != "0") {
+    return "aged from block " + from + " to " + blocks + " (flatbench age)";
+  }
   if (kind == "aged") return "aged by " + blocks + " blocks (flatbench age)";
   return blocks + " blocks' state, bulk-loaded (gen --blocks)";
 }
@@ -190,7 +207,7 @@ Section ShapeSection(const ResultSet& r) {
       "aged state's live keys and values."));
   s.blocks.push_back(TableBlock(std::move(t)));
   for (const auto& [backend, shape] : r.shapes) {
-    if (Kind(shape) != "aged") continue;
+    if (Kind(shape) != "aged" || IsReadVariant(backend)) continue;
     const std::string full = FullScaleMerge(shape);
     if (!full.empty()) s.blocks.push_back(Paragraph(backend + ": " + full));
   }

@@ -128,8 +128,9 @@ Document BuildShapeComparison(const ResultSet& fresh, const Verdict& vf,
       "read from storage per read. This host's storage serves recently "
       "written files faster than old ones (RESEARCH.md §8a), and aging "
       "rewrites files, so the last column divides the ratio by the ratio of "
-      "the two stores' own-file device rates at the same threads: what "
-      "aging did to the read path, with the files' age taken out."));
+      "the two stores' own-file device rates at the same threads: the "
+      "ratio normalised by each store's own-file device rate (which also "
+      "takes out part of what aging did to the files' layout on disk)."));
   cells.blocks.push_back(TableBlock(CompareTable(vf, va)));
   d.sections.push_back(std::move(cells));
   d.sections.push_back(ShapeSection(aged));

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "arena/backend.h"
+#include "arena/delta.h"
 #include "arena/reader.h"
 #include "common/hex.h"
 #include "datagen/keys.h"
@@ -276,4 +277,46 @@ TEST_CASE("an interrupted import leaves no temporary file") {
     CHECK(Lines(r.err) == 1);
     CHECK_FALSE(std::filesystem::exists(out + ".tmp"));
   }
+}
+
+TEST_CASE("merge: a delta into a bare store; a dataset's store, bad inputs") {
+  TempDir tmp;
+  const std::string ds = MakeDataset(tmp);
+  // A bare store: the dataset's arena folder, copied out of the dataset.
+  const std::string store = tmp / "store";
+  std::filesystem::copy(ds + "/arena", store);
+  flatbench::arena::Delta delta;
+  std::string key(20, 'k');
+  delta.ops[0].push_back({key, false, "value"});
+  const std::string path = tmp / "d.delta";
+  REQUIRE(flatbench::arena::WriteDelta(delta, path).ok());
+
+  auto r = RunFlatbench("merge --jobs 2 --store " + store + " --delta " + path);
+  CAPTURE(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("6000 pairs -> 6001 (0 replaced, 1 added") !=
+        std::string::npos);
+  auto got = RunFlatbench("get --file " + store + "/account.arena --key " +
+                          flatbench::ToHex(key));
+  CHECK(got.exit_code == 0);
+  CHECK(got.out.find(flatbench::ToHex("value")) != std::string::npos);
+
+  // A dataset's own arena is age's to merge: its identity moves with it.
+  auto own = RunFlatbench("merge --store " + ds + "/arena --delta " + path);
+  CHECK(own.exit_code == 64);
+  CHECK(own.err.find("is a dataset's store") != std::string::npos);
+  // Not a delta: a missing file, a device, a damaged file.
+  CHECK(RunFlatbench("merge --store " + store + " --delta " + (tmp / "none"))
+            .exit_code == 66);
+  auto dev = RunFlatbench("merge --store " + store + " --delta /dev/null");
+  CHECK(dev.exit_code == 65);
+  CHECK(dev.err.find("/dev/null") != std::string::npos);
+  std::string bytes = ReadAll(path);
+  bytes[bytes.size() / 2] ^= 0x10;
+  WriteAll(path, bytes);
+  const std::string before = ReadAll(store + "/account.arena");
+  auto damaged = RunFlatbench("merge --store " + store + " --delta " + path);
+  CHECK(damaged.exit_code == 65);
+  CHECK(damaged.err.find(path) != std::string::npos);
+  CHECK(ReadAll(store + "/account.arena") == before);
 }
