@@ -255,8 +255,9 @@ int PrintGonogoPlan(const GonogoArgs& a, const dataset::Spec& spec,
     }
     std::fprintf(stderr,
                  "  [%d/%d] age: %llu blocks through every store's write "
-                 "path, about %s (estimate: measured seconds per block, the "
-                 "arena's merges priced as builds)\n",
+                 "path, about %s (estimate: each store's measured seconds "
+                 "per block and the arena's merge rate, RESEARCH.md section "
+                 "11)\n",
                  ++phase, phases, static_cast<unsigned long long>(a.blocks),
                  bench::FormatDuration(age).c_str());
   }

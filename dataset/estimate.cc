@@ -22,14 +22,17 @@ namespace {
 // back to back, on the project's idle 2-core VM (load 1.2-2.3), wall time
 // of the whole gen (RESEARCH.md section 6, "The gen time model").
 constexpr const char* kMeasured3M = "3M x 4 alone, idle 2-core VM";
+// The last two figures, age's seconds per block and the arena's merge rate:
+// RESEARCH.md section 11, "Measured".
 
 constexpr StoreFigures kFigures[] = {
-    {"arena", 1.056, 1169e3, 1829e3, 0, false, true, kMeasured3M, 0.002, true},
-    {"rocksdb", 1.008, 782e3, 1389e3, 0, false, true, kMeasured3M, 0.012},
-    {"lmdb", 1.149, 928e3, 1485e3, 0, true, true, kMeasured3M, 0.010},
-    {"postgres", 1.149, 410e3, 249e3, 3.0, false, true, kMeasured3M, 0.05},
-    {"sqlite", 1.22, 566e3, 593e3, 0, true, true, kMeasured3M, 0.02},
-    {"fs", 0, 12e3, 12.6e3, 0, true, false, "smoke, 2-core VM", 0.1},
+    {"arena", 1.056, 1169e3, 1829e3, 0, false, true, kMeasured3M, 0.0095,
+     6.19e6},
+    {"rocksdb", 1.008, 782e3, 1389e3, 0, false, true, kMeasured3M, 0.0127},
+    {"lmdb", 1.149, 928e3, 1485e3, 0, true, true, kMeasured3M, 0.040},
+    {"postgres", 1.149, 410e3, 249e3, 3.0, false, true, kMeasured3M, 0.078},
+    {"sqlite", 1.22, 566e3, 593e3, 0, true, true, kMeasured3M, 0.067},
+    {"fs", 0, 12e3, 12.6e3, 0, true, false, "smoke, 2-core VM", 0.32},
 };
 static_assert(kFigures[2].store == "lmdb", "FiguresOf's fallback is LMDB's");
 
@@ -101,10 +104,13 @@ double EstimateAgeSeconds(const Spec& spec, const std::string& store,
   const StoreFigures& f = FiguresOf(store);
   double s = static_cast<double>(blocks) * f.age_seconds_per_block *
              static_cast<double>(changes) / 2000.0;
-  if (f.ages_by_merges) {
+  if (f.merge_pairs_per_second > 0) {
     const uint64_t every = std::max<uint64_t>(1, merge_every);
     const double merges = static_cast<double>((blocks + every - 1) / every);
-    s += merges * EstimateBuildSeconds(spec, store, jobs);
+    const double pairs =
+        static_cast<double>(spec.accounts + spec.storage_slots());
+    const double rate = f.merge_pairs_per_second * (jobs >= 2 ? 1.0 : 0.5);
+    s += merges * pairs / rate;
   }
   return s;
 }

@@ -46,11 +46,12 @@ struct StoreFigures {
   // Where and how the rates were measured, for the plan and the docs.
   std::string_view rates_from = {};
   // flatbench age: wall seconds per block of 2,000 changes through the
-  // store's write path (the arena: gathering them; its merges are priced
-  // as builds, EstimateAgeSeconds); 0: it has no writer.
+  // store's write path (the arena: gathering them and writing its deltas;
+  // its merges are priced apart, EstimateAgeSeconds); 0: no writer.
   double age_seconds_per_block = 0;
-  // Kept packed by merges that rewrite the whole store (the arena).
-  bool ages_by_merges = false;
+  // A store kept packed by merges that rewrite it whole (the arena): the
+  // pairs per second of a merge at two jobs; 0: no merges.
+  double merge_pairs_per_second = 0;
 };
 // Every store's figures, in canonical order. A name not in it gets LMDB's,
 // the slowest embedded store's.
@@ -98,10 +99,10 @@ double EstimateGenSeconds(const Spec& spec,
 
 // Wall seconds of aging `store` by `blocks` blocks of `changes` changes
 // (flatbench age, RESEARCH.md section 11): its measured seconds per block,
-// scaled by changes / 2,000, and for the arena one merge per `merge_every`
-// blocks (and one for the rest), each priced as a build of the aged
-// state with `jobs` jobs (EstimateBuildSeconds): a merge reads and
-// rewrites the whole base as gen writes it.
+// scaled by changes / 2,000, and for a store kept by merges (the arena)
+// one merge per `merge_every` blocks (and one for the rest), each the
+// dataset's pairs at its measured merge rate. `jobs` is the merges' (the
+// rate was measured at two: fewer halve it, more are not assumed to help).
 double EstimateAgeSeconds(const Spec& spec, const std::string& store,
                           uint64_t blocks, uint32_t changes,
                           uint64_t merge_every, unsigned jobs);

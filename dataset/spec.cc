@@ -35,7 +35,8 @@ bool StreamSpec::SameStream(const StreamSpec& o) const {
 uint64_t TenPercentBlocks(const Spec& spec, const StreamSpec& stream) {
   const uint64_t pairs = spec.accounts + spec.storage_slots();
   const uint64_t per_block = std::max<uint64_t>(1, stream.changes_per_block);
-  return std::max<uint64_t>(1, (pairs / 10 + per_block - 1) / per_block);
+  const uint64_t changes = pairs / 100 * 11 + pairs % 100 * 11 / 100;
+  return std::max<uint64_t>(1, (changes + per_block - 1) / per_block);
 }
 
 Status ValidateStream(const StreamSpec& s) {

@@ -50,9 +50,10 @@ struct StreamSpec {
 inline constexpr uint64_t kDefaultMergeEvery = 100;
 
 struct Spec;
-// Blocks of `stream` that change about 10% of `spec`'s keys (at least 1):
-// gonogo --shape aged's default, the least aging the live-node question
-// asks for (RESEARCH.md section 11).
+// Blocks of `stream` that change at least 10% of `spec`'s keys (at least
+// 1): changes for 11% of them, since some draws meet a key again
+// (RESEARCH.md section 11). gonogo --shape aged's default, the least aging
+// the live-node question asks for.
 uint64_t TenPercentBlocks(const Spec& spec, const StreamSpec& stream);
 
 // kUsage naming the flag at fault: shares that do not sum to 1000, no
