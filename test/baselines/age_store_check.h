@@ -50,21 +50,22 @@ inline void Gen(const std::string& dir, const std::string& store) {
   REQUIRE(built.ok());
 }
 
-// `store` in `dir` holds the aged state: every pair by walk and by lookup,
-// a sample of hits and misses, and a marker of kind "aged". Returns the
-// engine's upkeep figures from the marker.
+// `store` in `dir` holds the aged state of `blocks` blocks: every pair by
+// walk and by lookup, a sample of hits and misses, and a marker of kind
+// "aged". Returns the engine's upkeep figures from the marker.
 inline std::map<std::string, std::string> CheckAged(const std::string& dir,
-                                                    const std::string& store) {
+                                                    const std::string& store,
+                                                    uint64_t blocks = kBlocks) {
   INFO(store);
   auto ds = Dataset::Open(dir);
   REQUIRE(ds.ok());
-  REQUIRE(ds->spec().stream.blocks == kBlocks);
+  REQUIRE(ds->spec().stream.blocks == blocks);
   auto build = ds->Build(store);
   INFO(build.status().message());
   REQUIRE(build.ok());
   const nlohmann::json shape = nlohmann::json::parse(build->shape);
   CHECK(shape.at("kind") == "aged");
-  CHECK(shape.at("blocks") == kBlocks);
+  CHECK(shape.at("blocks") == blocks);
   CHECK_FALSE(std::filesystem::exists(dir + "/" + store + ".aging"));
   auto backend = backends::Open(store, ds->BackendDir(store), {});
   INFO(backend.status().message());

@@ -11,6 +11,7 @@
 #include "backends/table.h"
 #include "datagen/check.h"
 #include "datagen/dataset.h"
+#include "test/baselines/age_store_check.h"
 #include "test/temp_dir.h"
 
 using namespace flatbench;
@@ -72,40 +73,8 @@ AgeOptions AgeTo(const std::string& dir, uint64_t blocks, unsigned jobs = 1) {
 void CheckAged(const std::string& dir) {
   auto ds = Dataset::Open(dir);
   REQUIRE(ds.ok());
-  REQUIRE(ds->spec().stream.blocks > 0);
   for (const std::string& store : WritableStores()) {
-    INFO(store);
-    auto build = ds->Build(store);
-    INFO(build.status().message());
-    REQUIRE(build.ok());
-    CHECK(nlohmann::json::parse(build->shape).at("kind") == "aged");
-    auto backend = backends::Open(store, ds->BackendDir(store), {});
-    REQUIRE(backend.ok());
-    Backend& b = *backend.value();
-    auto session = b.NewSession();
-    REQUIRE(session.ok());
-    FullCheckOptions full;
-    full.progress = false;
-    full.lookups = session.value().get();
-    FullCheckReport report;
-    Status st = CheckFull(
-        ds->spec(), store,
-        [&](Table t) -> Result<NextPairFn> {
-          FLATBENCH_ASSIGN_OR_RETURN(std::shared_ptr<TableScan> scan,
-                                     b.OpenScan(t));
-          return NextPairFn(
-              [scan](bool* v, std::string_view* k, std::string_view* val) {
-                return scan->Next(v, k, val);
-              });
-        },
-        full, &report);
-    INFO(st.message());
-    REQUIRE(st.ok());
-    CHECK(report.pairs[0] == build->pairs[0]);
-    CheckOptions sample;
-    sample.samples = 300;
-    CheckReport sampled;
-    REQUIRE(CheckSample(b, ds->spec(), sample, &sampled).ok());
+    age_check::CheckAged(dir, store, ds->spec().stream.blocks);
   }
 }
 
