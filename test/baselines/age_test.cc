@@ -82,29 +82,6 @@ std::string Bytes(const std::string& path) {
   return flatbench::testing::ReadAll(path);
 }
 
-// Forwards to a store's writer and raises `stop` before its `at`-th block
-// (the block is then applied, and the arena's merge it starts sees the
-// stop), as a signal at that moment would.
-class StoppingWriter final : public StoreWriter {
- public:
-  StoppingWriter(std::unique_ptr<StoreWriter> inner, uint64_t at,
-                 volatile std::sig_atomic_t* stop)
-      : inner_(std::move(inner)), at_(at), stop_(stop) {}
-  Status ApplyBlock(std::span<const KeyChange> changes) override {
-    if (applied_++ == at_) *stop_ = SIGTERM;
-    return inner_->ApplyBlock(changes);
-  }
-  Result<uint64_t> Checkpoint() override { return inner_->Checkpoint(); }
-  Status Finish() override { return inner_->Finish(); }
-  Settings Upkeep() const override { return inner_->Upkeep(); }
-
- private:
-  std::unique_ptr<StoreWriter> inner_;
-  uint64_t at_;
-  uint64_t applied_ = 0;
-  volatile std::sig_atomic_t* stop_;
-};
-
 }  // namespace
 
 TEST_CASE(
@@ -170,7 +147,7 @@ TEST_CASE("age stopped at any block resumes to the same stores") {
       FLATBENCH_ASSIGN_OR_RETURN(
           auto w, backends::NewWriter(store, bdir, jobs, merge_every, flag));
       return std::unique_ptr<StoreWriter>(
-          std::make_unique<StoppingWriter>(std::move(w), at, &stop));
+          std::make_unique<age_check::StoppingWriter>(std::move(w), at, &stop));
     };
     AgeOptions o = AgeTo(dir, 14);
     o.stop = &stop;
