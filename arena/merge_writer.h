@@ -26,8 +26,11 @@ class MergeWriter final : public StoreWriter {
   Status ApplyBlock(std::span<const KeyChange> changes) override;
   Result<uint64_t> Checkpoint() override { return merged_blocks_; }
   Status Finish() override;
-  // merges, merge_seconds, merge_pairs_per_s, merge_mb_per_s (the new
-  // store's bytes over the merge's time), pairs after the last merge.
+  // merges (all of them) and merge_jobs; merge_seconds, merge_pairs_per_s
+  // and merge_mb_per_s (the new store's bytes over the merges' time) of the
+  // merges at merge_jobs; when merge_jobs > 1 (every second merge runs at
+  // one job), the count and figures of those at one job, prefixed
+  // "one_job_"; the pairs and file bytes after the last merge.
   Settings Upkeep() const override;
 
   // Every merge's figures, in order.
@@ -46,6 +49,7 @@ class MergeWriter final : public StoreWriter {
   uint64_t pending_blocks_ = 0;
   uint64_t merged_blocks_ = 0;
   std::vector<MergeStats> merges_;
+  std::vector<unsigned> merge_jobs_;  // Each merge's jobs.
 };
 
 // The delta file beside a store while it is merged: DIR.delta.

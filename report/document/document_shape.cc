@@ -12,7 +12,7 @@ namespace {
 
 using nlohmann::json;
 
-double Num(const json& j, const char* key) {
+double Num(const json& j, const std::string& key) {
   if (!j.contains(key)) return NAN;
   const json& v = j.at(key);
   if (v.is_number()) return v.get<double>();
@@ -26,7 +26,7 @@ double Num(const json& j, const char* key) {
   return NAN;
 }
 
-std::string Text(const json& j, const char* key) {
+std::string Text(const json& j, const std::string& key) {
   if (!j.contains(key)) return "";
   const json& v = j.at(key);
   return v.is_string() ? v.get<std::string>() : v.dump();
@@ -50,13 +50,27 @@ json EngineOf(const json& shape) {
   return out;
 }
 
+// The arena's merges: their count, and pairs/s and MB/s at the jobs age ran
+// them with and, when that was more than one, at one job.
+std::string MergeRates(const json& engine) {
+  std::string out = "merges: " + Text(engine, "merges");
+  const std::string jobs = engine.contains("merge_jobs")
+                               ? Text(engine, "merge_jobs")
+                               : std::string("?");
+  const auto rates = [&](const std::string& prefix, const std::string& at) {
+    if (!(Num(engine, prefix + "merge_pairs_per_s") > 0)) return;
+    out += "; at " + at + ": " +
+           Count(Num(engine, prefix + "merge_pairs_per_s")) + " pairs/s, " +
+           Sig(Num(engine, prefix + "merge_mb_per_s")) + " MB/s";
+  };
+  rates("", jobs == "1" ? "1 job" : jobs + " jobs");
+  rates("one_job_", "1 job");
+  return out;
+}
+
 // The engine's own figures in a few words.
 std::string EngineShape(const std::string& backend, const json& engine) {
-  if (engine.contains("merges")) {
-    return "merges: " + Text(engine, "merges") + ", " +
-           Count(Num(engine, "merge_pairs_per_s")) + " pairs/s, " +
-           Sig(Num(engine, "merge_mb_per_s")) + " MB/s";
-  }
+  if (engine.contains("merges")) return MergeRates(engine);
   if (engine.contains("account.levels")) {
     return "account " + Text(engine, "account.levels") + "; storage " +
            Text(engine, "storage.levels") + " (level:files/bytes); " +

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "arena/backend.h"
@@ -108,6 +109,15 @@ TEST_CASE(
       CHECK(u.logical_bytes > 0);
       CHECK(u.disk_bytes > 0);
       CHECK(u.live_bytes > 0);
+      if (u.store != "arena") continue;
+      // Two merges: at 2 jobs, the second ran at one, and both are timed.
+      std::map<std::string, std::string> engine(u.engine.begin(),
+                                                u.engine.end());
+      CHECK(engine["merges"] == "2");
+      CHECK(engine["merge_jobs"] == std::to_string(jobs));
+      CHECK(std::stod(engine["merge_pairs_per_s"]) > 0);
+      CHECK(engine.contains("one_job_merges") == (jobs == 2));
+      if (jobs == 2) CHECK(std::stod(engine["one_job_merge_pairs_per_s"]) > 0);
     }
     CheckAged(dir);
     auto ds = Dataset::Open(dir);

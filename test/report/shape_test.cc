@@ -41,6 +41,10 @@ json AgedShape() {
           {"engine.merges", "2"},
           {"engine.merge_pairs_per_s", "2000000"},
           {"engine.merge_mb_per_s", "180"},
+          {"engine.merge_jobs", "2"},
+          {"engine.one_job_merges", "1"},
+          {"engine.one_job_merge_pairs_per_s", "1100000"},
+          {"engine.one_job_merge_mb_per_s", "95"},
           {"engine.pairs", "1500000000"},
           {"engine.file_bytes", "150000000000"}};
 }
@@ -99,6 +103,10 @@ TEST_CASE("the card names the stores' shape; aged stores show their upkeep") {
   CHECK_THAT(md, Catch::Contains("| 100 | 200.00 |"));
   CHECK_THAT(md, Catch::Contains("| 3.00 |"));
   CHECK_THAT(md, Catch::Contains("| 1.17 |"));
+  // The merge at the jobs age ran it with, and at one job.
+  CHECK_THAT(md, Catch::Contains("merges: 2; at 2 jobs: 2,000,000 pairs/s, "
+                                 "180 MB/s; at 1 job: 1,100,000 pairs/s, 95 "
+                                 "MB/s"));
   // 1.5e9 pairs at 2M pairs/s: 750 s to build; 150 GB at 500 MB/s: 300 s
   // to write; a merge every 50 blocks (600 s) needs half the bandwidth,
   // and the 750 s build does not fit in it.
