@@ -3,6 +3,7 @@
 // whole-file reads and writes for the files a test puts there.
 
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -15,10 +16,24 @@ namespace flatbench::testing {
 
 class TempDir {
  public:
-  TempDir() {
-    const char* base = std::getenv("TMPDIR");
-    std::string tmpl =
-        std::string(base != nullptr ? base : "/tmp") + "/flatbench-test-XXXXXX";
+  // Where: under $TMPDIR (or /tmp), or in memory (/dev/shm when there is
+  // one). The file store makes its files durable with one syncfs, which
+  // writes back every dirty page of the filesystem, other processes'
+  // included: beside a build on the same disk that takes a minute where it
+  // takes milliseconds alone. Its tests check content, not durability, so
+  // they keep their stores in memory, where syncfs has nothing to write.
+  enum class Where { kDisk, kMemory };
+
+  explicit TempDir(Where where = Where::kDisk) {
+    const char* env = std::getenv("TMPDIR");
+    std::string base = env != nullptr ? env : "/tmp";
+    std::error_code ec;
+    if (where == Where::kMemory &&
+        std::filesystem::is_directory("/dev/shm", ec) &&
+        ::access("/dev/shm", W_OK) == 0) {
+      base = "/dev/shm";
+    }
+    std::string tmpl = base + "/flatbench-test-XXXXXX";
     if (::mkdtemp(tmpl.data()) == nullptr) {
       throw std::runtime_error("mkdtemp failed for " + tmpl);
     }

@@ -51,7 +51,7 @@ TEST_CASE("age sqlite: stopped at a block, resumed to the aged state") {
 
 #if FLATBENCH_HAVE_FS
 TEST_CASE("age fs: blocks applied again leave the aged state") {
-  testing::TempDir tmp;
+  testing::TempDir tmp(testing::TempDir::Where::kMemory);
   const std::string dir = tmp / "ds";
   const auto engine = age_check::AgeRepeating(dir, "fs");
   // One file per live key, each taking at least one block of disk.
@@ -69,7 +69,7 @@ TEST_CASE("age fs: blocks applied again leave the aged state") {
 }
 
 TEST_CASE("age fs: stopped at a block, resumed to the aged state") {
-  testing::TempDir tmp;
+  testing::TempDir tmp(testing::TempDir::Where::kMemory);
   age_check::AgeStoppedAndResumed(tmp / "ds", "fs", 7);
   CHECK_FALSE(fs::exists(tmp / "ds/fs/put.tmp"));
 }

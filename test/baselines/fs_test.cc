@@ -13,12 +13,12 @@ namespace fs = std::filesystem;
 // The tiny dataset of the other stores' tests leaves the file store out
 // (test/tiny_dataset.h): its round trip is here.
 TEST_CASE("fs: every key round-trips, every sampled miss is absent") {
-  testing::TempDir tmp;
+  testing::TempDir tmp(testing::TempDir::Where::kMemory);
   CheckRoundTrip("fs", BuildOne(tmp, "fs"), SmallSpec(), Model());
 }
 
 TEST_CASE("fs: scans, the full walk and an interrupted load") {
-  testing::TempDir tmp;
+  testing::TempDir tmp(testing::TempDir::Where::kMemory);
   const std::string dir = BuildOne(tmp, "fs");
   auto backend = backends::Open("fs", dir, {});
   REQUIRE(backend.ok());
@@ -42,7 +42,7 @@ TEST_CASE("fs: scans, the full walk and an interrupted load") {
 }
 
 TEST_CASE("fs: a damaged tree is an error naming the path, not a crash") {
-  testing::TempDir tmp;
+  testing::TempDir tmp(testing::TempDir::Where::kMemory);
   const std::string dir = BuildOne(tmp, "fs");
   // Three keys, each damaged differently (one build for all three).
   auto leaf_of = [&](size_t i) {
@@ -93,7 +93,7 @@ TEST_CASE("fs: a damaged tree is an error naming the path, not a crash") {
 }
 
 TEST_CASE("fs: above smoke scale is refused before anything is written") {
-  testing::TempDir tmp;
+  testing::TempDir tmp(testing::TempDir::Where::kMemory);
   const Spec medium = MakeSpec("medium", 0, 0, kDefaultSeed).value();
   const std::string dir = tmp / "ds";
   Status st = backends::CheckBuildable("fs", medium, dir);
