@@ -24,6 +24,7 @@
 #include "common/rng.h"
 #include "common/stop_signals.h"
 #include "common/sweep_schema.h"
+#include "common/text.h"
 
 namespace flatbench::bench {
 namespace {
@@ -194,15 +195,6 @@ double Percentile(const std::vector<uint32_t>& sorted, double q) {
   return sorted[i];
 }
 
-std::string UtcNow() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 double LoadAverage() {
   auto text = ReadSmallFile("/proc/loadavg");
   if (!text.ok()) return 0;
@@ -243,7 +235,7 @@ Result<json> MeasureDeviceProfile(const DeviceProfileOptions& o) {
         " is free; use a smaller --file-mib");
   }
   const double load = LoadAverage();
-  const std::string measured_at = UtcNow();
+  const std::string measured_at = UtcTime(std::time(nullptr));
   Scratch scratch((fs::path(o.dir) / kScratchName).string());
   FLATBENCH_RETURN_IF_ERROR(
       WriteScratch(scratch.path(), o.file_bytes, o.seed, o.progress));

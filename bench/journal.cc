@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "bench/plan.h"
+#include "common/hex.h"
 #include "common/results_schema.h"
 
 namespace flatbench::bench {
@@ -26,13 +27,6 @@ constexpr int kFormat = 2;
 constexpr char kStartOver[] =
     "; to resume, rerun with the journal's flags, or add --fresh to start "
     "over (it removes the journal)";
-
-std::string Hex16(uint64_t v) {
-  char buf[17];
-  std::snprintf(buf, sizeof(buf), "%016llx",
-                static_cast<unsigned long long>(v));
-  return buf;
-}
 
 // The line's framing ahead of its payload: the payload's declared length
 // and checksum. Nullopt when the magic, length or spacing is wrong.
@@ -64,7 +58,7 @@ std::optional<json> ParseLine(std::string_view line) {
   if (!prefix) return std::nullopt;
   const std::string_view payload = line.substr(prefix->size);
   if (payload.size() != prefix->payload_bytes ||
-      prefix->sum != Hex16(XXH3_64bits(payload.data(), payload.size()))) {
+      prefix->sum != Hex64(XXH3_64bits(payload.data(), payload.size()))) {
     return std::nullopt;
   }
   json j = json::parse(payload, nullptr, false);
@@ -236,7 +230,7 @@ std::string JournalLine(const json& payload) {
   const std::string p =
       payload.dump(-1, ' ', false, json::error_handler_t::replace);
   return std::string(kMagic) + std::to_string(p.size()) + " " +
-         Hex16(XXH3_64bits(p.data(), p.size())) + " " + p + "\n";
+         Hex64(XXH3_64bits(p.data(), p.size())) + " " + p + "\n";
 }
 
 Result<JournalState> ReadJournal(const std::string& path) {

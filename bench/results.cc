@@ -9,22 +9,12 @@
 #include "bench/environment.h"
 #include "bench/pass.h"
 #include "common/results_schema.h"
+#include "common/text.h"
 #include "flatbench_config.h"
 #include "flatbench_revision.h"
 
 namespace flatbench::bench {
-namespace {
-
-std::string Join(const std::vector<int>& v) {
-  std::string s;
-  for (int x : v) {
-    if (!s.empty()) s.push_back(',');
-    s.append(std::to_string(x));
-  }
-  return s;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 nlohmann::json RunContext(const datagen::Dataset& ds, const RunParameters& p,
                           const Versions& versions) {
@@ -78,10 +68,7 @@ nlohmann::json RunContext(const datagen::Dataset& ds, const RunParameters& p,
   set(results::kLibCompiler, FLATBENCH_COMPILER);
   set(results::kEvictionBound, p.eviction_bound);
   set(results::kWarmBound, p.warm_bound);
-  char date[64];
-  std::time_t now = std::time(nullptr);
-  std::strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  set(results::kRunStart, date);
+  set(results::kRunStart, UtcTime(std::time(nullptr)));
   return c;
 }
 

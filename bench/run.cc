@@ -14,6 +14,7 @@
 #include "bench/plan.h"
 #include "common/files.h"
 #include "common/results_schema.h"
+#include "common/text.h"
 
 namespace flatbench::bench {
 namespace {
@@ -72,16 +73,6 @@ class Progress {
   bool has_eta_;
 };
 
-// "2026-12-02T13:20:05Z" for a wall clock time.
-std::string IsoTime(double wall) {
-  const std::time_t t = static_cast<std::time_t>(wall);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 // A cold batch step's device rate at depth batch_size: from the device
 // entry of its own step, or of the hit pass at that thread count earlier in
 // the same mode and repetition (this session's or the journal's).
@@ -108,8 +99,9 @@ std::string DescribeGaps(const std::vector<Interruption>& gaps, size_t steps) {
   for (size_t i = 0; i < gaps.size(); ++i) {
     const Interruption& g = gaps[i];
     out += (out.empty() ? "" : "; ") + std::to_string(i + 1) +
-           ": stopped after the pass that finished at " + IsoTime(g.since) +
-           ", resumed at " + IsoTime(g.resumed) + ", " +
+           ": stopped after the pass that finished at " +
+           UtcTime(static_cast<std::time_t>(g.since)) + ", resumed at " +
+           UtcTime(static_cast<std::time_t>(g.resumed)) + ", " +
            FormatDuration(g.Seconds()) + " later, at pass " +
            std::to_string(g.step + 1) + " of " + std::to_string(steps) + " (" +
            g.pass + ")";

@@ -11,6 +11,7 @@
 
 #include "common/files.h"
 #include "common/sweep_schema.h"
+#include "common/text.h"
 #include "datagen/dataset.h"
 #include "datagen/needs.h"
 #include "dataset/estimate.h"
@@ -27,12 +28,6 @@ dataset::Spec SpecOf(const SweepPlan& plan, uint64_t accounts) {
   s.slots_per_account = plan.slots_per_account;
   s.seed = plan.seed;
   return s;
-}
-
-std::string Join(const std::vector<std::string>& v) {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : ",") + s;
-  return out;
 }
 
 std::string SizeDir(const SweepPlan& plan, uint64_t accounts) {

@@ -91,11 +91,11 @@ nlohmann::json JournalFlags(const BenchArgs& a,
                             const bench::RunParameters& params) {
   const bench::ScheduleOptions& o = params.schedule;
   return {
-      {"--backends", JoinCsv(o.backends)},
-      {"--modes", JoinCsv(a.modes)},
-      {"--tables", JoinCsv(a.tables)},
-      {"--kinds", JoinCsv(a.kinds)},
-      {"--threads", JoinCsv(o.threads)},
+      {"--backends", Join(o.backends)},
+      {"--modes", Join(a.modes)},
+      {"--tables", Join(a.tables)},
+      {"--kinds", Join(a.kinds)},
+      {"--threads", Join(o.threads)},
       {"--reads", std::to_string(o.reads_per_pass)},
       {"--repetitions", std::to_string(o.repetitions)},
       // As given: its default follows --reads, which names a change itself.
@@ -109,7 +109,7 @@ nlohmann::json JournalFlags(const BenchArgs& a,
       // With the batch cells' thread counts, which --threads sets only
       // when given.
       {"--batch-size", std::to_string(o.batch_size) + " (batch threads " +
-                           JoinCsv(o.batch_threads) + ")"},
+                           Join(o.batch_threads) + ")"},
       {"--check-samples", std::to_string(a.check_samples)},
       {"--cache-mib", std::to_string(a.cache_mib)},
       {"--full-reference", a.full_reference ? "yes" : "no"},
@@ -127,7 +127,7 @@ std::vector<std::string> WorkerArgs(const BenchArgs& a, const std::string& b,
                                 "--out",
                                 "-",
                                 "--modes",
-                                JoinCsv(a.modes),
+                                Join(a.modes),
                                 "--evict",
                                 evict,
                                 "--check-samples",

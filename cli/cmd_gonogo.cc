@@ -23,6 +23,7 @@
 #include "common/device_profile.h"
 #include "common/files.h"
 #include "common/stop_signals.h"
+#include "common/text.h"
 #include "datagen/dataset.h"
 #include "datagen/needs.h"
 #include "dataset/estimate.h"
@@ -82,15 +83,6 @@ std::string CommandLine() {
     start = end + 1;
   }
   return out;
-}
-
-std::string UtcStamp() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof(buf), "%Y%m%d-%H%M%S", &tm);
-  return buf;
 }
 
 // Refuses (73) when the disk or RAM this run will need is not there.
@@ -199,11 +191,11 @@ cli::BenchArgs BenchOf(const GonogoArgs& a, const std::string& out) {
 
 std::vector<std::string> BenchArgv(const cli::BenchArgs& b) {
   std::vector<std::string> args = {
-      "bench",   "--dir",         b.dir,     "--backends", JoinCsv(b.backends),
-      "--out",   b.out,           "--force", "--modes",    JoinCsv(b.modes),
-      "--kinds", JoinCsv(b.kinds)};
+      "bench",          "--dir",       b.dir,     "--backends",
+      Join(b.backends), "--out",       b.out,     "--force",
+      "--modes",        Join(b.modes), "--kinds", Join(b.kinds)};
   if (b.threads != cli::BenchArgs().threads) {
-    args.insert(args.end(), {"--threads", JoinCsv(b.threads)});
+    args.insert(args.end(), {"--threads", Join(b.threads)});
   }
   args.insert(args.end(), {"--evict", b.evict});
   if (b.reads != 0) {
@@ -297,7 +289,7 @@ int RunGonogo(GonogoArgs a) {
     profile = std::move(loaded.value());
   }
   // gen and verify build and check the stores; bench measures every name.
-  const std::string backends = JoinCsv(dataset::StoresOf(a.backends));
+  const std::string backends = Join(dataset::StoresOf(a.backends));
   const bool aged = a.shape == "aged";
   if (!aged && a.blocks != 0) {
     return Fail(Status::Usage("--blocks: only with --shape aged"));
@@ -310,7 +302,7 @@ int RunGonogo(GonogoArgs a) {
   json identity = {{"scale", a.scale},
                    {"spec", spec->Canonical()},
                    {"dir", fs::absolute(a.dir).string()},
-                   {"backends", JoinCsv(a.backends)}};
+                   {"backends", Join(a.backends)}};
   if (aged) {
     identity["shape"] = a.shape;
     identity["blocks"] = a.blocks;
@@ -324,7 +316,9 @@ int RunGonogo(GonogoArgs a) {
     return Fail(st);
   }
   bool resuming = !a.out.empty() && fs::exists(a.out + "/" + kStateFile);
-  if (a.out.empty()) a.out = a.results_root + "/" + a.scale + "-" + UtcStamp();
+  if (a.out.empty())
+    a.out = a.results_root + "/" + a.scale + "-" +
+            UtcTime(std::time(nullptr), "%Y%m%d-%H%M%S");
   std::error_code ec;
   fs::create_directories(a.out, ec);
   if (ec) return Fail(Status::IOError(a.out + ": " + ec.message()));

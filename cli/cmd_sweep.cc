@@ -127,9 +127,9 @@ int RunSweepCommand(const SweepArgs& a) {
   }
   std::vector<std::string> measured = stores;
   measured.insert(measured.end(), variants.begin(), variants.end());
-  const std::string names = JoinCsv(stores);
-  const std::string bench_names = JoinCsv(measured);
-  const std::string threads = JoinCsv(a.threads);
+  const std::string names = Join(stores);
+  const std::string bench_names = Join(measured);
+  const std::string threads = Join(a.threads);
   plan.dir = a.dir;
   plan.slots_per_account = a.slots;
   plan.backends = stores;

@@ -4,18 +4,6 @@
 
 namespace flatbench::cli {
 
-std::string JoinCsv(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : ",") + item;
-  return out;
-}
-
-std::string JoinCsv(const std::vector<int>& items) {
-  std::vector<std::string> text;
-  for (int item : items) text.push_back(std::to_string(item));
-  return JoinCsv(text);
-}
-
 CLI::Validator AtLeastOne() {
   return CLI::Validator(
       [](std::string& input) -> std::string {

@@ -9,13 +9,10 @@
 #include <type_traits>
 #include <vector>
 
+#include "common/text.h"
 #include "dataset/spec.h"
 
 namespace flatbench::cli {
-
-// "a,b,c".
-std::string JoinCsv(const std::vector<std::string>& items);
-std::string JoinCsv(const std::vector<int>& items);
 
 // Adds `name`, a comma-separated list stored into `out`: CLI11 splits it,
 // the caller's ->check() validates each item, and an item given twice is a
@@ -43,7 +40,7 @@ CLI::Option* AddListOption(CLI::App* sub, const std::string& name,
       },
       help);
   opt->delimiter(',');
-  if (!out->empty()) opt->default_str(JoinCsv(*out));
+  if (!out->empty()) opt->default_str(Join(*out));
   return opt;
 }
 

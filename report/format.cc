@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "common/text.h"
+
 namespace flatbench::report {
 namespace {
 
@@ -18,14 +20,8 @@ std::string Printf(const char* fmt, double v) {
 
 std::string Count(double v) {
   if (!std::isfinite(v)) return kDash;
-  std::string digits = Printf("%.0f", std::fabs(v));
-  std::string out;
-  int n = static_cast<int>(digits.size());
-  for (int i = 0; i < n; ++i) {
-    if (i > 0 && (n - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return (v < 0 && digits != "0" ? "-" : "") + out;
+  const uint64_t n = static_cast<uint64_t>(std::llround(std::fabs(v)));
+  return (v < 0 && n != 0 ? "-" : "") + Thousands(n);
 }
 
 std::string Ratio(double v) {
