@@ -41,7 +41,7 @@ unsigned DefaultJobs() {
 // arena shard, from several threads. glibc's malloc serves such sizes with
 // mmap and returns them with munmap, so every buffer's pages are faulted
 // in and zeroed again: with 2 jobs that doubled the arena's CPU time and
-// erased its parallel gain (3M x 4: 23.3 s at 1 job, 21.5 s at 2). Kept in
+// erased its parallel gain (RESEARCH.md section 12). Kept in
 // the heap and not trimmed, freed buffers are reused; peak memory is still
 // the largest set of buffers alive at once (dataset::EstimateGeneratorBytes).
 void KeepFreedBuffers() {

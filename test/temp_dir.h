@@ -19,9 +19,10 @@ class TempDir {
   // Where: under $TMPDIR (or /tmp), or in memory (/dev/shm when there is
   // one). The file store makes its files durable with one syncfs, which
   // writes back every dirty page of the filesystem, other processes'
-  // included: beside a build on the same disk that takes a minute where it
-  // takes milliseconds alone. Its tests check content, not durability, so
-  // they keep their stores in memory, where syncfs has nothing to write.
+  // included, so beside a build on the same disk its tests waited on the
+  // build's writes (RESEARCH.md section 12). They check content, not
+  // durability, and keep their stores in memory, where syncfs has nothing
+  // to write.
   enum class Where { kDisk, kMemory };
 
   explicit TempDir(Where where = Where::kDisk) {
