@@ -201,9 +201,9 @@ double LoadAverage() {
   return std::strtod(text.value().c_str(), nullptr);
 }
 
-}  // namespace
-
-Result<json> MeasureDeviceProfile(const DeviceProfileOptions& o) {
+// The options checked: the folder there, the scratch file's size, the
+// seconds and rounds, and the free disk.
+Status CheckOptions(const DeviceProfileOptions& o) {
   std::error_code ec;
   if (!fs::exists(o.dir, ec)) {
     return Status::MissingInput(o.dir + ": no such directory");
@@ -234,27 +234,32 @@ Result<json> MeasureDeviceProfile(const DeviceProfileOptions& o) {
         HumanBytes(o.file_bytes) + " (plus 64 MiB), " + HumanBytes(free_disk) +
         " is free; use a smaller --file-mib");
   }
-  const double load = LoadAverage();
-  const std::string measured_at = UtcTime(std::time(nullptr));
-  Scratch scratch((fs::path(o.dir) / kScratchName).string());
-  FLATBENCH_RETURN_IF_ERROR(
-      WriteScratch(scratch.path(), o.file_bytes, o.seed, o.progress));
-  scratch.fd_ = open(scratch.path().c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC);
-  if (scratch.fd_ < 0) {
-    return Status::IOError(
-        scratch.path() +
-        ": cannot open with O_DIRECT: " + std::strerror(errno) +
-        (errno == EINVAL ? " (the filesystem does not support direct I/O, "
-                           "so it has no device to profile)"
-                         : ""));
-  }
+  return Status::Ok();
+}
 
-  struct Cell {
-    int depth;
-    uint64_t bytes;
-    std::vector<RoundResult> rounds;
-  };
-  std::vector<Cell> cells;
+// The scratch file, opened with O_DIRECT.
+Status OpenDirect(Scratch* scratch) {
+  scratch->fd_ = open(scratch->path().c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC);
+  if (scratch->fd_ >= 0) return Status::Ok();
+  return Status::IOError(
+      scratch->path() + ": cannot open with O_DIRECT: " + std::strerror(errno) +
+      (errno == EINVAL ? " (the filesystem does not support direct I/O, "
+                         "so it has no device to profile)"
+                       : ""));
+}
+
+// One queue depth and read size, and its rounds.
+struct ProfileCell {
+  int depth;
+  uint64_t bytes;
+  std::vector<RoundResult> rounds;
+};
+
+// Every cell's rounds, each `o.seconds` over the cells and rounds long,
+// with progress lines.
+Result<std::vector<ProfileCell>> MeasureCells(const DeviceProfileOptions& o,
+                                              int fd) {
+  std::vector<ProfileCell> cells;
   for (int d : sweep::kProfileQueueDepths) {
     for (int64_t b : sweep::kProfileReadBytes) {
       cells.push_back({d, static_cast<uint64_t>(b), {}});
@@ -269,10 +274,10 @@ Result<json> MeasureDeviceProfile(const DeviceProfileOptions& o) {
     // Rotated each round, so a drifting device does not always meet the
     // same cell first.
     for (size_t k = 0; k < cells.size(); ++k) {
-      Cell& c = cells[(k + static_cast<size_t>(r) * 5) % cells.size()];
+      ProfileCell& c = cells[(k + static_cast<size_t>(r) * 5) % cells.size()];
       FLATBENCH_ASSIGN_OR_RETURN(
-          RoundResult rr, RunRound(scratch.fd_, o.file_bytes, c.depth, c.bytes,
-                                   each, o.seed + done + 1));
+          RoundResult rr, RunRound(fd, o.file_bytes, c.depth, c.bytes, each,
+                                   o.seed + done + 1));
       c.rounds.push_back(std::move(rr));
       ++done;
       const auto now = Clock::now();
@@ -286,42 +291,66 @@ Result<json> MeasureDeviceProfile(const DeviceProfileOptions& o) {
       }
     }
   }
+  return cells;
+}
 
-  json out_cells = json::array();
-  for (Cell& c : cells) {
-    std::vector<uint32_t> all;
-    uint64_t reads = 0;
-    double seconds = 0, low = 0, high = 0;
-    bool first = true;
-    for (auto& rr : c.rounds) {
-      if (rr.reads == 0) {
-        return Status::Usage(
-            "device profile: a round at queue depth " +
-            std::to_string(c.depth) + ", " + std::to_string(c.bytes) +
-            " bytes completed no read; give it more --seconds");
-      }
-      reads += rr.reads;
-      seconds += rr.seconds;
-      const double rate = static_cast<double>(rr.reads) / rr.seconds;
-      low = first ? rate : std::min(low, rate);
-      high = first ? rate : std::max(high, rate);
-      first = false;
-      all.insert(all.end(), rr.latency_ns.begin(), rr.latency_ns.end());
+// A cell's figures: reads, rate (with its slowest and fastest round) and
+// latency percentiles over every round.
+Result<json> CellFigures(const ProfileCell& c) {
+  std::vector<uint32_t> all;
+  uint64_t reads = 0;
+  double seconds = 0, low = 0, high = 0;
+  bool first = true;
+  for (const auto& rr : c.rounds) {
+    if (rr.reads == 0) {
+      return Status::Usage("device profile: a round at queue depth " +
+                           std::to_string(c.depth) + ", " +
+                           std::to_string(c.bytes) +
+                           " bytes completed no read; give it more --seconds");
     }
-    std::sort(all.begin(), all.end());
-    double sum = 0;
-    for (uint32_t v : all) sum += v;
-    out_cells.push_back(
-        {{sweep::kCellQueueDepth.name, c.depth},
-         {sweep::kCellReadBytes.name, c.bytes},
-         {sweep::kCellReads.name, reads},
-         {sweep::kCellReadsPerS.name, static_cast<double>(reads) / seconds},
-         {sweep::kCellReadsPerSLow.name, low},
-         {sweep::kCellReadsPerSHigh.name, high},
-         {sweep::kCellLatMean.name, sum / static_cast<double>(all.size())},
-         {sweep::kCellLatP50.name, Percentile(all, 0.5)},
-         {sweep::kCellLatP99.name, Percentile(all, 0.99)},
-         {sweep::kCellLatP999.name, Percentile(all, 0.999)}});
+    reads += rr.reads;
+    seconds += rr.seconds;
+    const double rate = static_cast<double>(rr.reads) / rr.seconds;
+    low = first ? rate : std::min(low, rate);
+    high = first ? rate : std::max(high, rate);
+    first = false;
+    all.insert(all.end(), rr.latency_ns.begin(), rr.latency_ns.end());
+  }
+  std::sort(all.begin(), all.end());
+  double sum = 0;
+  for (uint32_t v : all) sum += v;
+  return json{
+      {sweep::kCellQueueDepth.name, c.depth},
+      {sweep::kCellReadBytes.name, c.bytes},
+      {sweep::kCellReads.name, reads},
+      {sweep::kCellReadsPerS.name, static_cast<double>(reads) / seconds},
+      {sweep::kCellReadsPerSLow.name, low},
+      {sweep::kCellReadsPerSHigh.name, high},
+      {sweep::kCellLatMean.name, sum / static_cast<double>(all.size())},
+      {sweep::kCellLatP50.name, Percentile(all, 0.5)},
+      {sweep::kCellLatP99.name, Percentile(all, 0.99)},
+      {sweep::kCellLatP999.name, Percentile(all, 0.999)}};
+}
+
+}  // namespace
+
+// The phases: the options checked, the scratch file written and opened
+// with O_DIRECT, every cell measured in rotated rounds, the cells' figures
+// sorted by depth and size into the profile.
+Result<json> MeasureDeviceProfile(const DeviceProfileOptions& o) {
+  FLATBENCH_RETURN_IF_ERROR(CheckOptions(o));
+  const double load = LoadAverage();
+  const std::string measured_at = UtcTime(std::time(nullptr));
+  Scratch scratch((fs::path(o.dir) / kScratchName).string());
+  FLATBENCH_RETURN_IF_ERROR(
+      WriteScratch(scratch.path(), o.file_bytes, o.seed, o.progress));
+  FLATBENCH_RETURN_IF_ERROR(OpenDirect(&scratch));
+  FLATBENCH_ASSIGN_OR_RETURN(const std::vector<ProfileCell> cells,
+                             MeasureCells(o, scratch.fd_));
+  json out_cells = json::array();
+  for (const ProfileCell& c : cells) {
+    FLATBENCH_ASSIGN_OR_RETURN(json figures, CellFigures(c));
+    out_cells.push_back(std::move(figures));
   }
   std::sort(out_cells.begin(), out_cells.end(),
             [](const json& a, const json& b) {
@@ -330,13 +359,16 @@ Result<json> MeasureDeviceProfile(const DeviceProfileOptions& o) {
                      std::make_pair(b[sweep::kCellQueueDepth.name].get<int>(),
                                     b[sweep::kCellReadBytes.name].get<int>());
             });
+  std::error_code ec;
   json doc = json::object();
   doc[sweep::kProfileVersion.name] = sweep::kDeviceProfileVersion;
   doc[sweep::kProfileDir.name] = fs::absolute(o.dir, ec).string();
   doc[sweep::kProfileFilesystem.name] = FilesystemOf(o.dir);
   doc[sweep::kProfileFileBytes.name] = o.file_bytes;
   doc[sweep::kProfileRounds.name] = o.rounds;
-  doc[sweep::kProfileSecondsPerCell.name] = each;
+  doc[sweep::kProfileSecondsPerCell.name] =
+      o.seconds /
+      static_cast<double>(cells.size() * static_cast<size_t>(o.rounds));
   doc[sweep::kProfileCpus.name] = std::thread::hardware_concurrency();
   doc[sweep::kProfileLoadAverage.name] = load;
   doc[sweep::kProfileMeasuredAt.name] = measured_at;

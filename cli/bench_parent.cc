@@ -182,11 +182,122 @@ Result<std::optional<bench::JournalState>> ResumeJournal(
   return std::optional<bench::JournalState>(std::move(state));
 }
 
+// --backends, or every backend of this build that the dataset holds
+// complete; each one built in the dataset.
+Result<std::vector<std::string>> ChooseBackends(const BenchArgs& a,
+                                                const datagen::Dataset& ds) {
+  std::vector<std::string> chosen = a.backends;
+  if (chosen.empty()) {
+    for (const auto& b : ds.CompleteBackends()) {
+      for (const auto& known : backends::Stores()) {
+        if (b == known) chosen.push_back(b);
+      }
+    }
+    if (chosen.empty()) {
+      return Status::MissingInput("--dir: " + a.dir +
+                                  " holds no complete backend");
+    }
+  }
+  for (const auto& b : chosen) {
+    if (!ds.Build(b).ok()) {
+      return Status::MissingInput("--backends: '" + b +
+                                  "' is not built in dataset " + a.dir +
+                                  " (run flatbench gen --backends " + b + ")");
+    }
+  }
+  return chosen;
+}
+
+// The results' context: the dataset's and this run's provenance, the
+// libraries' versions, and the recorded device profile when given.
+nlohmann::json MakeRunContext(const datagen::Dataset& ds,
+                              const bench::RunParameters& params,
+                              const nlohmann::json& profile) {
+  nlohmann::json run_context = bench::RunContext(ds, params, [] {
+    bench::Versions v;
+    for (auto& [library, version] : backends::LibraryVersions()) {
+      v[library] = version;
+    }
+    return v;
+  }());
+  if (!profile.is_null()) {
+    run_context[std::string(results::kRecordedDeviceProfile.name)] = profile;
+  }
+  return run_context;
+}
+
+// The journal's header: this run's flags and provenance.
+bench::JournalHeader MakeJournalHeader(const BenchArgs& a,
+                                       const bench::RunParameters& params,
+                                       const nlohmann::json& run_context) {
+  bench::JournalHeader header;
+  header.flags = JournalFlags(a, params);
+  for (const auto& k : results::AllContextKeys()) {
+    const std::string name(k.name);
+    if (k.provenance && run_context.contains(name)) {
+      header.identity[name] = run_context[name];
+    }
+  }
+  header.run_start =
+      run_context.value(std::string(results::kRunStart.name), "");
+  return header;
+}
+
+// One worker process per backend.
+Status StartWorkers(const BenchArgs& a, const std::vector<std::string>& chosen,
+                    const bench::RunParameters& params, uint64_t origin,
+                    std::vector<std::unique_ptr<ProcessChannel>>* owned,
+                    std::map<std::string, bench::WorkerChannel*>* channels) {
+  for (const auto& b : chosen) {
+    auto child = LineChild::Start(WorkerArgs(a, b, params.evict, origin));
+    if (!child.ok()) return child.status().WithContext(b);
+    owned->push_back(
+        std::make_unique<ProcessChannel>(std::move(child).value()));
+    (*channels)[b] = owned->back().get();
+  }
+  return Status::Ok();
+}
+
+// The results file written, and the journal removed when every pass is in
+// it (kept, saying why, when some did not run); then the run's own error.
+Status FinishRun(const BenchArgs& a, const bench::RunOutcome& outcome) {
+  FLATBENCH_RETURN_IF_ERROR(
+      WriteFileAtomic(a.out, outcome.document.dump(2) + "\n"));
+  if (!a.quiet) {
+    std::fprintf(stderr, "bench: wrote %s (%zu entries)\n", a.out.c_str(),
+                 outcome.document["benchmarks"].size());
+  }
+  const std::string journal = bench::JournalPathFor(a.out);
+  if (outcome.steps_missing == 0) {
+    std::error_code ec;
+    std::filesystem::remove(journal, ec);
+    if (!a.quiet) {
+      std::fprintf(stderr, "bench: removed its journal %s: %s\n",
+                   journal.c_str(),
+                   ec ? ec.message().c_str() : "every pass is in the results");
+    }
+  } else {
+    std::fprintf(stderr,
+                 "bench: kept its journal %s: %zu of %zu passes did not run; "
+                 "the same command with --force runs only those\n",
+                 journal.c_str(), outcome.steps_missing, outcome.steps);
+  }
+  if (!outcome.first_error.ok()) return outcome.first_error;
+  if (outcome.sanity_failed) {
+    return Status::Corruption(
+        "a sanity check failed; see flatbench.backend.*.sanity_error in " +
+        a.out);
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
+// The phases: the device profile and the dataset checked, the backends
+// chosen, the plan made (and printed), the journal read for a resume, the
+// workers started, the passes run, the results written.
 Status RunParent(const BenchArgs& a) {
-  // A bad profile is refused before anything runs.
-  nlohmann::json profile;
+  nlohmann::json profile;  // A bad profile is refused before anything runs.
   if (!a.device_profile.empty()) {
     FLATBENCH_ASSIGN_OR_RETURN(auto loaded,
                                LoadDeviceProfileFile(a.device_profile));
@@ -198,28 +309,12 @@ Status RunParent(const BenchArgs& a) {
     return PlanUnbuilt(a);
   }
   FLATBENCH_ASSIGN_OR_RETURN(const datagen::Dataset ds, std::move(opened));
-  std::vector<std::string> chosen = a.backends;
-  if (chosen.empty()) {
-    // Default: every backend this build has that the dataset holds.
-    for (const auto& b : ds.CompleteBackends()) {
-      for (const auto& known : backends::Stores()) {
-        if (b == known) chosen.push_back(b);
-      }
-    }
-    if (chosen.empty()) {
-      return Status::MissingInput("--dir: " + a.dir +
-                                  " holds no complete backend");
-    }
-  }
+  FLATBENCH_ASSIGN_OR_RETURN(const std::vector<std::string> chosen,
+                             ChooseBackends(a, ds));
   bench::RunParameters params = MakeParameters(a, ds.spec());
   params.schedule.backends = chosen;
   for (const auto& b : chosen) {
     if (NoWarm(b)) params.schedule.no_warm.push_back(b);
-    if (!ds.Build(b).ok()) {
-      return Status::MissingInput("--backends: '" + b +
-                                  "' is not built in dataset " + a.dir +
-                                  " (run flatbench gen --backends " + b + ")");
-    }
   }
   const uint64_t warm_limit = bench::WarmHoldLimitBytes(MemAvailableBytes());
   FLATBENCH_ASSIGN_OR_RETURN(
@@ -235,44 +330,20 @@ Status RunParent(const BenchArgs& a) {
     return Status::RefuseOverwrite(
         "--out: " + a.out + " already exists (pass --force to replace it)");
   }
-  nlohmann::json run_context = bench::RunContext(ds, params, [] {
-    bench::Versions v;
-    for (auto& [library, version] : backends::LibraryVersions()) {
-      v[library] = version;
-    }
-    return v;
-  }());
-  if (!profile.is_null()) {
-    run_context[std::string(results::kRecordedDeviceProfile.name)] = profile;
-  }
-  bench::JournalHeader header;
-  header.flags = JournalFlags(a, params);
-  for (const auto& k : results::AllContextKeys()) {
-    const std::string name(k.name);
-    if (k.provenance && run_context.contains(name)) {
-      header.identity[name] = run_context[name];
-    }
-  }
-  header.run_start =
-      run_context.value(std::string(results::kRunStart.name), "");
+  nlohmann::json run_context = MakeRunContext(ds, params, profile);
+  bench::JournalHeader header = MakeJournalHeader(a, params, run_context);
   FLATBENCH_ASSIGN_OR_RETURN(std::optional<bench::JournalState> resume,
                              ResumeJournal(a, header));
   if (resume) {
     run_context[std::string(results::kRunStart.name)] =
         resume->header.run_start;
   }
-
   const uint64_t origin = bench::NowNs();
-  const double session_wall = bench::WallNow();
-  header.started = session_wall;
+  header.started = bench::WallNow();
   std::vector<std::unique_ptr<ProcessChannel>> owned;
   std::map<std::string, bench::WorkerChannel*> channels;
-  for (const auto& b : chosen) {
-    auto child = LineChild::Start(WorkerArgs(a, b, params.evict, origin));
-    if (!child.ok()) return child.status().WithContext(b);
-    owned.push_back(std::make_unique<ProcessChannel>(std::move(child).value()));
-    channels[b] = owned.back().get();
-  }
+  FLATBENCH_RETURN_IF_ERROR(
+      StartWorkers(a, chosen, params, origin, &owned, &channels));
   bench::RunOptions ro;
   ro.schedule = params.schedule;
   ro.progress = !a.quiet;
@@ -285,7 +356,7 @@ Status RunParent(const BenchArgs& a) {
   ro.journal_path = bench::JournalPathFor(a.out);
   ro.journal_header = header;
   ro.resume = resume ? &*resume : nullptr;
-  ro.session_wall = session_wall;
+  ro.session_wall = header.started;
   if (!a.quiet) {
     std::fprintf(stderr,
                  "bench: %zu backends, each in its own process, "
@@ -300,35 +371,7 @@ Status RunParent(const BenchArgs& a) {
                : outcome.status();
   }
   if (!outcome.ok()) return outcome.status();
-  FLATBENCH_RETURN_IF_ERROR(
-      WriteFileAtomic(a.out, outcome->document.dump(2) + "\n"));
-  if (!a.quiet) {
-    std::fprintf(stderr, "bench: wrote %s (%zu entries)\n", a.out.c_str(),
-                 outcome->document["benchmarks"].size());
-  }
-  const std::string journal = bench::JournalPathFor(a.out);
-  if (outcome->steps_missing == 0) {
-    // Every pass is in the results file: the journal has done its work.
-    std::error_code ec;
-    std::filesystem::remove(journal, ec);
-    if (!a.quiet) {
-      std::fprintf(stderr, "bench: removed its journal %s: %s\n",
-                   journal.c_str(),
-                   ec ? ec.message().c_str() : "every pass is in the results");
-    }
-  } else {
-    std::fprintf(stderr,
-                 "bench: kept its journal %s: %zu of %zu passes did not run; "
-                 "the same command with --force runs only those\n",
-                 journal.c_str(), outcome->steps_missing, outcome->steps);
-  }
-  if (!outcome->first_error.ok()) return outcome->first_error;
-  if (outcome->sanity_failed) {
-    return Status::Corruption(
-        "a sanity check failed; see flatbench.backend.*.sanity_error in " +
-        a.out);
-  }
-  return Status::Ok();
+  return FinishRun(a, outcome.value());
 }
 
 int Stopped(const BenchArgs& a, const Status& where) {
