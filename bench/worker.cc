@@ -138,6 +138,111 @@ void Worker::EndWarm() {
   s_->hold.reset();
 }
 
+Status Worker::State::PrepareCold(const Step& step, CellFacts* facts,
+                                  nlohmann::json* entries) {
+  opened = Opened();  // Close: no mapping may hold pages.
+  EvictMethod method;
+  FLATBENCH_RETURN_IF_ERROR(Evict(files, &method, o.allow_drop_caches));
+  evict_method = EvictMethodName(method);
+  FLATBENCH_ASSIGN_OR_RETURN(auto after, MeasureResidency(files));
+  facts->resident_after_eviction = after.fraction();
+  facts->eviction_verified = after.fraction() <= o.eviction_bound;
+  if (step.device_reads_per_thread > 0) {
+    FLATBENCH_ASSIGN_OR_RETURN(auto dev, DeviceCell(step));
+    if (!dev.is_null()) {
+      // A batch's device cell runs at depth batch_size: the parent gives
+      // the batch entry its rate (batch_pass.h), not io_efficiency.
+      if (step.cell.op != Op::kBatch) {
+        facts->device_reads_per_s = dev["reads_per_s"].get<double>();
+      }
+      entries->push_back(std::move(dev));
+    }
+  }
+  return TimedOpen(step.mode == Mode::kColdLazy);
+}
+
+Status Worker::State::MeasureBefore(bool warm, CellFacts* facts) {
+  // Files the hold could not map are read in again: idle page cache may
+  // have been reclaimed since the previous pass.
+  if (warm && hold) FLATBENCH_RETURN_IF_ERROR(hold->Refresh());
+  FLATBENCH_ASSIGN_OR_RETURN(auto before, MeasureResidency(files));
+  facts->resident_before = before.fraction();
+  facts->file_pages = before.total_pages;
+  facts->preloaded_bytes = before.resident_pages * 4096;
+  if (warm) facts->eviction_verified = before.fraction() >= o.warm_bound;
+  facts->open_seconds = opened.open_seconds;
+  facts->metadata_bytes = opened.metadata_bytes;
+  facts->rss_after_open = opened.rss_after_open;
+  return Status::Ok();
+}
+
+Status Worker::State::MeasureAfter(bool warm, CellFacts* facts) {
+  if (!warm) {
+    opened = Opened();
+    return Status::Ok();
+  }
+  // Something else (another process's drop_caches, memory pressure) may
+  // have evicted pages during the pass.
+  FLATBENCH_ASSIGN_OR_RETURN(auto after, MeasureResidency(files));
+  facts->resident_after_pass = after.fraction();
+  facts->eviction_verified =
+      facts->eviction_verified && after.fraction() >= o.warm_bound;
+  return Status::Ok();
+}
+
+namespace {
+
+// What a pass's readers count beside the pass itself: scan and batch
+// tallies per thread, and a batch's in-flight count on the data device.
+struct StepTallies {
+  std::vector<ScanTally> scans;
+  std::vector<BatchTally> batches;
+  std::unique_ptr<DiskInflightSampler> disk;
+  DiskInflight disk_seen;
+};
+
+// The pass's readers: one session per thread, reading the step's keys as
+// single gets, scans or batches.
+PassSpec MakePassSpec(const Step& step, const std::string& name,
+                      Backend* backend, const KeyPlan& plan,
+                      StepTallies* tallies) {
+  PassSpec spec;
+  spec.name = PassName(CellNameOf(name, step.cell, step.mode, step.repetition));
+  spec.threads = step.cell.threads;
+  spec.reads_per_thread = step.reads_per_thread;
+  spec.server_processes = [backend] { return backend->ServerProcesses(); };
+  if (tallies->disk && tallies->disk->known()) {
+    spec.on_loop_start = [tallies] { tallies->disk->Start(); };
+    spec.on_loop_end = [tallies] {
+      tallies->disk_seen = tallies->disk->Stop();
+    };
+  }
+  const Table table = step.cell.table;
+  spec.make_reader = [&step, &name, &plan, backend, table,
+                      tallies](int t) -> Result<std::unique_ptr<PassReader>> {
+    FLATBENCH_ASSIGN_OR_RETURN(auto session, backend->NewSession());
+    const size_t i = static_cast<size_t>(t);
+    if (step.cell.op == Op::kScan) {
+      return std::unique_ptr<PassReader>(
+          std::make_unique<ScanReader>(std::move(session), name, table, plan, t,
+                                       step.scan_length, &tallies->scans[i]));
+    }
+    if (step.cell.op == Op::kBatch) {
+      return std::unique_ptr<PassReader>(std::make_unique<BatchReader>(
+          std::move(session), name, table, plan, t, step.batch_size,
+          step.reads_per_thread, &tallies->batches[i]));
+    }
+    return std::unique_ptr<PassReader>(
+        std::make_unique<SessionReader>(std::move(session), table, plan, t));
+  };
+  return spec;
+}
+
+}  // namespace
+
+// The phases: the keys planned; for a cold step the files evicted, the
+// device cell measured and the store opened; residency measured; the pass
+// run; its entry given its counters and label.
 Result<nlohmann::json> Worker::RunStep(const Step& step) {
   State& s = *s_;
   const bool warm = step.mode == Mode::kWarm;
@@ -165,102 +270,37 @@ Result<nlohmann::json> Worker::RunStep(const Step& step) {
   if (warm) {
     facts.locked_bytes = s.hold ? s.hold->locked_bytes() : 0;
   } else {
-    s.opened = Opened();  // Close: no mapping may hold pages.
-    EvictMethod method;
-    FLATBENCH_RETURN_IF_ERROR(Evict(s.files, &method, s.o.allow_drop_caches));
-    s.evict_method = EvictMethodName(method);
-    FLATBENCH_ASSIGN_OR_RETURN(auto after, MeasureResidency(s.files));
-    facts.resident_after_eviction = after.fraction();
-    facts.eviction_verified = after.fraction() <= s.o.eviction_bound;
-    if (step.device_reads_per_thread > 0) {
-      FLATBENCH_ASSIGN_OR_RETURN(auto dev, s.DeviceCell(step));
-      if (!dev.is_null()) {
-        // A batch's device cell runs at depth batch_size: the parent
-        // gives the batch entry its rate (batch_pass.h), not io_efficiency.
-        if (!batch) facts.device_reads_per_s = dev["reads_per_s"].get<double>();
-        entries.push_back(std::move(dev));
-      }
-    }
-    FLATBENCH_RETURN_IF_ERROR(s.TimedOpen(step.mode == Mode::kColdLazy));
+    FLATBENCH_RETURN_IF_ERROR(s.PrepareCold(step, &facts, &entries));
   }
-  // Files the hold could not map are read in again: idle page cache may
-  // have been reclaimed since the previous pass.
-  if (warm && s.hold) FLATBENCH_RETURN_IF_ERROR(s.hold->Refresh());
-  FLATBENCH_ASSIGN_OR_RETURN(auto before, MeasureResidency(s.files));
-  facts.resident_before = before.fraction();
-  facts.file_pages = before.total_pages;
-  facts.preloaded_bytes = before.resident_pages * 4096;
-  if (warm) facts.eviction_verified = before.fraction() >= s.o.warm_bound;
-  facts.open_seconds = s.opened.open_seconds;
-  facts.metadata_bytes = s.opened.metadata_bytes;
-  facts.rss_after_open = s.opened.rss_after_open;
-
-  PassSpec spec;
-  spec.name =
-      PassName(CellNameOf(s.name, step.cell, step.mode, step.repetition));
-  spec.threads = step.cell.threads;
-  spec.reads_per_thread = step.reads_per_thread;
-  Backend* backend = s.opened.backend.get();
-  const bool scan = step.cell.op == Op::kScan;
-  std::vector<ScanTally> tallies(static_cast<size_t>(step.cell.threads));
-  std::vector<BatchTally> batch_tallies(static_cast<size_t>(step.cell.threads));
-  spec.server_processes = [backend] { return backend->ServerProcesses(); };
-  // Batches: the data device's in-flight count, for backends that do not
-  // count their own submissions.
-  std::unique_ptr<DiskInflightSampler> disk;
-  DiskInflight disk_seen;
+  FLATBENCH_RETURN_IF_ERROR(s.MeasureBefore(warm, &facts));
+  StepTallies tallies;
+  tallies.scans.resize(static_cast<size_t>(step.cell.threads));
+  tallies.batches.resize(static_cast<size_t>(step.cell.threads));
   if (batch) {
     const auto& files = s.table_files[static_cast<int>(table)];
-    const std::string probe = files.empty()
-                                  ? (s.files.empty() ? s.dir : s.files.front())
-                                  : files.front();
-    disk = std::make_unique<DiskInflightSampler>(probe);
-    if (disk->known()) {
-      spec.on_loop_start = [&disk] { disk->Start(); };
-      spec.on_loop_end = [&disk, &disk_seen] { disk_seen = disk->Stop(); };
-    }
+    tallies.disk = std::make_unique<DiskInflightSampler>(
+        files.empty() ? (s.files.empty() ? s.dir : s.files.front())
+                      : files.front());
   }
-  spec.make_reader = [&, backend,
-                      table](int t) -> Result<std::unique_ptr<PassReader>> {
-    FLATBENCH_ASSIGN_OR_RETURN(auto session, backend->NewSession());
-    if (scan) {
-      return std::unique_ptr<PassReader>(std::make_unique<ScanReader>(
-          std::move(session), s.name, table, plan, t, step.scan_length,
-          &tallies[static_cast<size_t>(t)]));
-    }
-    if (batch) {
-      return std::unique_ptr<PassReader>(std::make_unique<BatchReader>(
-          std::move(session), s.name, table, plan, t, step.batch_size,
-          step.reads_per_thread, &batch_tallies[static_cast<size_t>(t)]));
-    }
-    return std::unique_ptr<PassReader>(
-        std::make_unique<SessionReader>(std::move(session), table, plan, t));
-  };
+  const PassSpec spec =
+      MakePassSpec(step, s.name, s.opened.backend.get(), plan, &tallies);
   facts.pass_start_s = s.SinceOrigin(NowNs());
   FLATBENCH_ASSIGN_OR_RETURN(auto pass, RunPass(spec));
-  if (warm) {
-    // Something else (another process's drop_caches, memory pressure) may
-    // have evicted pages during the pass.
-    FLATBENCH_ASSIGN_OR_RETURN(auto after, MeasureResidency(s.files));
-    facts.resident_after_pass = after.fraction();
-    facts.eviction_verified =
-        facts.eviction_verified && after.fraction() >= s.o.warm_bound;
-  } else {
-    s.opened = Opened();
-  }
+  FLATBENCH_RETURN_IF_ERROR(s.MeasureAfter(warm, &facts));
   nlohmann::json entry = pass.entry;
   AddCounters(pass, facts, &entry);
-  if (scan) AddScanCounters(MergeTallies(tallies), step.scan_length, &entry);
-  if (batch) {
-    AddBatchCounters(pass, MergeBatchTallies(batch_tallies), step.batch_size,
-                     disk_seen, &entry);
+  if (step.cell.op == Op::kScan) {
+    AddScanCounters(MergeTallies(tallies.scans), step.scan_length, &entry);
   }
-  entry["label"] = warm ? "warm: files held resident (" + s.warm_lock + ")"
-                        : "evicted by " + s.evict_method;
+  std::string label = warm ? "warm: files held resident (" + s.warm_lock + ")"
+                           : "evicted by " + s.evict_method;
   if (batch) {
-    entry["label"] = entry["label"].get<std::string>() + "; MultiGet of " +
-                     std::to_string(step.batch_size) + " keys per call";
+    AddBatchCounters(pass, MergeBatchTallies(tallies.batches), step.batch_size,
+                     tallies.disk_seen, &entry);
+    label +=
+        "; MultiGet of " + std::to_string(step.batch_size) + " keys per call";
   }
+  entry["label"] = label;
   entries.push_back(std::move(entry));
   return entries;
 }

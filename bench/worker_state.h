@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/counters.h"
 #include "bench/device.h"
 #include "bench/page_cache.h"
 #include "bench/worker.h"
@@ -67,6 +68,15 @@ struct Worker::State {
   // or a cold batch pass (at batch_size threads, Step::DeviceThreads), or
   // null when the backend's device cells are not measured.
   Result<nlohmann::json> DeviceCell(const Step& step);
+  // RunStep's phases (worker.cc). Before a cold pass: the instance closed,
+  // the files evicted (and the eviction checked), the device cell measured
+  // and the store opened again (timed). Before any pass: what is resident
+  // and what the open measured. After it: a warm pass's residency checked
+  // again, a cold pass's instance closed.
+  Status PrepareCold(const Step& step, CellFacts* facts,
+                     nlohmann::json* entries);
+  Status MeasureBefore(bool warm, CellFacts* facts);
+  Status MeasureAfter(bool warm, CellFacts* facts);
 };
 
 }  // namespace flatbench::bench
