@@ -120,4 +120,23 @@ void AddBatchDeviceRate(const nlohmann::json& device_entry,
   e[KeyOf(r::kBatchIoEfficiency)] = e.value(KeyOf(r::kKeysPerS), 0.0) / dev;
 }
 
+void AddBatchDevice(const Step& step, const nlohmann::json& earlier,
+                    nlohmann::json* entries) {
+  if (step.cell.op != Op::kBatch || !IsCold(step.mode)) return;
+  const std::string device = BatchDevicePassName(step);
+  const std::string own =
+      PassName(CellNameOf(step.backend, step.cell, step.mode, step.repetition));
+  const nlohmann::json* found = nullptr;
+  for (const auto* list :
+       {&earlier, static_cast<const nlohmann::json*>(entries)}) {
+    for (const auto& e : *list) {
+      if (e.value("name", std::string()) == device) found = &e;
+    }
+  }
+  if (found == nullptr) return;
+  for (auto& e : *entries) {
+    if (e.value("name", std::string()) == own) AddBatchDeviceRate(*found, &e);
+  }
+}
+
 }  // namespace flatbench::bench

@@ -74,4 +74,11 @@ std::string BatchDevicePassName(const Step& step);
 void AddBatchDeviceRate(const nlohmann::json& device_entry,
                         nlohmann::json* batch_entry);
 
+// A cold batch step's device rate at depth batch_size, added to its entry
+// in `entries`: from the device entry of its own step (in `entries`), or of
+// the hit pass at that thread count earlier in the same mode and repetition
+// (in `earlier`, this session's or the journal's). Nothing for other steps.
+void AddBatchDevice(const Step& step, const nlohmann::json& earlier,
+                    nlohmann::json* entries);
+
 }  // namespace flatbench::bench
