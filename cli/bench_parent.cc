@@ -25,6 +25,7 @@
 #include "common/results_schema.h"
 #include "common/stop_signals.h"
 #include "datagen/dataset.h"
+#include "datagen/dataset_files.h"
 #include "dataset/estimate.h"
 #include "dataset/names.h"
 #include "report/thresholds.h"
@@ -309,6 +310,8 @@ Status RunParent(const BenchArgs& a) {
     return PlanUnbuilt(a);
   }
   FLATBENCH_ASSIGN_OR_RETURN(const datagen::Dataset ds, std::move(opened));
+  datagen::DirLock reading;  // No gen, age or merge changes it meanwhile.
+  FLATBENCH_RETURN_IF_ERROR(reading.LockShared(a.dir));
   FLATBENCH_ASSIGN_OR_RETURN(const std::vector<std::string> chosen,
                              ChooseBackends(a, ds));
   bench::RunParameters params = MakeParameters(a, ds.spec());

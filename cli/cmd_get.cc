@@ -14,6 +14,7 @@
 #include "common/hex.h"
 #include "common/results_schema.h"
 #include "datagen/dataset.h"
+#include "datagen/dataset_files.h"
 
 namespace flatbench::cli {
 namespace {
@@ -132,6 +133,8 @@ int RunGetBatch(const GetArgs& a) {
   if (!keys.ok()) return Fail(keys.status());
   auto ds = datagen::Dataset::Open(a.dir);
   if (!ds.ok()) return Fail(ds.status());
+  datagen::DirLock reading;  // No gen, age or merge changes it meanwhile.
+  if (Status st = reading.LockShared(a.dir); !st.ok()) return Fail(st);
   if (Status st = ds->Build(a.backend).status(); !st.ok()) return Fail(st);
   auto entry = backends::Built(a.backend, "--backend");
   if (!entry.ok()) return Fail(entry.status());
@@ -174,6 +177,8 @@ Status RunGet(const GetArgs& a, int* child_exit) {
   }
   FLATBENCH_ASSIGN_OR_RETURN(const datagen::Dataset ds,
                              datagen::Dataset::Open(a.dir));
+  datagen::DirLock reading;  // No gen, age or merge changes it meanwhile.
+  FLATBENCH_RETURN_IF_ERROR(reading.LockShared(a.dir));
   FLATBENCH_RETURN_IF_ERROR(ds.Build(a.backend).status());
   FLATBENCH_ASSIGN_OR_RETURN(const backends::Entry* entry,
                              backends::Built(a.backend, "--backend"));

@@ -12,6 +12,7 @@
 #include "datagen/aged_state.h"
 #include "datagen/check.h"
 #include "datagen/dataset.h"
+#include "datagen/dataset_files.h"
 
 namespace flatbench::cli {
 namespace {
@@ -148,6 +149,8 @@ int RunVerify(const VerifyArgs& a) {
   if (!a.file.empty()) return ExitCodeOf(VerifyArenaFile(a.file, true));
   auto ds = datagen::Dataset::Open(a.dir);
   if (!ds.ok()) return Fail(ds.status());
+  datagen::DirLock reading;  // No gen, age or merge changes it meanwhile.
+  if (Status st = reading.LockShared(a.dir); !st.ok()) return Fail(st);
   std::vector<std::string> names =
       a.backends.empty() ? ds->CompleteBackends() : a.backends;
   if (names.empty()) {

@@ -36,20 +36,29 @@ DirLock::~DirLock() {
   if (fd_ >= 0) ::close(fd_);  // Closing releases the lock.
 }
 
-Status DirLock::Lock(const std::string& dir) {
+Status DirLock::Lock(const std::string& dir) { return Take(dir, true); }
+
+Status DirLock::LockShared(const std::string& dir) { return Take(dir, false); }
+
+Status DirLock::Take(const std::string& dir, bool exclusive) {
   fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd_ < 0) {
     if (errno == EACCES) return Status::IOError(dir + ": permission denied");
     return Status::FromErrno(dir);
   }
-  if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) return Status::Ok();
-  if (errno == EWOULDBLOCK) {
-    return Status::RefuseOverwrite(
-        dir +
-        ": another flatbench gen, age or merge is writing this "
-        "dataset");
+  if (::flock(fd_, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) == 0) {
+    return Status::Ok();
   }
-  return Status::FromErrno(dir + ": flock");
+  if (errno != EWOULDBLOCK) return Status::FromErrno(dir + ": flock");
+  if (!exclusive) {
+    return Status::RefuseOverwrite(
+        dir + ": another flatbench gen, age or merge is writing this dataset");
+  }
+  return Status::RefuseOverwrite(
+      dir +
+      ": another flatbench process is using this dataset (gen, age and "
+      "merge write it only when no other gen, age, merge, bench, verify or "
+      "get has it open)");
 }
 
 Result<bool> RemovePartialBackend(const std::string& backend_dir,

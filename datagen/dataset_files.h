@@ -18,18 +18,23 @@ Status StatDir(const std::string& path, bool* exists, bool* is_dir);
 // may list `dir` and open what it holds.
 Status CheckReadable(const std::string& dir);
 
-// An exclusive, non-blocking flock on a directory, released when this is
+// A non-blocking flock on a dataset directory, released when this is
 // destroyed (or the process dies, so a killed gen never leaves it held).
+// Writers (gen, age, merge) take it exclusive; readers (bench, verify,
+// get) shared, so a store is never changed under a reader.
 class DirLock {
  public:
   DirLock() = default;
   ~DirLock();
   DirLock(const DirLock&) = delete;
   DirLock& operator=(const DirLock&) = delete;
-  // kRefuseOverwrite if another process holds the lock.
+  // Exclusive. kRefuseOverwrite if another process holds it either way.
   Status Lock(const std::string& dir);
+  // Shared. kRefuseOverwrite if another process holds it exclusive.
+  Status LockShared(const std::string& dir);
 
  private:
+  Status Take(const std::string& dir, bool exclusive);
   int fd_ = -1;
 };
 

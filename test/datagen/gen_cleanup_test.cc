@@ -120,9 +120,39 @@ TEST_CASE("a second gen on a directory being built is refused") {
   REQUIRE(other.Lock(o.dir).ok());
   auto r = Generate(o, Factory(nullptr));
   CHECK(r.status().code() == Code::kRefuseOverwrite);
-  CHECK(r.status().message().find("another flatbench gen") !=
+  CHECK(r.status().message().find("another flatbench process") !=
         std::string::npos);
   CHECK(fs::exists(o.dir + "/lmdb"));
+}
+
+TEST_CASE("readers share a dataset; a writer waits for none of them") {
+  testing::TempDir tmp;
+  GenOptions o = Options(tmp / "ds");
+  o.backends = {"arena"};
+  REQUIRE(Generate(o, Factory(nullptr)).ok());
+  {
+    // Two readers (bench, verify, get) at once: a gen is refused.
+    DirLock bench, verify;
+    REQUIRE(bench.LockShared(o.dir).ok());
+    REQUIRE(verify.LockShared(o.dir).ok());
+    auto r = Generate(o, Factory(nullptr));
+    CHECK(r.status().code() == Code::kRefuseOverwrite);
+    CHECK(r.status().message().find(o.dir) != std::string::npos);
+  }
+  {
+    // A writer (gen, age, merge) at work: a reader is refused, naming it.
+    DirLock writer;
+    REQUIRE(writer.Lock(o.dir).ok());
+    DirLock reader;
+    Status st = reader.LockShared(o.dir);
+    CHECK(st.code() == Code::kRefuseOverwrite);
+    CHECK(st.message() ==
+          o.dir +
+              ": another flatbench gen, age or merge is writing this "
+              "dataset");
+  }
+  // Both let go: the dataset is free again.
+  CHECK(Generate(o, Factory(nullptr)).ok());
 }
 
 TEST_CASE("RemovePartialBackend never removes a complete backend") {
