@@ -147,13 +147,14 @@ std::string SummaryLine(const nlohmann::json& e) {
   }
   if (e.contains(KeyOf(results::kBatchIoEfficiency))) {
     char b[64];
-    std::snprintf(b, sizeof(b), ", %.2f of own files' device rate at depth",
+    std::snprintf(b, sizeof(b),
+                  ", keys/s = %.2f x own files' device rate at depth",
                   num(results::kBatchIoEfficiency));
     extra += b;
   }
   if (e.contains(KeyOf(results::kIoEfficiency))) {
     char b[64];
-    std::snprintf(b, sizeof(b), ", %.2f of own files' device rate",
+    std::snprintf(b, sizeof(b), ", hits/s = %.2f x own files' device rate",
                   num(results::kIoEfficiency));
     extra += b;
   }

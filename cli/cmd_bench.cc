@@ -42,7 +42,8 @@ constexpr char kBenchHelp[] =
     "Device cells: before each cold hit pass, 4 KiB O_DIRECT random reads "
     "inside the files holding that backend's table, at the same thread count, "
     "in the same process: the limit of those very files at that moment, "
-    "against which the pass's I/O efficiency is given.\n"
+    "against which the report sets the pass's rate (device-side "
+    "efficiency, and hits/s over the device rate).\n"
     "Keys are uniform over the whole key space (a seeded permutation), "
     "distinct within a pass, the same for every backend, prepared before the "
     "timed loop. Throughput comes from the loop's wall time; one read in 16 "
@@ -140,7 +141,8 @@ Command AddBench(CLI::App& app) {
       "Reads per device cell, over all threads (default: as many as "
       "--reads)");
   sub->add_flag("--no-device", a->no_device,
-                "Skip the device cells (no I/O efficiency, and the report's "
+                "Skip the device cells (no figure against the device, and the "
+                "report's "
                 "storage-uniformity gate cannot pass)")
       ->excludes(dev);
   sub->add_option("--device-profile", a->device_profile,

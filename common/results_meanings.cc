@@ -100,7 +100,10 @@ constexpr Meaning kCounterMeanings[] = {
      "cells were measured)"},
     {"io_efficiency",
      "`reads_per_s` / `device_reads_per_s` (present when the device "
-     "cells were measured)"},
+     "cells were measured): hits/s over the own files' device rate, not a "
+     "fraction (above 1 when a pass reads fewer pages than it has hits); "
+     "the report's device-side efficiency multiplies it by the pass's "
+     "4 KiB pages read per hit"},
     {"locked_bytes",
      "bytes of the backend's files mapped and mlock'ed during the "
      "pass (0 when locking was refused)"},

@@ -14,7 +14,7 @@ using Style = TableCell::Style;
 
 // The verdict's prose, below the decision card (document_card.cc).
 Section VerdictSection(const Verdict& v) {
-  Section s{"Why this verdict", {}};
+  Section s{kWhyTitle, {}, kWhyAnchor};
   if (!v.variants.empty()) {
     s.blocks.push_back(Paragraph(
         "Every read path of " + v.thresholds.candidate +
@@ -50,7 +50,7 @@ Section VerdictSection(const Verdict& v) {
 }
 
 Section GateSection(const Verdict& v) {
-  Section s{"Validity gates", {}};
+  Section s{kGatesTitle, {}, kGatesAnchor};
   Table t;
   t.header = {"gate", "result", "figure"};
   Block details;
@@ -70,9 +70,33 @@ Section GateSection(const Verdict& v) {
   return s;
 }
 
+// What the ratio table's two ceilings are, in two paragraphs.
+void AddCeilingParagraphs(Section* s) {
+  s->blocks.push_back(Paragraph(
+      "Each hit check has two ceilings, with their " + Percent(kConfidence) +
+      " bootstrap intervals. n = P (1 − e^(−r/P)) / r is the 4 KiB pages "
+      "per hit a one-page format must read for a pass of r reads over the "
+      "table's P pages (never more than the read path measured), and D its "
+      "own files' device rate at T threads. The device ceiling, D / n "
+      "reads/s over the baseline's reads/s, is what a one-page format with "
+      "no CPU time of its own would reach on this device: each device read "
+      "is a pread of one page of the same files, so its time already holds "
+      "a read's system call."));
+  s->blocks.push_back(Paragraph(
+      "The own ceiling, T / (n T / D + c) reads/s over the same, adds c, "
+      "the read path's CPU time per read (the smaller of its measured CPU "
+      "time and its time per read less its storage waits): what its CPU "
+      "per read allows on this device. A check whose bound lies above the "
+      "device ceiling's interval is beyond this device's limit for any "
+      "one-page format; where the measured ratio lies above that interval, "
+      "the ceiling did not hold and the check is never marked beyond "
+      "(RESEARCH.md §7)."));
+}
+
 Section CellSection(const Verdict& v, const ResultSet& res) {
   const std::string& mode = v.thresholds.gate_mode;
-  Section s{"Per-cell results (" + mode + " mode)", {}};
+  Section s{
+      std::string(kCellsTitle) + " (" + mode + " mode)", {}, kCellsAnchor};
   s.blocks.push_back(Paragraph(
       "Each ratio against its threshold. Hit checks compare median reads/s "
       "(higher is better). Miss checks compare the median cost per miss: "
@@ -82,19 +106,7 @@ Section CellSection(const Verdict& v, const ResultSet& res) {
       " bootstrap interval of the ratio; the margin is the ratio's distance "
       "from the bound in the passing direction."));
   s.blocks.push_back(TableBlock(RatioTable(v)));
-  s.blocks.push_back(Paragraph(
-      "The one-page ceiling is the ratio an arena reading only the pages a "
-      "one-page format must read would reach here: n = P (1 − e^(−r/P)) / r "
-      "4 KiB pages per hit for a pass of r reads over the table's P pages "
-      "(never more than the pages per hit it measured), so at T threads "
-      "T / (n T / D + c) reads/s, D the candidate's own-file device rate at "
-      "T threads and c its CPU time per read (its time per read less its "
-      "storage waits), over the baseline's measured reads/s, with the " +
-      Percent(kConfidence) +
-      " bootstrap interval. A check whose bound lies above that interval is "
-      "beyond this device's limit for any one-page format; where the "
-      "measured ratio lies above the interval, the ceiling did not hold and "
-      "the check is never marked beyond (RESEARCH.md §7)."));
+  AddCeilingParagraphs(&s);
   for (const auto& variant : v.variants) {
     s.blocks.push_back(Paragraph("Read path " + variant.thresholds.candidate +
                                  ", judged by the same thresholds (" +
@@ -105,9 +117,14 @@ Section CellSection(const Verdict& v, const ResultSet& res) {
       "Each backend's figures per cell: medians over the repetitions, the "
       "min–max spread of reads/s, p99 latency, major faults and bytes read "
       "from storage per read, mean and peak reads in flight, and for cold "
-      "hits the I/O efficiency: reads/s as a fraction of the backend's own "
-      "files' device rate at the same thread count. Warm cells show minor "
-      "faults per read instead (near zero in steady state)."));
+      "hits two figures against the backend's own files' device rate at "
+      "the same thread count. Warm cells show minor faults per read "
+      "instead (near zero in steady state)."));
+  s.blocks.push_back(Paragraph(
+      "The device-side efficiency is storage reads/s (4 KiB pages read per "
+      "hit × hits/s) over the own files' device rate, at most about 1 when "
+      "the pass is storage-bound; the hit rate ÷ device rate is hits/s over "
+      "that rate, above 1 when a pass reads fewer pages than it has hits."));
   s.blocks.push_back(TableBlock(CellTable(v, mode, false)));
   if (r::IsColdMode(mode)) {
     s.blocks.push_back(Paragraph(

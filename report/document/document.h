@@ -34,10 +34,17 @@ struct Table {
   }
 };
 
+// A phrase of a paragraph that links, in HTML, to a section's heading.
+struct Link {
+  std::string phrase;  // Linked where it first occurs in the text.
+  std::string anchor;  // The Section::anchor it points to.
+};
+
 struct Block {
   enum class Kind { kParagraph, kList, kTable, kChart };
   Kind kind = Kind::kParagraph;
   std::string text;                // kParagraph.
+  std::vector<Link> links;         // kParagraph: links in HTML only.
   std::vector<std::string> items;  // kList.
   Table table;                     // kTable.
   BarChart chart;                  // kChart.
@@ -63,6 +70,7 @@ inline Block TableBlock(Table t) {
 struct Section {
   std::string title;
   std::vector<Block> blocks;
+  std::string anchor = {};  // The HTML id of its heading; empty: none.
 };
 
 struct Document {

@@ -2,9 +2,10 @@
 // figure each, rows by table and columns by thread count, every panel on
 // one shared log axis, so a backend's bar compares with any other at a
 // glance and a backend ten or a hundred times slower (LMDB's misses, a
-// reference row) still shows. Each cold hit bar carries its own files'
-// device rate as a tick. Each check's ratios are drawn with their
-// intervals against the threshold line.
+// reference row) still shows. Each cold hit bar carries its device limit
+// as a tick (its own files' device rate over its pages per hit). Each
+// check's ratios are drawn with their intervals against the threshold
+// line.
 #include <algorithm>
 #include <functional>
 #include <set>
@@ -26,9 +27,17 @@ std::string ThreadsText(int threads) {
 // `backends` order.
 using CellValue = std::function<double(const CellStats&)>;
 
+// The hits/s at which a cold hit cell would use its own files' whole
+// device rate at the pages per hit it read: its median hits/s over its
+// device-side efficiency, so the bar over the tick is that efficiency.
+double DeviceLimit(const CellStats& st) {
+  const double e = st.device_side.median;
+  return e > 0 ? st.reads_per_s.median / e : NAN;
+}
+
 // Rows: tables; columns: thread counts with any value; each panel's groups:
 // the table's kinds. `value` gives a cell's bar, `low`/`high` its whisker
-// (may be empty); cold hit bars get their own-file device rate when
+// (may be empty); cold hit bars get their device limit (DeviceLimit) when
 // `markers`.
 BarGrid CellGrid(const Verdict& v, const std::string& mode,
                  const std::vector<Row>& rows, const CellValue& value,
@@ -73,8 +82,7 @@ BarGrid CellGrid(const Verdict& v, const std::string& mode,
           if (low) series.low.push_back(st ? low(*st) : NAN);
           if (high) series.high.push_back(st ? high(*st) : NAN);
           const bool tick = markers && row.kind == r::kKindHit;
-          series.marker.push_back(tick ? OwnDeviceRate(v, backend, row, mode)
-                                       : NAN);
+          series.marker.push_back(tick && st ? DeviceLimit(*st) : NAN);
         }
         p.series.push_back(std::move(series));
       }
@@ -98,7 +106,7 @@ Block GridBlock(const BarGrid& grid, std::string file) {
 
 // Every judged read path's ratios for one check, side by side per cell,
 // with their intervals, the bound as a dashed line and, on hit checks,
-// each read path's one-page ceiling as a tick. Miss costs sit near a
+// each read path's device ceiling as a tick. Miss costs sit near a
 // hundredth of their bound, so their chart has a log axis.
 BarChart RatioChart(const Verdict& v, const RatioThreshold& th) {
   BarChart c;
@@ -112,7 +120,7 @@ BarChart RatioChart(const Verdict& v, const RatioThreshold& th) {
   c.higher_is_better = th.HigherIsBetter();
   c.color_noise = true;
   c.log_scale = !hit;
-  if (hit) c.marker_label = "one-page ceiling";
+  if (hit) c.marker_label = "device ceiling";
   std::vector<const Verdict*> paths = {&v};
   for (const auto& variant : v.variants) paths.push_back(&variant);
   for (const Verdict* p : paths) {
@@ -134,8 +142,9 @@ BarChart RatioChart(const Verdict& v, const RatioThreshold& th) {
       series.values.push_back(have ? pc->ratio : NAN);
       series.low.push_back(have ? pc->interval.low : NAN);
       series.high.push_back(have ? pc->interval.high : NAN);
-      series.marker.push_back(
-          pc != nullptr && pc->ceiling.available ? pc->ceiling.ratio : NAN);
+      series.marker.push_back(pc != nullptr && pc->ceiling.available
+                                  ? pc->ceiling.device.ratio
+                                  : NAN);
     }
   }
   return c;
@@ -151,13 +160,15 @@ Section ChartSection(const Verdict& v) {
       "by thread count, every panel on one log axis, so equal heights are "
       "equal values and equal gaps equal ratios anywhere in the figure. "
       "Bars are medians over the repetitions, whiskers the min–max spread. "
-      "On cold hits the black tick across each bar is that backend's own "
-      "files' device rate: a bar near its tick has little left to gain from "
-      "the format. Ratio charts draw every read path's ratio per cell, side "
-      "by side, with its 95% bootstrap interval against the bound (dashed) "
-      "and, on hit checks, the read path's one-page ceiling as a black "
-      "tick; with one read path, amber bars are within noise. Miss-cost "
-      "ratios lie far below their bound, so their chart has a log axis."));
+      "On cold hits the black tick across each bar is that backend's device "
+      "limit: its own files' device rate over the 4 KiB pages it read per "
+      "hit, so the bar's height over the tick is its device-side "
+      "efficiency, and a bar near its tick kept the device busy. Ratio "
+      "charts draw every read path's ratio per cell, side by side, with its "
+      "95% bootstrap interval against the bound (dashed) and, on hit "
+      "checks, the read path's device ceiling as a black tick; with one "
+      "read path, amber bars are within noise. Miss-cost ratios lie far "
+      "below their bound, so their chart has a log axis."));
   const std::vector<Row> rows = Rows(v, mode);
   BarGrid reads = CellGrid(
       v, mode, rows, [](const CellStats& st) { return st.reads_per_s.median; },
@@ -167,7 +178,9 @@ Section ChartSection(const Verdict& v) {
   reads.title = "Reads/s per backend (" + mode + ", median)";
   reads.y_label = "reads/s";
   reads.log_scale = true;
-  if (r::IsColdMode(mode)) reads.marker_label = "own files' device rate";
+  if (r::IsColdMode(mode)) {
+    reads.marker_label = "device limit (device rate ÷ pages per hit)";
+  }
   s.blocks.push_back(GridBlock(reads, "reads_per_s.svg"));
   int i = 0;
   for (const auto& th : v.thresholds.checks) {

@@ -1,7 +1,7 @@
 // What the run says, in a few sentences generated from its own figures,
 // under the decision card: pages read per hit against the geometric model,
-// each read path's I/O efficiency, and the checks no one-page format could
-// pass on this device.
+// each read path's device-side efficiency and hit rate ÷ device rate, and
+// the checks no one-page format could pass on this device.
 #include <cmath>
 
 #include "common/results_schema.h"
@@ -66,17 +66,106 @@ PagesPerHit PagesPerHitOf(const Verdict& v, const std::string& backend,
   return {FiniteMedian(measured), FiniteMedian(model)};
 }
 
-double EfficiencyOf(const Verdict& v, const std::string& backend, int threads) {
-  std::vector<double> e;
+DeviceFigures EfficiencyOf(const Verdict& v, const std::string& backend,
+                           int threads) {
+  std::vector<double> device_side, hit_rate;
   for (const auto& [key, st] : v.cells) {
     if (key.backend == backend && key.kind == r::kKindHit &&
         key.mode == v.thresholds.gate_mode && key.threads == threads &&
         st.repetitions > 0) {
-      e.push_back(st.Of(r::kIoEfficiency).median);
+      device_side.push_back(st.device_side.median);
+      hit_rate.push_back(st.Of(r::kIoEfficiency).median);
     }
   }
-  return FiniteMedian(e);
+  return {FiniteMedian(device_side), FiniteMedian(hit_rate)};
 }
+
+namespace {
+
+// The read path's device-side efficiency and hit rate ÷ device rate at
+// each thread count, or "" when it has neither.
+std::string EfficiencyFinding(const Verdict& v, const std::string& path) {
+  std::vector<std::string> device_side, hit_rate;
+  for (int threads : v.thresholds.threads) {
+    const DeviceFigures e = EfficiencyOf(v, path, threads);
+    if (std::isfinite(e.device_side)) {
+      device_side.push_back(Fixed(e.device_side, 2) + " at " +
+                            ThreadCount(threads));
+    }
+    if (std::isfinite(e.hit_rate)) {
+      hit_rate.push_back(Fixed(e.hit_rate, 2) + " at " + ThreadCount(threads));
+    }
+  }
+  if (device_side.empty() && hit_rate.empty()) return "";
+  std::string text = CandidateLabel(path) + " reached";
+  if (!device_side.empty()) {
+    text +=
+        " a device-side efficiency (storage reads/s, 4 KiB pages read "
+        "per hit × hits/s, over its own files' device rate, median over "
+        "the tables) of " +
+        ListText(device_side);
+  }
+  if (!hit_rate.empty()) {
+    text += (device_side.empty() ? " a" : "; its") +
+            std::string(
+                " hit rate ÷ device rate (hits/s over the same rate, above 1 "
+                "where a pass reads fewer pages than it has hits) was ") +
+            ListText(hit_rate);
+  }
+  return text + ".";
+}
+
+// The checks no one-page format could pass here, and why.
+std::string BeyondFinding(const Verdict& v) {
+  const std::vector<const RatioCheck*> beyond = v.BeyondCeiling();
+  if (beyond.empty()) {
+    return "No check is beyond this device's limit: no hit check's bound "
+           "lies above its device ceiling's interval, so a one-page format "
+           "could pass each of them here.";
+  }
+  std::vector<std::string> parts;
+  for (size_t i = 0; i < beyond.size() && i < 4; ++i) {
+    const RatioCheck& c = *beyond[i];
+    parts.push_back(
+        CheckWhere(c) + " needs " +
+        (c.threshold.HigherIsBetter() ? "≥ " : "≤ ") +
+        Ratio(c.threshold.bound) + ", but reading " +
+        Fixed(c.ceiling.pages_per_hit, 3) + " pages per hit at the device's " +
+        Count(c.ceiling.device_rate) + " reads/s reaches at most " +
+        CeilingFigureText(c.ceiling.device) +
+        " with no CPU time (this read path's own ceiling, with its " +
+        Micros(c.ceiling.cpu_per_read_s * 1e9) +
+        " of CPU per read: " + CeilingFigureText(c.ceiling.own) + ")");
+  }
+  std::string more;
+  if (beyond.size() > 4) {
+    more = "; and " + std::to_string(beyond.size() - 4) + " more";
+  }
+  return "No one-page format could pass " + std::to_string(beyond.size()) +
+         " of " + std::to_string(v.checks.size()) +
+         " checks on this device: " + ListText(parts) + more + ".";
+}
+
+// The checks whose device ceiling did not hold, or "".
+std::string NotHeldFinding(const Verdict& v) {
+  std::vector<std::string> not_held;
+  for (const RatioCheck* c : v.CeilingNotHeld()) {
+    not_held.push_back(CheckWhere(*c) + " measured " + Ratio(c->ratio) +
+                       " against a device ceiling of " +
+                       CeilingFigureText(c->ceiling.device));
+  }
+  if (not_held.empty()) return "";
+  return "The device ceiling did not hold for " +
+         std::to_string(not_held.size()) +
+         (not_held.size() == 1 ? " check" : " checks") +
+         ", whose measured ratio lies above that ceiling's interval (the "
+         "device served those hits faster than its device cells, or the "
+         "pass read fewer pages than the model), so it is no limit there and "
+         "none of them is marked beyond: " +
+         ListText(not_held) + ".";
+}
+
+}  // namespace
 
 std::vector<std::string> Findings(const Verdict& v) {
   std::vector<std::string> out;
@@ -98,74 +187,18 @@ std::vector<std::string> Findings(const Verdict& v) {
         "pages of the table and a pass's r reads: " +
         ListText(parts) + ".");
   }
-  // Each read path's I/O efficiency at each thread count.
+  // Each read path's two figures against its device at each thread count.
   std::vector<std::string> paths = {v.thresholds.candidate};
   for (const auto& variant : v.variants) {
     paths.push_back(variant.thresholds.candidate);
   }
   for (const auto& path : paths) {
-    std::vector<std::string> parts;
-    for (int threads : v.thresholds.threads) {
-      const double e = EfficiencyOf(v, path, threads);
-      if (std::isfinite(e)) {
-        parts.push_back(Fixed(e, 2) + " at " + ThreadCount(threads));
-      }
-    }
-    if (parts.empty()) continue;
-    out.push_back(CandidateLabel(path) +
-                  " reached an I/O efficiency (cold hits/s over its own "
-                  "files' device rate, median over the tables) of " +
-                  ListText(parts) + ".");
+    std::string text = EfficiencyFinding(v, path);
+    if (!text.empty()) out.push_back(std::move(text));
   }
-  // The checks no one-page format could pass here, and why.
-  const std::vector<const RatioCheck*> beyond = v.BeyondCeiling();
-  if (beyond.empty()) {
-    out.push_back(
-        "No check is beyond this device's limit: no hit check's bound lies "
-        "above its one-page ceiling's interval, so a one-page format could "
-        "pass each of them here.");
-  } else {
-    std::vector<std::string> parts;
-    for (size_t i = 0; i < beyond.size() && i < 4; ++i) {
-      const RatioCheck& c = *beyond[i];
-      parts.push_back(
-          CheckWhere(c) + " needs " +
-          (c.threshold.HigherIsBetter() ? "≥ " : "≤ ") +
-          Ratio(c.threshold.bound) + ", but reading " +
-          Fixed(c.ceiling.pages_per_hit, 3) +
-          " pages per hit at the device's " + Count(c.ceiling.device_rate) +
-          " reads/s with " + Micros(c.ceiling.cpu_per_read_s * 1e9) +
-          " of CPU per read reaches at most " + Ratio(c.ceiling.ratio) + " [" +
-          Ratio(c.ceiling.interval.low) + ", " +
-          Ratio(c.ceiling.interval.high) + "]");
-    }
-    std::string more;
-    if (beyond.size() > 4) {
-      more = "; and " + std::to_string(beyond.size() - 4) + " more";
-    }
-    out.push_back("No one-page format could pass " +
-                  std::to_string(beyond.size()) + " of " +
-                  std::to_string(v.checks.size()) +
-                  " checks on this device: " + ListText(parts) + more + ".");
-  }
-  std::vector<std::string> not_held;
-  for (const RatioCheck* c : v.CeilingNotHeld()) {
-    not_held.push_back(CheckWhere(*c) + " measured " + Ratio(c->ratio) +
-                       " against a ceiling of " + Ratio(c->ceiling.ratio) +
-                       " [" + Ratio(c->ceiling.interval.low) + ", " +
-                       Ratio(c->ceiling.interval.high) + "]");
-  }
-  if (!not_held.empty()) {
-    out.push_back(
-        "The one-page ceiling did not hold for " +
-        std::to_string(not_held.size()) +
-        (not_held.size() == 1 ? " check" : " checks") +
-        ", whose measured ratio lies above the ceiling's interval (the "
-        "device served those hits faster than its device cells, or the "
-        "pass read fewer pages than the model), so it is no limit there "
-        "and none of them is marked beyond: " +
-        ListText(not_held) + ".");
-  }
+  out.push_back(BeyondFinding(v));
+  std::string not_held = NotHeldFinding(v);
+  if (!not_held.empty()) out.push_back(std::move(not_held));
   return out;
 }
 

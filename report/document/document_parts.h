@@ -48,6 +48,15 @@ Table PreloadTable(const Verdict& v, const ResultSet& r);
 // First and last pass start per backend, and its share of the schedule.
 Table ScheduleTable(const Verdict& v, const ResultSet& r);
 
+// Sections the card's terms line points at: the start of each title and
+// its heading's HTML anchor.
+inline constexpr char kWhyTitle[] = "Why this verdict";
+inline constexpr char kWhyAnchor[] = "why-this-verdict";
+inline constexpr char kGatesTitle[] = "Validity gates";
+inline constexpr char kGatesAnchor[] = "validity-gates";
+inline constexpr char kCellsTitle[] = "Per-cell results";
+inline constexpr char kCellsAnchor[] = "per-cell-results";
+
 // document_card.cc: the decision card, the report's first section. In
 // markdown, everything up to its end fits in kCardLines lines.
 inline constexpr int kCardLines = 40;
@@ -62,12 +71,18 @@ struct PagesPerHit {
 // A backend's pages per hit on `table` in the gate mode (NaN if absent).
 PagesPerHit PagesPerHitOf(const Verdict& v, const std::string& backend,
                           const std::string& table);
-// A backend's median I/O efficiency over the tables' hit cells at
-// `threads` in the gate mode, NaN if not measured.
-double EfficiencyOf(const Verdict& v, const std::string& backend, int threads);
-// The sentences, in order: pages per hit per table, I/O efficiency per
-// read path, the checks beyond the device's limit, and any ceiling that
-// did not hold.
+// A backend's hit cells against their own files' device rate
+// (verdict/efficiency.h): medians over the tables' cells.
+struct DeviceFigures {
+  double device_side = 0;  // Storage reads/s over the device rate.
+  double hit_rate = 0;     // Hits/s over the device rate.
+};
+// The backend's figures at `threads` in the gate mode, NaN if not measured.
+DeviceFigures EfficiencyOf(const Verdict& v, const std::string& backend,
+                           int threads);
+// The sentences, in order: pages per hit per table, each read path's
+// device-side efficiency and hit rate ÷ device rate, the checks beyond the
+// device's limit, and any device ceiling that did not hold.
 std::vector<std::string> Findings(const Verdict& v);
 Section FindingsSection(const Verdict& v);
 

@@ -26,10 +26,31 @@ std::string CheckValue(const RatioCheck& c, double value) {
              : Sig(value * 1e6, 3) + " µs/miss";
 }
 
-// "0.93" of the own files' device rate; above 1.0 a cache served reads.
+// "0.93": a figure against the own files' device rate.
 std::string Efficiency(double f) {
   if (!std::isfinite(f)) return "–";
   return f < 10 ? Fixed(f, 2) : Count(f);
+}
+
+// The check's outcome, marked provisional on a run that is not valid, and
+// what its device ceiling says of it.
+std::string ResultText(const RatioCheck& c, bool valid) {
+  std::string result = !c.available     ? "FAIL (no data)"
+                       : c.within_noise ? "within noise"
+                       : c.passed       ? "pass"
+                                        : "FAIL";
+  if (c.available && c.within_noise) {
+    result += c.passed ? " (median passes)" : " (median fails)";
+  }
+  if (!valid) result += " (provisional)";
+  if (c.ceiling.beyond) {
+    result += "; beyond this device's limit for any one-page format";
+  }
+  if (!c.ceiling.held) {
+    result += "; the device ceiling did not hold (ratio " + Ratio(c.ratio) +
+              " above its interval)";
+  }
+  return result;
 }
 
 }  // namespace
@@ -74,6 +95,7 @@ Block ChartBlock(BarChart chart, std::string file) {
 }
 
 Table RatioTable(const Verdict& v) {
+  const std::string path = CandidateLabel(v.thresholds.candidate);
   Table t;
   t.header = {"table",
               "kind",
@@ -85,7 +107,8 @@ Table RatioTable(const Verdict& v) {
               "95% interval",
               "bound",
               "margin",
-              "one-page ceiling [95%]",
+              "device ceiling, " + path + " [95%]",
+              "own ceiling, " + path + " (its CPU per read) [95%]",
               "result"};
   // Cell by cell (table, kind, threads), each cell's checks together.
   std::vector<const RatioCheck*> order;
@@ -100,14 +123,7 @@ Table RatioTable(const Verdict& v) {
     const RatioCheck& c = *cp;
     std::string bound =
         (c.threshold.HigherIsBetter() ? "≥ " : "≤ ") + Ratio(c.threshold.bound);
-    std::string result = !c.available     ? "FAIL (no data)"
-                         : c.within_noise ? "within noise"
-                         : c.passed       ? "pass"
-                                          : "FAIL";
-    if (c.available && c.within_noise) {
-      result += c.passed ? " (median passes)" : " (median fails)";
-    }
-    if (!v.Valid()) result += " (provisional)";
+    std::string result = ResultText(c, v.Valid());
     Style style = c.passed && !c.within_noise ? Style::kPass : Style::kFail;
     // Built by appending: g++ 12 misreads a prepend to a temporary here as
     // an overlapping copy (-Wrestrict).
@@ -119,23 +135,12 @@ Table RatioTable(const Verdict& v) {
           .append(Ratio(c.interval.high))
           .append("]");
     }
-    std::string ceiling = "–";
+    std::string device = "–", own = "–";
     if (c.ceiling.available) {
-      ceiling = Ratio(c.ceiling.ratio);
-      ceiling.append(" [")
-          .append(Ratio(c.ceiling.interval.low))
-          .append(", ")
-          .append(Ratio(c.ceiling.interval.high))
-          .append("]");
+      device = CeilingFigureText(c.ceiling.device);
+      own = CeilingFigureText(c.ceiling.own);
     } else if (!c.threshold.HigherIsBetter()) {
-      ceiling = "none (a miss can be answered from memory)";
-    }
-    if (c.ceiling.beyond) {
-      result += "; beyond this device's limit for any one-page format";
-    }
-    if (!c.ceiling.held) {
-      result += "; the ceiling did not hold (ratio " + Ratio(c.ratio) +
-                " above its interval)";
+      device = own = "none (a miss can be answered from memory)";
     }
     std::string margin = c.available && c.Margin() > 0 ? "+" : "";
     margin.append(c.available ? Percent(c.Margin()) : "–");
@@ -150,7 +155,8 @@ Table RatioTable(const Verdict& v) {
          {interval},
          {bound},
          {margin},
-         {ceiling},
+         {device},
+         {own},
          {result, style}});
   }
   return t;
@@ -167,8 +173,12 @@ Table CellTable(const Verdict& v, const std::string& mode,
         "in flight mean / peak"}) {
     t.header.push_back(h);
   }
-  t.header.push_back(cold ? "I/O efficiency (own files' device rate)"
-                          : "minor faults/read");
+  if (cold) {
+    t.header.push_back("device-side efficiency");
+    t.header.push_back("hit rate ÷ device rate (own files' device rate)");
+  } else {
+    t.header.push_back("minor faults/read");
+  }
   t.header.push_back("reps");
   const size_t figures = t.header.size() - (with_mode_column ? 6 : 5);
   for (const Row& row : Rows(v, mode)) {
@@ -195,9 +205,11 @@ Table CellTable(const Verdict& v, const std::string& mode,
                    Sig(s->Of(r::kPeakInflight).median, 3)});
       if (cold && row.kind == r::kKindHit) {
         double device = OwnDeviceRate(v, backend, row, mode);
+        c.push_back({Efficiency(s->device_side.median)});
         c.push_back({Efficiency(s->Of(r::kIoEfficiency).median) + " (" +
                      Count(device) + ")"});
       } else if (cold) {
+        c.push_back({"–"});
         c.push_back({"–"});
       } else {
         c.push_back({Sig(s->Of(r::kMinorFaultsPerRead).median)});

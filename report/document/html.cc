@@ -1,5 +1,7 @@
 #include "report/document/html.h"
 
+#include <map>
+
 #include "report/format.h"
 
 namespace flatbench::report {
@@ -81,6 +83,25 @@ void RenderHtmlTable(const Table& t, std::string* o) {
   *o += "</tbody>\n</table>\n";
 }
 
+// The paragraph's text, escaped, with each link's phrase (where it first
+// occurs) pointing at its section.
+std::string LinkedHtml(const Block& b) {
+  std::map<size_t, const Link*> at;
+  for (const Link& link : b.links) {
+    const size_t pos = b.text.find(link.phrase);
+    if (pos != std::string::npos && !link.phrase.empty()) at[pos] = &link;
+  }
+  std::string o;
+  size_t done = 0;
+  for (const auto& [pos, link] : at) {
+    if (pos < done) continue;  // Overlaps the previous link.
+    o += HtmlEscape(b.text.substr(done, pos - done)) + "<a href=\"#" +
+         HtmlEscape(link->anchor) + "\">" + HtmlEscape(link->phrase) + "</a>";
+    done = pos + link->phrase.size();
+  }
+  return o + HtmlEscape(b.text.substr(done));
+}
+
 }  // namespace
 
 std::string RenderHtml(const Document& doc) {
@@ -95,12 +116,15 @@ std::string RenderHtml(const Document& doc) {
            std::string(OutcomeClass(doc.outcome)) + "\">" +
            HtmlEscape(OutcomeName(doc.outcome)) + "</span></h2>\n";
     } else {
-      o += "<h2>" + HtmlEscape(section.title) + "</h2>\n";
+      o += (section.anchor.empty()
+                ? std::string("<h2>")
+                : "<h2 id=\"" + HtmlEscape(section.anchor) + "\">") +
+           HtmlEscape(section.title) + "</h2>\n";
     }
     for (const auto& b : section.blocks) {
       switch (b.kind) {
         case Block::Kind::kParagraph:
-          o += "<p>" + HtmlEscape(b.text) + "</p>\n";
+          o += "<p>" + LinkedHtml(b) + "</p>\n";
           break;
         case Block::Kind::kList:
           o += "<ul>\n";

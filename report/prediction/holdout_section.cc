@@ -1,6 +1,6 @@
-// The prediction report's holdout and I/O-efficiency sections: each
-// check's trend against the largest size it was not fitted on, and the
-// hit checks' ratio of I/O efficiency per size.
+// The prediction report's holdout and hit-rate ÷ device-rate sections:
+// each check's trend against the largest size it was not fitted on, and
+// the hit checks' ratio of hit rate ÷ device rate per size.
 #include <algorithm>
 #include <cmath>
 
@@ -70,10 +70,12 @@ Section HoldoutSection(const SweepInput& sweep,
 
 Section EfficiencySection(const SweepInput& sweep, const Thresholds& th,
                           double target_pairs) {
-  Section s{"I/O efficiency against dataset size", {}};
+  Section s{"Hit rate ÷ device rate against dataset size", {}};
   s.blocks.push_back(Paragraph(
-      "Each hit cell's I/O efficiency (reads/s over its own files' device "
-      "cell at the same moment, io_efficiency) as the candidate's over the "
+      "Each hit cell's hit rate ÷ device rate (hits/s over its own files' "
+      "device cell at the same moment, io_efficiency; not a fraction: a "
+      "pass reading fewer pages than it has hits exceeds 1) as the "
+      "candidate's over the "
       "baseline's, per size, fitted and extrapolated like the raw ratios. A "
       "device that serves one backend's files slower than another's moves "
       "the raw ratio but not this one; where the two trends disagree, the "
@@ -123,7 +125,7 @@ Section EfficiencySection(const SweepInput& sweep, const Thresholds& th,
   if (!any) {
     s.blocks.push_back(Paragraph(
         "This sweep has no device cells (it ran with --no-device), so no "
-        "I/O efficiency was measured."));
+        "hit rate ÷ device rate was measured."));
     return s;
   }
   s.blocks.push_back(TableBlock(std::move(t)));

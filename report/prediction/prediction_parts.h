@@ -40,7 +40,7 @@ Section StructuralSection(const SweepInput& sweep, const DeviceProfile& profile,
 Section HoldoutSection(const SweepInput& sweep,
                        const std::vector<PredictedCheck>& checks);
 
-// The hit checks' ratio of I/O efficiency per size, and its trend.
+// The hit checks' ratio of hit rate ÷ device rate per size, and its trend.
 Section EfficiencySection(const SweepInput& sweep, const Thresholds& th,
                           double target_pairs);
 

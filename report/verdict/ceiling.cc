@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "dataset/names.h"
 #include "report/format.h"
@@ -49,13 +50,27 @@ double ReadsPerPass(const CellStats& s) {
   return std::isfinite(keys) ? keys : NAN;
 }
 
+// The figure from R* per repetition of the candidate over the baseline's
+// rates.
+CeilingFigure Figure(const std::vector<double>& best,
+                     const std::vector<double>& baseline) {
+  CeilingFigure f;
+  f.rate = Median(best);
+  f.ratio = f.rate / Median(baseline);
+  f.interval = {NAN, NAN};
+  if (std::isfinite(f.ratio) && f.ratio > 0) {
+    f.interval = BootstrapRatioOfMedians(best, baseline);
+  }
+  return f;
+}
+
 }  // namespace
 
 Ceiling ComputeCeiling(const std::map<CellKey, CellStats>& cells,
                        const RatioThreshold& threshold,
                        const CellKey& candidate, const CellKey& baseline) {
   Ceiling c;
-  c.interval = {NAN, NAN};
+  c.device.interval = c.own.interval = {NAN, NAN};
   if (threshold.metric != Metric::kHitReadsPerS) {
     c.why_not = "a one-page format can answer a miss from memory";
     return c;
@@ -84,11 +99,11 @@ Ceiling ComputeCeiling(const std::map<CellKey, CellStats>& cells,
   // The CPU time the pass itself measured per read (user + system, so the
   // kernel's fault handling too). The residual below holds it and every
   // other delay (a thread waiting for a core, a lock), which a format need
-  // not pay: c is the smaller of the two, so the ceiling errs high.
+  // not pay: c is the smaller of the two, so the own ceiling errs high.
   const double cpu_ns = a->Of(r::kCpuNsPerRead).median;
   const double cpu_s =
       std::isfinite(cpu_ns) && cpu_ns >= 0 ? cpu_ns * 1e-9 : INFINITY;
-  std::vector<double> best, cpu;
+  std::vector<double> device, own, cpu;
   for (size_t i = 0; i < a->rates.size(); ++i) {
     const double d = DeviceRateOfRep(*dev, a->reps[i]);
     const double wait = threads / d;  // One 4 KiB read at T in flight.
@@ -96,26 +111,32 @@ Ceiling ComputeCeiling(const std::map<CellKey, CellStats>& cells,
     const double c_i =
         std::min(cpu_s, std::max(0.0, per_read - requests * wait));
     cpu.push_back(c_i);
-    best.push_back(threads / (c.pages_per_hit * wait + c_i));
+    device.push_back(threads / (c.pages_per_hit * wait));
+    own.push_back(threads / (c.pages_per_hit * wait + c_i));
   }
   c.device_rate = dev->reads_per_s.median;
   c.cpu_per_read_s = Median(cpu);
-  c.rate = Median(best);
-  c.ratio = c.rate / Median(b->rates);
-  c.available = std::isfinite(c.ratio) && c.ratio > 0;
+  c.device = Figure(device, b->rates);
+  c.own = Figure(own, b->rates);
+  // The own ceiling is finite whenever the device ceiling is (c >= 0).
+  c.available = std::isfinite(c.device.ratio) && c.device.ratio > 0;
   if (!c.available) {
     c.why_not = "the figures give no finite ratio";
     return c;
   }
-  c.interval = BootstrapRatioOfMedians(best, b->rates);
-  c.beyond = threshold.bound > c.interval.high;
+  c.beyond = threshold.bound > c.device.interval.high;
   return c;
+}
+
+std::string CeilingFigureText(const CeilingFigure& f) {
+  if (!std::isfinite(f.ratio)) return "–";
+  return Ratio(f.ratio) + " [" + Ratio(f.interval.low) + ", " +
+         Ratio(f.interval.high) + "]";
 }
 
 std::string CeilingSummary(const Ceiling& c) {
   if (!c.available) return "no device ceiling (" + c.why_not + ")";
-  return "ceiling " + Ratio(c.ratio) + " [" + Ratio(c.interval.low) + ", " +
-         Ratio(c.interval.high) + "]";
+  return "device ceiling " + CeilingFigureText(c.device);
 }
 
 double MeasuredPagesPerRead(const CellStats& s) {

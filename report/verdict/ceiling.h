@@ -1,8 +1,9 @@
 #pragma once
-// Each hit check's physical ceiling: the ratio an arena reading only the
-// 4 KiB pages a one-page format must read would reach on this device, so a
-// reader can tell a bound no one-page format could meet here from one the
-// format or its read path missed (RESEARCH.md §7, The ceiling of a check).
+// Each hit check's two ceilings (RESEARCH.md §7, The ceiling of a check):
+// the device ceiling, the ratio a one-page format would reach on this
+// device, so a reader can tell a bound no one-page format could meet here
+// from one the format or its read path missed; and the arena's own
+// ceiling, what this read path's CPU time per read allows on this device.
 //
 // Pages per hit. A one-page format reads one page per hit, but a pass of r
 // reads over a table of P pages touches only P (1 - e^(-r/P)) distinct
@@ -14,22 +15,25 @@
 //
 // At T reader threads, one read in flight per thread, the candidate's own
 // device cell measures D(T) 4 KiB O_DIRECT reads/s: one such read waits
-// T / D(T) seconds. A one-page arena spends n1 waits plus its CPU time per
-// read c on each hit, so it reaches
+// T / D(T) seconds. Each device read is a pread of one page of the same
+// files, so that wait already holds a read's system call.
 //
-//   R*(T) = T / (n1 T / D(T) + c),
+//   device ceiling      R*(T) = T / (n1 T / D(T)) = D(T) / n1
+//   the arena's own     R*(T) = T / (n1 T / D(T) + c)
 //
-// and the ceiling is R*(T) over the baseline's measured hit reads/s at the
-// same T. c is the candidate's own time per read less its measured storage
-// waits (each request one full device wait), clamped at 0: overstating the
-// waits understates c, so the ceiling errs high and "beyond" is never
-// claimed too early. Miss checks have no device ceiling: a one-page format
-// can answer a miss from memory.
+// and each ceiling is its R*(T) over the baseline's measured hit reads/s
+// at the same T. c is the candidate's CPU time per read: the smaller of
+// its measured cpu_ns_per_read and its own time per read less its
+// measured storage waits (each request one full device wait), clamped at
+// 0. A format that spends less CPU per read than this arena comes closer
+// to the device ceiling, so only the device ceiling bounds every one-page
+// format, and only it marks a check "beyond". Miss checks have no device
+// ceiling: a one-page format can answer a miss from memory.
 //
-// The verdict compares the ceiling with the measured ratio: a ratio above
-// the ceiling's interval means the ceiling did not hold for that check
-// (the device served the pass faster than its device cell, say), and such
-// a check is never marked beyond.
+// The verdict compares the device ceiling with the measured ratio: a ratio
+// above its interval means the ceiling did not hold for that check (the
+// device served the pass faster than its device cell, say), and such a
+// check is never marked beyond.
 
 #include <map>
 #include <string>
@@ -41,6 +45,13 @@
 
 namespace flatbench::report {
 
+// One ceiling's figures for a check.
+struct CeilingFigure {
+  double rate = 0;    // R*(T): median over the candidate's repetitions.
+  double ratio = 0;   // median R* / median baseline reads/s.
+  Interval interval;  // 95% bootstrap interval of `ratio`.
+};
+
 struct Ceiling {
   bool available = false;
   std::string why_not;        // When !available: why there is no figure.
@@ -51,19 +62,18 @@ struct Ceiling {
   double model_pages = 0;     // P (1 - e^(-r/P)) / r.
   double measured_pages = 0;  // The candidate's pages per hit; NaN if absent.
   double pages_per_hit = 0;   // n1: model_pages, at most measured_pages.
-  double rate = 0;            // R*(T): median over repetitions.
-  double ratio = 0;           // median R* / median baseline reads/s.
-  Interval interval;          // 95% bootstrap interval of `ratio`.
-  // The bound lies above the interval's high end: no one-page format
+  CeilingFigure device;       // D(T) / n1: no CPU term.
+  CeilingFigure own;          // T / (n1 T / D(T) + c): this arena's CPU too.
+  // The bound lies above the device ceiling's interval: no one-page format
   // meets the check on this device. The verdict clears it on a check that
-  // passes anyway and on one whose ceiling did not hold.
+  // passes anyway and on one whose device ceiling did not hold.
   bool beyond = false;
-  // False when the measured ratio lies above the interval (set by the
-  // verdict): the ceiling is then no limit for that check.
+  // False when the measured ratio lies above the device ceiling's interval
+  // (set by the verdict): the ceiling is then no limit for that check.
   bool held = true;
 };
 
-// The ceiling of the check `threshold` between the candidate's and the
+// The ceilings of the check `threshold` between the candidate's and the
 // baseline's cells. The device rate is the candidate's own device cell, or
 // when it has none that of the backend it is a read path of (the part of
 // its name before '+', which reads the same files).
@@ -71,8 +81,10 @@ Ceiling ComputeCeiling(const std::map<CellKey, CellStats>& cells,
                        const RatioThreshold& threshold,
                        const CellKey& candidate, const CellKey& baseline);
 
-// "ceiling 1.05 [1.01, 1.09]", or "no device ceiling (...)".
+// "device ceiling 1.05 [1.01, 1.09]", or "no device ceiling (...)".
 std::string CeilingSummary(const Ceiling& ceiling);
+// "1.05 [1.01, 1.09]": a figure with its interval.
+std::string CeilingFigureText(const CeilingFigure& figure);
 
 // The candidate's 4 KiB pages per read in `cell`: max of major faults per
 // read and bytes read per read / 4096, NaN when neither was recorded.

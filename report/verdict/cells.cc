@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "report/verdict/efficiency.h"
+
 namespace flatbench::report {
 
 Spread Summarize(std::vector<double> values) {
@@ -56,6 +58,9 @@ std::map<CellKey, CellStats> SummarizeCells(const std::vector<Pass>& passes) {
     }
     s.reads_per_s = Summarize(s.rates);
     s.cost_per_read_s = Summarize(s.costs);
+    std::vector<double> device_side;
+    for (const Pass* p : list) device_side.push_back(DeviceSideEfficiency(*p));
+    s.device_side = Summarize(std::move(device_side));
     for (const results::Counter& c : results::AllCounters()) {
       std::vector<double> v;
       for (const Pass* p : list) v.push_back(p->Get(c));

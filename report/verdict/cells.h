@@ -37,6 +37,9 @@ struct CellStats {
   std::vector<double> costs;
   Spread reads_per_s;
   Spread cost_per_read_s;
+  // Cold hits and batches: the device-side efficiency (efficiency.h) per
+  // pass; all NaN where the passes carry no device rate.
+  Spread device_side;
   // Every counter's spread, by counter name.
   std::map<std::string_view, Spread> counters;
 

@@ -41,9 +41,11 @@ RatioCheck MakeCheck(const Verdict& v, const RatioThreshold& th,
   c.interval = BootstrapRatioOfMedians(x, y);
   c.within_noise = c.interval.Contains(th.bound);
   c.ceiling = ComputeCeiling(v.cells, th, c.candidate, c.baseline);
-  // A measured ratio above the ceiling's interval shows the ceiling is no
-  // limit here (the device served the pass faster than its device cell).
-  c.ceiling.held = !c.ceiling.available || !(c.ratio > c.ceiling.interval.high);
+  // A measured ratio above the device ceiling's interval shows the ceiling
+  // is no limit here (the device served the pass faster than its device
+  // cell).
+  c.ceiling.held =
+      !c.ceiling.available || !(c.ratio > c.ceiling.device.interval.high);
   // A check that passes shows its read path beat the premise (fewer
   // storage reads per hit, say from a cache): not beyond either.
   c.ceiling.beyond = c.ceiling.beyond && !c.passed && c.ceiling.held;

@@ -16,7 +16,8 @@
 // candidate itself (the mmap reader for the arena) is the seed's design and
 // alone sets the outcome and so the exit code.
 //
-// Each hit check carries its physical ceiling (ceiling.h).
+// Each hit check carries its device ceiling and the candidate's own
+// ceiling (ceiling.h).
 //
 // Ratios use per-cell medians over the repetitions (cells.h). A check
 // passes at its bound exactly; a relative tolerance of 1e-9 absorbs the
@@ -82,9 +83,10 @@ struct Verdict {
   int FailedChecks() const;
   std::vector<const RatioCheck*> NoisyChecks() const;
   std::vector<const RatioCheck*> ClearlyFailedChecks() const;
-  // Checks whose bound lies beyond their ceiling.
+  // Checks whose bound lies beyond their device ceiling.
   std::vector<const RatioCheck*> BeyondCeiling() const;
-  // Checks whose measured ratio lies above their ceiling's interval.
+  // Checks whose measured ratio lies above their device ceiling's
+  // interval.
   std::vector<const RatioCheck*> CeilingNotHeld() const;
 };
 

@@ -54,9 +54,10 @@ std::string BeyondSentence(const Verdict& v) {
       .append(std::to_string(v.checks.size()));
   return out +
          " checks are beyond this device's limit for any one-page format: "
-         "their bound lies above the ratio an arena making exactly one 4 KiB "
-         "storage read per hit would reach on these files' device rates "
-         "(the ceiling, with its 95% interval; RESEARCH.md §7): " +
+         "their bound lies above the device ceiling, the ratio a format "
+         "reading only the 4 KiB pages per hit a one-page format must read "
+         "would reach at these files' device rates with no CPU time of its "
+         "own (with its 95% interval; RESEARCH.md §7): " +
          ListChecks(beyond, BeyondSummary) + ".";
 }
 
@@ -69,13 +70,13 @@ std::string NotHeldSummary(const RatioCheck& c) {
 std::string NotHeldSentence(const Verdict& v) {
   std::vector<const RatioCheck*> not_held = v.CeilingNotHeld();
   if (not_held.empty()) return "";
-  std::string out(" The one-page ceiling did not hold for ");
+  std::string out(" The device ceiling did not hold for ");
   out.append(std::to_string(not_held.size()))
       .append(not_held.size() == 1 ? " check" : " checks");
   return out +
-         ": the measured ratio lies above the ceiling's 95% interval, so "
-         "the ceiling is no limit there and the check is not marked beyond "
-         "it: " +
+         ": the measured ratio lies above the device ceiling's 95% "
+         "interval, so the ceiling is no limit there and the check is not "
+         "marked beyond it: " +
          ListChecks(not_held, NotHeldSummary) + ".";
 }
 
@@ -231,7 +232,8 @@ std::vector<std::string> VerdictLines(const Verdict& v) {
                        OutcomeName(x.outcome) + ", " + ShortOutcome(x);
     const size_t beyond = x.BeyondCeiling().size();
     if (beyond > 0) {
-      text.append("; ")
+      // On a run that is not valid, this too is provisional.
+      text.append(x.Valid() ? "; " : "; provisionally ")
           .append(std::to_string(beyond))
           .append(beyond == 1 ? " check is" : " checks are")
           .append(" beyond this device's limit for any one-page format");

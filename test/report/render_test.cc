@@ -8,6 +8,7 @@
 
 #include "report/document/report.h"
 #include "report/document/svg.h"
+#include "report/format.h"
 #include "report/prediction/trend_chart.h"
 #include "test/crafted_profile.h"
 #include "test/doc_table.h"
@@ -153,11 +154,12 @@ TEST_CASE("the HTML is self-contained", "[report][render]") {
   RenderedReport r = Render(doc);
   const std::string& h = r.html;
   CHECK(h.rfind("<!DOCTYPE html>", 0) == 0);
-  for (const char* banned : {"http://", "https://", "src=", "<link", "@import",
-                             "<script", "url(", "href="}) {
+  for (const char* banned :
+       {"http://", "https://", "src=", "<link", "@import", "<script", "url("}) {
     CAPTURE(banned);
     CHECK(h.find(banned) == std::string::npos);
   }
+  CHECK_FALSE(std::regex_search(h, std::regex("href=\"[^#]")));  // In-page.
   // Reads/s (small multiples), 3 ratios, p99 (small multiples).
   CHECK(Count(h, "<svg ") == 5);
   // Wide charts shrink to the page rather than scroll.
@@ -184,8 +186,8 @@ TEST_CASE("a smoke run's report says INCONCLUSIVE and shows every ratio",
   CHECK(r.markdown.find("| gate scale | **FAILED** | scale smoke") !=
         std::string::npos);
   CHECK(r.markdown.find("named scale smoke, not full") != std::string::npos);
-  // 21 ratio rows, each with its value and provisional result.
-  CHECK(Count(r.markdown, "pass (provisional)") == 21);
+  // 21 ratio rows, each with its provisional result, on card and table.
+  CHECK(Count(r.markdown, "pass (provisional)") == 42);
   // Ratio, interval, bound, margin.
   CHECK(Count(r.markdown, "| 2.000 | [1.941, 2.061] | ≥ 1.800 | +11.1% |") ==
         6);  // arena/rocksdb hit.
@@ -201,24 +203,27 @@ TEST_CASE("cold hit figures are shown against their own files' device rate",
   b.device_reads_per_s["rocksdb"] = 22000;
   RenderedReport r = Render(b.Build());
   // arena 20000 x t against its files' 25000 x t; rocksdb 10000 x t
-  // against 22000 x t.
+  // against 22000 x t; device-side, x 1.123 pages per hit.
   CHECK(r.markdown.find("| account | hit | 8 | arena | 160,000 |") !=
         std::string::npos);
-  CHECK(r.markdown.find("| 0.80 (200,000) |") != std::string::npos);
-  CHECK(r.markdown.find("| 0.45 (176,000) |") != std::string::npos);
+  CHECK(r.markdown.find("| 0.90 | 0.80 (200,000) |") != std::string::npos);
+  CHECK(r.markdown.find("| 0.51 | 0.45 (176,000) |") != std::string::npos);
   // The own-file device rate table, with the spread of each row.
   CHECK(r.markdown.find(
             "| account | 8 | 200,000 | 176,000 | 200,000 | 1.136 |") !=
         std::string::npos);
-  // The hit bars carry their own files' rate, named whole in the legend.
+  // The hit bars carry their device limit (own files' rate / pages per
+  // hit), named whole in the legend.
   const std::string& svg = r.charts.at("reads_per_s.svg");
   const size_t tip = svg.find("<title>arena, account, 8 threads, hit&#58; ");
   REQUIRE(tip != std::string::npos);
+  const std::string label = "device limit (device rate ÷ pages per hit)";
   CHECK(svg.substr(tip, svg.find("</title>", tip) - tip)
-            .find("; own files&#39; device rate ") != std::string::npos);
+            .find("; " + label + " " + Sig(200000 / 1.123046875, 4)) !=
+        std::string::npos);
   bool legend = false;
   for (const SvgText& t : Texts(svg, "legend")) {
-    legend = legend || t.text == "own files&#39; device rate";
+    legend = legend || t.text == label;
   }
   CHECK(legend);
 }
