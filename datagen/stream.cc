@@ -15,63 +15,11 @@
 
 #include "common/hex.h"
 #include "datagen/aged_state.h"
+#include "datagen/buckets.h"
 #include "datagen/keys.h"
 
 namespace flatbench::datagen {
 namespace {
-
-// Keys are uniform hashes, so bucketing counters by first key byte splits
-// the work into 256 near-equal buckets, each sorted on its own in memory.
-// Bucket b holds exactly the pairs whose key starts with byte b, in both
-// tables (a storage key starts with its account key's first 4 bytes).
-using Buckets = std::vector<std::vector<uint32_t>>;
-
-constexpr int kBuckets = 256;
-
-void BucketRange(uint64_t begin, uint64_t end, Buckets* out,
-                 const std::function<void(uint64_t)>& tick) {
-  out->assign(kBuckets, {});
-  const uint64_t n = end - begin;
-  for (auto& b : *out) b.reserve(n / kBuckets + n / 2048 + 16);
-  for (uint64_t c = begin; c < end; ++c) {
-    (*out)[MakeAccountKey(c)[0]].push_back(static_cast<uint32_t>(c));
-    if (tick && (c & 0xffff) == 0) tick(c - begin);
-  }
-}
-
-// Counters ascending within each bucket whatever `jobs` is: the counter
-// range is cut into `jobs` consecutive chunks, bucketed by one thread
-// each, and each bucket is the chunks' parts joined in chunk order.
-Buckets BucketCounters(uint64_t accounts, unsigned jobs,
-                       const ProgressFn& progress, uint64_t total) {
-  const uint64_t chunks = std::clamp<uint64_t>(jobs, 1, 1 + accounts / 65536);
-  std::vector<Buckets> parts(chunks);
-  auto tick = [&](uint64_t done) {
-    if (progress) progress(done * chunks, total);
-  };
-  {
-    std::vector<std::jthread> threads;
-    for (uint64_t i = 1; i < chunks; ++i) {
-      threads.emplace_back([&, i] {
-        BucketRange(accounts * i / chunks, accounts * (i + 1) / chunks,
-                    &parts[i], nullptr);
-      });
-    }
-    BucketRange(0, accounts / chunks, &parts[0], tick);
-  }
-  if (chunks == 1) return std::move(parts[0]);
-  Buckets buckets(kBuckets);
-  for (int b = 0; b < kBuckets; ++b) {
-    size_t n = 0;
-    for (const Buckets& p : parts) n += p[b].size();
-    buckets[b].reserve(n);
-    for (Buckets& p : parts) {
-      buckets[b].insert(buckets[b].end(), p[b].begin(), p[b].end());
-      std::vector<uint32_t>().swap(p[b]);
-    }
-  }
-  return buckets;
-}
 
 class TableHasher {
  public:
@@ -297,6 +245,81 @@ class Emitter {
   TableHasher account_hash_, storage_hash_;
 };
 
+// Items made by up to `jobs` threads at once and handed on in item order
+// (`emit` on this thread, or by their makers where the sink takes
+// buckets, then `count` of their pairs).
+Status MakeInParallel(const dataset::Spec& spec, const AgedState* state,
+                      const Buckets& buckets, BulkLoader* sink, unsigned jobs,
+                      Emitter* emitter,
+                      const std::function<Status(Made*)>& emit,
+                      const std::function<void(uint64_t)>& count) {
+  // Up to `jobs` items made ahead, each by a thread of its own; order,
+  // and so every byte the sink sees, is the same as with one job. Where
+  // the sink takes buckets, the thread that made an item also hands it
+  // on, in item order (its turn), while its pairs and part are still in
+  // its core's cache. Otherwise this thread hands every item on: Add
+  // stays on one thread (LMDB's write transaction is bound to its
+  // thread). Making cannot fail; after the sink's first error no later
+  // item is handed on.
+  const bool emit_in_worker = sink->TakesBuckets();
+  // Items in flight. Handed on by their makers, one more than `jobs`:
+  // a thread that waits for its turn leaves its core to the others.
+  const size_t ahead = emit_in_worker ? jobs + 1 : jobs;
+  std::mutex turn_mu;
+  std::condition_variable turn_cv;
+  int turn = 0;   // the item whose turn it is to be handed on
+  Status failed;  // the sink's first error; guarded by turn_mu
+  auto work = [&](Made* out, int item) {
+    MakeItem(spec, state, buckets[item % kBuckets], item, sink, out);
+    if (!emit_in_worker) return;
+    std::unique_lock lock(turn_mu);
+    turn_cv.wait(lock, [&] { return turn == item; });
+    if (failed.ok()) failed = emitter->Emit(out);
+    // Freed by the thread that made it.
+    const uint64_t pairs = out->batch.accounts.size() + out->batch.slots.size();
+    *out = Made();
+    out->pairs = pairs;
+    ++turn;
+    lock.unlock();
+    turn_cv.notify_all();
+  };
+  struct InFlight {
+    std::unique_ptr<Made> made;
+    std::jthread thread;
+  };
+  // Last: on return its threads are joined before anything they use goes.
+  std::deque<InFlight> flight;
+  int next = 0;
+  auto fill = [&] {
+    while (next < kItems && flight.size() < ahead) {
+      auto made = std::make_unique<Made>();
+      Made* out = made.get();
+      const int item = next++;
+      flight.push_back({std::move(made),
+                        std::jthread([&work, out, item] { work(out, item); })});
+    }
+  };
+  fill();
+  while (!flight.empty()) {
+    flight.front().thread.join();
+    std::unique_ptr<Made> m = std::move(flight.front().made);
+    flight.pop_front();
+    // `jobs` threads make items while the oldest is handed on (whose
+    // writes may wait for the disk).
+    fill();
+    if (!emit_in_worker) {
+      FLATBENCH_RETURN_IF_ERROR(emit(m.get()));
+      continue;
+    }
+    {
+      std::lock_guard lock(turn_mu);
+      FLATBENCH_RETURN_IF_ERROR(failed);
+    }
+    count(m->pairs);
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 std::string FingerprintHex(uint64_t fingerprint) { return Hex64(fingerprint); }
@@ -336,73 +359,11 @@ Result<StreamDigest> GenerateSorted(const dataset::Spec& spec, BulkLoader* sink,
       FLATBENCH_RETURN_IF_ERROR(emit(&m));
     }
   } else {
-    // Up to `jobs` items made ahead, each by a thread of its own; order,
-    // and so every byte the sink sees, is the same as with one job. Where
-    // the sink takes buckets, the thread that made an item also hands it
-    // on, in item order (its turn), while its pairs and part are still in
-    // its core's cache. Otherwise this thread hands every item on: Add
-    // stays on one thread (LMDB's write transaction is bound to its
-    // thread). Making cannot fail; after the sink's first error no later
-    // item is handed on.
-    const bool emit_in_worker = sink->TakesBuckets();
-    // Items in flight. Handed on by their makers, one more than `jobs`:
-    // a thread that waits for its turn leaves its core to the others.
-    const size_t ahead = emit_in_worker ? jobs + 1 : jobs;
-    std::mutex turn_mu;
-    std::condition_variable turn_cv;
-    int turn = 0;   // the item whose turn it is to be handed on
-    Status failed;  // the sink's first error; guarded by turn_mu
-    auto work = [&](Made* out, int item) {
-      MakeItem(spec, state, buckets[item % kBuckets], item, sink, out);
-      if (!emit_in_worker) return;
-      std::unique_lock lock(turn_mu);
-      turn_cv.wait(lock, [&] { return turn == item; });
-      if (failed.ok()) failed = emitter.Emit(out);
-      // Freed by the thread that made it.
-      const uint64_t pairs =
-          out->batch.accounts.size() + out->batch.slots.size();
-      *out = Made();
-      out->pairs = pairs;
-      ++turn;
-      lock.unlock();
-      turn_cv.notify_all();
-    };
-    struct InFlight {
-      std::unique_ptr<Made> made;
-      std::jthread thread;
-    };
-    // Last: on return its threads are joined before anything they use goes.
-    std::deque<InFlight> flight;
-    int next = 0;
-    auto fill = [&] {
-      while (next < kItems && flight.size() < ahead) {
-        auto made = std::make_unique<Made>();
-        Made* out = made.get();
-        const int item = next++;
-        flight.push_back({std::move(made), std::jthread([&work, out, item] {
-                            work(out, item);
-                          })});
-      }
-    };
-    fill();
-    while (!flight.empty()) {
-      flight.front().thread.join();
-      std::unique_ptr<Made> m = std::move(flight.front().made);
-      flight.pop_front();
-      // `jobs` threads make items while the oldest is handed on (whose
-      // writes may wait for the disk).
-      fill();
-      if (!emit_in_worker) {
-        FLATBENCH_RETURN_IF_ERROR(emit(m.get()));
-        continue;
-      }
-      {
-        std::lock_guard lock(turn_mu);
-        FLATBENCH_RETURN_IF_ERROR(failed);
-      }
-      done += m->pairs;
-      if (progress) progress(done, total);
-    }
+    FLATBENCH_RETURN_IF_ERROR(MakeInParallel(
+        spec, state, buckets, sink, jobs, &emitter, emit, [&](uint64_t pairs) {
+          done += pairs;
+          if (progress) progress(done, total);
+        }));
   }
   emitter.Close();
   d.key_bytes[0] = d.pairs[0] * kAccountKeySize;
