@@ -247,28 +247,18 @@ Status FailBuild(const Dataset& ds, const std::string& backend,
   return error;
 }
 
-}  // namespace
-
-Result<std::vector<BackendBuild>> Generate(const GenOptions& o,
-                                           const LoaderFactory& factory) {
-  DirLock lock;
-  bool exists = false, is_dir = false;
-  FLATBENCH_RETURN_IF_ERROR(StatDir(o.dir, &exists, &is_dir));
-  if (is_dir) FLATBENCH_RETURN_IF_ERROR(lock.Lock(o.dir));
-  FLATBENCH_RETURN_IF_ERROR(PrepareDirectory(o));
-  if (!is_dir) FLATBENCH_RETURN_IF_ERROR(lock.Lock(o.dir));
-  FLATBENCH_ASSIGN_OR_RETURN(Dataset ds, Dataset::Open(o.dir));
-  FLATBENCH_RETURN_IF_ERROR(RemoveStaleLeftovers(ds));
-
-  // Results in the order asked; backends already complete are skipped.
-  std::vector<std::optional<BackendBuild>> builds(o.backends.size());
+// The backends still to build, by index into o.backends; those already
+// complete go into `builds`. A store half-way through an age is refused.
+Result<std::vector<size_t>> PendingBuilds(
+    const GenOptions& o, const Dataset& ds,
+    std::vector<std::optional<BackendBuild>>* builds) {
   std::vector<size_t> pending;
   for (size_t i = 0; i < o.backends.size(); ++i) {
     Result<BackendBuild> done = ds.Build(o.backends[i]);
     if (done.ok()) {
       std::fprintf(stderr, "gen %s: already complete, skipping\n",
                    o.backends[i].c_str());
-      builds[i] = done.value();
+      (*builds)[i] = done.value();
       continue;
     }
     if (done.status().code() != Code::kMissingInput) return done.status();
@@ -283,7 +273,6 @@ Result<std::vector<BackendBuild>> Generate(const GenOptions& o,
     }
     pending.push_back(i);
   }
-
   // The builds that use extra cores least start first: one-writer engines,
   // then by dataset::ParallelShare (from the measured rates). So the build
   // left running alone at the end is one that uses every core.
@@ -294,21 +283,32 @@ Result<std::vector<BackendBuild>> Generate(const GenOptions& o,
     return dataset::ParallelShare(fa) < dataset::ParallelShare(fb);
   };
   std::stable_sort(pending.begin(), pending.end(), serial_first);
-  // As many backends at once as --jobs and the memory allow; each build
-  // uses every job (a build that ends frees its cores to the others).
+  return pending;
+}
+
+// As many backends at once as --jobs and the memory allow; each build
+// uses every job (a build that ends frees its cores to the others).
+// Refused (73) when the disk or memory is not there.
+Result<RunNeeds> GenNeeds(const GenOptions& o, size_t pending) {
   const unsigned jobs = std::max(1u, o.jobs);
-  const uint64_t free_ram = MemAvailableBytes();
   RunNeeds needs;
   needs.jobs = jobs;
-  needs.free_ram = free_ram;
-  needs.concurrent =
-      ConcurrentBuilds(o.spec, jobs, pending.size(), needs.free_ram);
+  needs.free_ram = MemAvailableBytes();
+  needs.concurrent = ConcurrentBuilds(o.spec, jobs, pending, needs.free_ram);
   needs.ram = needs.concurrent * dataset::EstimateGeneratorBytes(o.spec, jobs) +
               (1ULL << 30);
-  if (!pending.empty()) {
+  if (pending > 0) {
     FLATBENCH_RETURN_IF_ERROR(CheckRunNeeds(needs, o.spec, o.dir));
   }
+  return needs;
+}
 
+// The pending builds, `concurrent` at a time; the first failure stops the
+// others, and each removes its partial folder.
+Status BuildPending(const GenOptions& o, const LoaderFactory& factory,
+                    Dataset ds, const std::vector<size_t>& pending,
+                    unsigned concurrent,
+                    std::vector<std::optional<BackendBuild>>* builds) {
   const uint64_t steps = 2 * o.spec.accounts + o.spec.storage_slots();
   GroupProgress progress("gen", "steps", steps * pending.size(), o.progress);
   SharedState shared(std::move(ds), &progress);
@@ -340,17 +340,40 @@ Result<std::vector<BackendBuild>> Generate(const GenOptions& o,
         return;
       }
       std::lock_guard g(shared.mu);
-      builds[pending[k]] = built.value();
+      (*builds)[pending[k]] = built.value();
     }
   };
-  if (needs.concurrent <= 1) {
+  if (concurrent <= 1) {
     worker();
   } else {
     std::vector<std::jthread> threads;
-    for (unsigned t = 0; t < needs.concurrent; ++t)
-      threads.emplace_back(worker);
+    for (unsigned t = 0; t < concurrent; ++t) threads.emplace_back(worker);
   }
-  if (first_error) return *first_error;
+  return first_error ? *first_error : Status::Ok();
+}
+
+}  // namespace
+
+// The phases: the folder locked and prepared, stale leftovers removed, the
+// builds still to do chosen and ordered, the disk and memory checked, the
+// builds run.
+Result<std::vector<BackendBuild>> Generate(const GenOptions& o,
+                                           const LoaderFactory& factory) {
+  DirLock lock;
+  bool exists = false, is_dir = false;
+  FLATBENCH_RETURN_IF_ERROR(StatDir(o.dir, &exists, &is_dir));
+  if (is_dir) FLATBENCH_RETURN_IF_ERROR(lock.Lock(o.dir));
+  FLATBENCH_RETURN_IF_ERROR(PrepareDirectory(o));
+  if (!is_dir) FLATBENCH_RETURN_IF_ERROR(lock.Lock(o.dir));
+  FLATBENCH_ASSIGN_OR_RETURN(Dataset ds, Dataset::Open(o.dir));
+  FLATBENCH_RETURN_IF_ERROR(RemoveStaleLeftovers(ds));
+  // Results in the order asked; backends already complete are skipped.
+  std::vector<std::optional<BackendBuild>> builds(o.backends.size());
+  FLATBENCH_ASSIGN_OR_RETURN(const std::vector<size_t> pending,
+                             PendingBuilds(o, ds, &builds));
+  FLATBENCH_ASSIGN_OR_RETURN(const RunNeeds needs, GenNeeds(o, pending.size()));
+  FLATBENCH_RETURN_IF_ERROR(BuildPending(o, factory, std::move(ds), pending,
+                                         needs.concurrent, &builds));
   std::vector<BackendBuild> out;
   for (auto& b : builds) out.push_back(std::move(b).value());
   return out;
