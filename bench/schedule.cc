@@ -151,8 +151,11 @@ std::vector<Cell> EnumerateCells(const dataset::Spec& spec,
   return cells;
 }
 
-Result<std::vector<Phase>> MakeSchedule(const dataset::Spec& spec,
-                                        const ScheduleOptions& o) {
+namespace {
+
+// The read cells, then scans, the startup probe and batches as asked.
+std::vector<Cell> ScheduleCells(const dataset::Spec& spec,
+                                const ScheduleOptions& o) {
   std::vector<Cell> cells = EnumerateCells(spec, o.tables, o.kinds, o.threads);
   if (o.scan) {
     for (const Cell& c :
@@ -160,36 +163,118 @@ Result<std::vector<Phase>> MakeSchedule(const dataset::Spec& spec,
       cells.push_back({c.table, KeyKind::kHit, c.threads, Op::kScan});
     }
   }
-  if (o.startup)
+  if (o.startup) {
     cells.push_back({Table::kAccount, KeyKind::kHit, 1, Op::kStartup});
+  }
   if (o.batch) {
     for (const Cell& c :
          EnumerateCells(spec, o.tables, {KeyKind::kHit}, o.batch_threads)) {
       cells.push_back({c.table, KeyKind::kHit, c.threads, Op::kBatch});
     }
   }
+  return cells;
+}
+
+// Whether `backend` runs a cold hit read cell of `table` at `threads` in
+// (mode, rep) with its device cell: a batch cell at that depth then has
+// its device rate already.
+bool DeviceMeasured(const ScheduleOptions& o, const std::vector<Cell>& cells,
+                    const std::string& backend, Mode mode, Table table,
+                    int threads, int rep) {
+  if (o.device_reads == 0) return false;
+  const Cell read{table, KeyKind::kHit, threads, Op::kRead};
+  bool listed = false;
+  for (const Cell& c : cells) {
+    listed = listed || (c.op == Op::kRead && c.table == table &&
+                        c.kind == KeyKind::kHit && c.threads == threads);
+  }
+  auto scope = o.scopes.find(backend);
+  return listed &&
+         (scope == o.scopes.end() || scope->second.Runs(mode, read, rep));
+}
+
+// Reads (or scans, batches, probes) per thread of a cell's pass: its
+// share of the pass's operations, no more than its key space holds.
+Result<uint64_t> ReadsPerThread(const ScheduleOptions& o, const Cell& c,
+                                uint64_t scans, uint64_t space) {
+  const uint64_t n = static_cast<uint64_t>(c.threads);
+  // Keys per operation: a batch reads batch_size keys per call.
+  const uint64_t per_op = c.op == Op::kBatch ? o.batch_size : 1;
+  const uint64_t ops = c.op == Op::kRead    ? o.reads_per_pass
+                       : c.op == Op::kScan  ? scans
+                       : c.op == Op::kBatch ? o.reads_per_pass / per_op
+                                            : o.startup_probes;
+  const uint64_t rpt =
+      std::min(std::max<uint64_t>(1, ops / n), space / (n * per_op));
+  if (rpt > 0) return rpt;
+  if (c.op == Op::kBatch) {
+    return Status::Usage("--batch-size " + std::to_string(o.batch_size) +
+                         " at " + std::to_string(c.threads) +
+                         " threads: more keys than the " + TableName(c.table) +
+                         " table's " + std::to_string(space) + " hit keys");
+  }
+  return Status::Usage("--threads " + std::to_string(c.threads) +
+                       ": more threads than " + TableName(c.table) + " " +
+                       datagen::KeyKindName(c.kind) + " keys");
+}
+
+// One cell's steps in (mode, rep): every backend that runs it, in an order
+// rotated by (rep + cell index), reading from key `first` on.
+void AddCellSteps(const ScheduleOptions& o, const std::vector<Cell>& cells,
+                  Mode mode, int rep, size_t ci,
+                  const std::vector<std::string>& backends, uint64_t first,
+                  uint64_t rpt, Phase* phase) {
+  const Cell& c = cells[ci];
+  uint64_t device = 0;
+  // The device cell is the point-read reference: hit reads only.
+  if (IsCold(mode) && c.op == Op::kRead && c.kind == KeyKind::kHit &&
+      o.device_reads > 0) {
+    device = std::max<uint64_t>(
+        1, o.device_reads / static_cast<uint64_t>(c.threads));
+  }
+  std::vector<std::string> runs;
+  for (const auto& b : backends) {
+    auto scope = o.scopes.find(b);
+    if (scope == o.scopes.end() || scope->second.Runs(mode, c, rep)) {
+      runs.push_back(b);
+    }
+  }
+  const size_t shift =
+      runs.empty() ? 0 : (static_cast<size_t>(rep) + ci) % runs.size();
+  for (size_t k = 0; k < runs.size(); ++k) {
+    Step s;
+    s.backend = runs[(k + shift) % runs.size()];
+    s.mode = mode;
+    s.cell = c;
+    s.repetition = rep;
+    s.first_index = first;
+    s.reads_per_thread = rpt;
+    s.device_reads_per_thread = device;
+    s.scan_length = c.op == Op::kScan ? o.scan_length : 0;
+    if (c.op == Op::kBatch) {
+      s.batch_size = o.batch_size;
+      const int depth = static_cast<int>(o.batch_size);
+      if (IsCold(mode) && o.device_reads > 0 &&
+          !DeviceMeasured(o, cells, s.backend, mode, c.table, depth, rep)) {
+        s.device_reads_per_thread =
+            std::max<uint64_t>(1, o.device_reads / o.batch_size);
+      }
+    }
+    phase->steps.push_back(std::move(s));
+  }
+}
+
+}  // namespace
+
+Result<std::vector<Phase>> MakeSchedule(const dataset::Spec& spec,
+                                        const ScheduleOptions& o) {
+  const std::vector<Cell> cells = ScheduleCells(spec, o);
   if (o.scan && o.scan_length == 0) {
     return Status::Usage("--scan-length: must be at least 1");
   }
   if (o.batch && o.batch_size == 0) {
     return Status::Usage("--batch-size: must be at least 1");
   }
-  // Whether `backend` runs a cold hit read cell of `table` at `threads` in
-  // (mode, rep) with its device cell: a batch cell at that depth then has
-  // its device rate already.
-  auto device_measured = [&](const std::string& backend, Mode mode, Table table,
-                             int threads, int rep) {
-    if (o.device_reads == 0) return false;
-    const Cell read{table, KeyKind::kHit, threads, Op::kRead};
-    bool listed = false;
-    for (const Cell& c : cells) {
-      listed = listed || (c.op == Op::kRead && c.table == table &&
-                          c.kind == KeyKind::kHit && c.threads == threads);
-    }
-    auto scope = o.scopes.find(backend);
-    return listed &&
-           (scope == o.scopes.end() || scope->second.Runs(mode, read, rep));
-  };
   // Key space of each (table, kind, op), and where its next pass starts.
   using SpaceKey = std::tuple<Table, KeyKind, Op>;
   std::map<SpaceKey, uint64_t> space, next;
@@ -216,65 +301,13 @@ Result<std::vector<Phase>> MakeSchedule(const dataset::Spec& spec,
       for (size_t ci = 0; ci < cells.size(); ++ci) {
         const Cell& c = cells[ci];
         const SpaceKey key{c.table, c.kind, c.op};
-        const uint64_t n = static_cast<uint64_t>(c.threads);
-        // Keys per operation: a batch reads batch_size keys per call.
+        FLATBENCH_ASSIGN_OR_RETURN(const uint64_t rpt,
+                                   ReadsPerThread(o, c, scans, space[key]));
+        AddCellSteps(o, cells, mode, rep, ci, backends, next[key], rpt, &phase);
         const uint64_t per_op = c.op == Op::kBatch ? o.batch_size : 1;
-        const uint64_t ops = c.op == Op::kRead    ? o.reads_per_pass
-                             : c.op == Op::kScan  ? scans
-                             : c.op == Op::kBatch ? o.reads_per_pass / per_op
-                                                  : o.startup_probes;
-        uint64_t rpt = std::max<uint64_t>(1, ops / n);
-        rpt = std::min(rpt, space[key] / (n * per_op));
-        if (rpt == 0) {
-          if (c.op == Op::kBatch) {
-            return Status::Usage(
-                "--batch-size " + std::to_string(o.batch_size) + " at " +
-                std::to_string(c.threads) + " threads: more keys than the " +
-                TableName(c.table) + " table's " + std::to_string(space[key]) +
-                " hit keys");
-          }
-          return Status::Usage("--threads " + std::to_string(c.threads) +
-                               ": more threads than " + TableName(c.table) +
-                               " " + datagen::KeyKindName(c.kind) + " keys");
-        }
-        uint64_t& first = next[key];
-        uint64_t device = 0;
-        // The device cell is the point-read reference: hit reads only.
-        if (IsCold(mode) && c.op == Op::kRead && c.kind == KeyKind::kHit &&
-            o.device_reads > 0) {
-          device = std::max<uint64_t>(1, o.device_reads / n);
-        }
-        std::vector<std::string> runs;
-        for (const auto& b : backends) {
-          auto scope = o.scopes.find(b);
-          if (scope == o.scopes.end() || scope->second.Runs(mode, c, rep)) {
-            runs.push_back(b);
-          }
-        }
-        const size_t shift =
-            runs.empty() ? 0 : (static_cast<size_t>(rep) + ci) % runs.size();
-        for (size_t k = 0; k < runs.size(); ++k) {
-          Step s;
-          s.backend = runs[(k + shift) % runs.size()];
-          s.mode = mode;
-          s.cell = c;
-          s.repetition = rep;
-          s.first_index = first;
-          s.reads_per_thread = rpt;
-          s.device_reads_per_thread = device;
-          s.scan_length = c.op == Op::kScan ? o.scan_length : 0;
-          if (c.op == Op::kBatch) {
-            s.batch_size = o.batch_size;
-            const int depth = static_cast<int>(o.batch_size);
-            if (IsCold(mode) && o.device_reads > 0 &&
-                !device_measured(s.backend, mode, c.table, depth, rep)) {
-              s.device_reads_per_thread =
-                  std::max<uint64_t>(1, o.device_reads / o.batch_size);
-            }
-          }
-          phase.steps.push_back(std::move(s));
-        }
-        first = (first + n * rpt * per_op) % space[key];
+        next[key] =
+            (next[key] + static_cast<uint64_t>(c.threads) * rpt * per_op) %
+            space[key];
       }
     }
     phases.push_back(std::move(phase));
@@ -293,92 +326,6 @@ std::string DescribeSchedule() {
          "the same rotation; a cold batch pass of B keys per call is "
          "preceded by a device cell at B threads unless the backend's hit "
          "pass at B threads measured one in that repetition";
-}
-
-nlohmann::json StepToJson(const Step& s) {
-  return {{"backend", s.backend},
-          {"mode", ModeName(s.mode)},
-          {"table", TableName(s.cell.table)},
-          {"kind", datagen::KeyKindName(s.cell.kind)},
-          {"op", CellKindName(s.cell)},
-          {"scan_length", s.scan_length},
-          {"batch_size", s.batch_size},
-          {"threads", s.cell.threads},
-          {"repetition", s.repetition},
-          {"first_index", s.first_index},
-          {"reads_per_thread", s.reads_per_thread},
-          {"device_reads_per_thread", s.device_reads_per_thread}};
-}
-
-Result<Step> StepFromJson(const nlohmann::json& j) {
-  Step s;
-  try {
-    s.backend = j.at("backend").get<std::string>();
-    if (!ParseMode(j.at("mode").get<std::string>(), &s.mode) ||
-        !ParseTable(j.at("table").get<std::string>(), &s.cell.table) ||
-        !datagen::ParseKeyKind(j.at("kind").get<std::string>(), &s.cell.kind)) {
-      return Status::Corruption("step: bad mode, table or kind: " + j.dump());
-    }
-    s.cell.threads = j.at("threads").get<int>();
-    s.repetition = j.at("repetition").get<int>();
-    s.first_index = j.at("first_index").get<uint64_t>();
-    s.reads_per_thread = j.at("reads_per_thread").get<uint64_t>();
-    s.device_reads_per_thread = j.at("device_reads_per_thread").get<uint64_t>();
-    const std::string op = j.at("op").get<std::string>();
-    s.cell.op = op == results::kKindScan      ? Op::kScan
-                : op == results::kKindStartup ? Op::kStartup
-                : op == results::kKindBatch   ? Op::kBatch
-                                              : Op::kRead;
-    if (s.cell.op == Op::kRead && op != datagen::KeyKindName(s.cell.kind)) {
-      return Status::Corruption("step: bad op: " + j.dump());
-    }
-    s.scan_length = j.at("scan_length").get<uint32_t>();
-    // Journals written before batch cells existed have no batch_size.
-    s.batch_size = j.value("batch_size", uint32_t{0});
-  } catch (const nlohmann::json::exception& e) {
-    return Status::Corruption(std::string("step: ") + e.what());
-  }
-  if (s.cell.threads < 1 || s.reads_per_thread == 0 ||
-      (s.cell.op == Op::kScan && s.scan_length == 0) ||
-      (s.cell.op == Op::kBatch && s.batch_size == 0)) {
-    return Status::Corruption("step: no threads or no reads: " + j.dump());
-  }
-  return s;
-}
-
-nlohmann::json ScheduleToJson(const std::vector<Phase>& phases) {
-  nlohmann::json out = nlohmann::json::array();
-  for (const Phase& p : phases) {
-    nlohmann::json steps = nlohmann::json::array();
-    for (const Step& s : p.steps) steps.push_back(StepToJson(s));
-    out.push_back({{"mode", ModeName(p.mode)}, {"steps", std::move(steps)}});
-  }
-  return out;
-}
-
-Result<std::vector<Phase>> ScheduleFromJson(const nlohmann::json& j) {
-  if (!j.is_array()) return Status::Corruption("schedule: not an array");
-  std::vector<Phase> phases;
-  for (const auto& p : j) {
-    Phase phase{Mode::kCold, {}};
-    if (!p.is_object() || !p.contains("mode") || !p["mode"].is_string() ||
-        !ParseMode(p["mode"].get<std::string>(), &phase.mode) ||
-        !p.contains("steps") || !p["steps"].is_array()) {
-      return Status::Corruption("schedule: bad phase: " +
-                                p.dump().substr(0, 80));
-    }
-    for (const auto& s : p["steps"]) {
-      FLATBENCH_ASSIGN_OR_RETURN(Step step, StepFromJson(s));
-      if (step.mode != phase.mode) {
-        return Status::Corruption(
-            "schedule: a " + std::string(ModeName(step.mode)) + " step in a " +
-            ModeName(phase.mode) + " phase");
-      }
-      phase.steps.push_back(std::move(step));
-    }
-    phases.push_back(std::move(phase));
-  }
-  return phases;
 }
 
 }  // namespace flatbench::bench
