@@ -1,7 +1,6 @@
-// The LMDB reader and loader. One file, over 300 lines, because the session,
-// the backend, the ordered walk and the loader share the environment's
-// settings and error mapping; the meta check and the branch-page walk live in
-// lmdb_meta.cc and lmdb_pages.cc.
+// The LMDB reader: its session, the backend and the ordered walk. The
+// environment is lmdb_env.h's, the loader lmdb_loader.cc's; the meta check
+// and the branch-page walk live in lmdb_meta.cc and lmdb_pages.cc.
 #include "baselines/lmdb_backend.h"
 
 #include <lmdb.h>
@@ -13,6 +12,7 @@
 #include <optional>
 
 #include "baselines/lmdb_advise.h"
+#include "baselines/lmdb_env.h"
 #include "baselines/lmdb_meta.h"
 #include "baselines/lmdb_pages.h"
 #include "baselines/lmdb_path.h"
@@ -20,51 +20,6 @@
 
 namespace flatbench::baselines {
 namespace {
-
-constexpr const char* kDbNames[kNumTables] = {"account", "storage"};
-
-// LMDB built with assertions (Debian's is) checks some page fields as it
-// follows them; on a failure it calls this, then prints its own assertion
-// line on stderr and aborts. That would be two lines, the first LMDB's, and
-// a signal. This never returns: it prints flatbench's one line, naming the
-// data file and folding LMDB's text in, and ends the process with the code
-// for bad data, as abort() would have ended it. Only a damaged page gets
-// here, and the readers that can meet one run in a child process (get,
-// verify, bench's workers).
-void OnLmdbAssert(MDB_env* env, const char* what) {
-  const char* dir = nullptr;
-  if (mdb_env_get_path(env, &dir) != MDB_SUCCESS || dir == nullptr) dir = "?";
-  std::fprintf(stderr,
-               "flatbench: %s/data.mdb: LMDB stopped on a damaged page (%s)\n",
-               dir, what);
-  std::_Exit(ExitCodeFor(Code::kCorruption));
-}
-
-class Env {
- public:
-  Env() = default;
-  ~Env() {
-    if (env_ != nullptr) mdb_env_close(env_);
-  }
-  Env(const Env&) = delete;
-  Env& operator=(const Env&) = delete;
-  Status Create(const std::string& dir, unsigned flags, size_t map_size) {
-    FLATBENCH_RETURN_IF_ERROR(FromMdb(mdb_env_create(&env_), dir));
-    // EINVAL when LMDB is built without assertions: nothing to fold in.
-    mdb_env_set_assert(env_, &OnLmdbAssert);
-    FLATBENCH_RETURN_IF_ERROR(FromMdb(mdb_env_set_maxdbs(env_, 2), dir));
-    FLATBENCH_RETURN_IF_ERROR(FromMdb(mdb_env_set_maxreaders(env_, 512), dir));
-    if (map_size != 0) {
-      FLATBENCH_RETURN_IF_ERROR(
-          FromMdb(mdb_env_set_mapsize(env_, map_size), dir));
-    }
-    return FromMdb(mdb_env_open(env_, dir.c_str(), flags, 0644), dir);
-  }
-  MDB_env* get() const { return env_; }
-
- private:
-  MDB_env* env_ = nullptr;
-};
 
 class LmdbSession : public ReadSession {
  public:
@@ -104,7 +59,7 @@ class LmdbSession : public ReadSession {
     const int t = static_cast<int>(table);
     if (advisor_ != nullptr) {
       if (!trees_known_[t]) {
-        auto tree = LmdbTreeOf(txn_, kDbNames[t]);
+        auto tree = LmdbTreeOf(txn_, kLmdbDbNames[t]);
         // Without the tree, no advice: the loop still answers.
         if (tree.ok()) trees_[t] = tree.value();
         trees_known_[t] = true;
@@ -180,7 +135,7 @@ class LmdbBackend : public Backend {
   Result<std::string> CheckIntegrity() override {
     std::vector<LmdbTreeSpec> dbs;
     for (int t = 0; t < kNumTables; ++t) {
-      dbs.push_back({kDbNames[t], KeySize(static_cast<Table>(t))});
+      dbs.push_back({kLmdbDbNames[t], KeySize(static_cast<Table>(t))});
     }
     FLATBENCH_ASSIGN_OR_RETURN(const uint64_t pages,
                                CheckLmdbTrees(data_path_, dbs));
@@ -228,7 +183,7 @@ class LmdbBackend : public Backend {
     return {data_path_};
   }
 
-  Env env_;
+  LmdbEnv env_;
   MDB_dbi dbis_[kNumTables] = {0, 0};
   size_t map_size_ = 0;
   std::string data_path_;
@@ -242,7 +197,7 @@ Status PreloadMetadata(LmdbBackend* b) {
   MDB_txn* txn = nullptr;
   FLATBENCH_RETURN_IF_ERROR(FromMdb(
       mdb_txn_begin(b->env_.get(), nullptr, MDB_RDONLY, &txn), b->data_path_));
-  auto pre = PreloadBranchPages(b->env_.get(), txn, b->data_path_, kDbNames,
+  auto pre = PreloadBranchPages(b->env_.get(), txn, b->data_path_, kLmdbDbNames,
                                 kNumTables);
   mdb_txn_abort(txn);
   if (!pre.ok()) return pre.status();
@@ -251,61 +206,6 @@ Status PreloadMetadata(LmdbBackend* b) {
       " pages, " + std::to_string(pre->bytes) + " bytes";
   return Status::Ok();
 }
-
-class LmdbLoader : public BulkLoader {
- public:
-  Status Init(const std::string& dir, size_t map_size) {
-    dir_ = dir;
-    FLATBENCH_RETURN_IF_ERROR(env_.Create(dir, MDB_NOSYNC, map_size));
-    return Begin();
-  }
-  ~LmdbLoader() override {
-    if (txn_ != nullptr) mdb_txn_abort(txn_);
-  }
-  Status Add(Table table, std::string_view key,
-             std::string_view value) override {
-    MDB_val k{key.size(), const_cast<char*>(key.data())};
-    MDB_val v{value.size(), const_cast<char*>(value.data())};
-    int rc = mdb_put(txn_, dbis_[static_cast<int>(table)], &k, &v, MDB_APPEND);
-    if (rc == MDB_KEYEXIST) {
-      return Status::Corruption(std::string("lmdb load ") + TableName(table) +
-                                ": key not ascending");
-    }
-    FLATBENCH_RETURN_IF_ERROR(FromMdb(rc, dir_ + ": put"));
-    if (++in_txn_ >= kPairsPerTxn) {
-      int c = mdb_txn_commit(txn_);
-      txn_ = nullptr;
-      FLATBENCH_RETURN_IF_ERROR(FromMdb(c, dir_ + ": commit"));
-      return Begin();
-    }
-    return Status::Ok();
-  }
-  Status Finish() override {
-    int c = mdb_txn_commit(txn_);
-    txn_ = nullptr;
-    FLATBENCH_RETURN_IF_ERROR(FromMdb(c, dir_ + ": commit"));
-    return FromMdb(mdb_env_sync(env_.get(), 1), dir_ + ": sync");
-  }
-
- private:
-  static constexpr uint64_t kPairsPerTxn = 1'000'000;
-  Status Begin() {
-    in_txn_ = 0;
-    FLATBENCH_RETURN_IF_ERROR(
-        FromMdb(mdb_txn_begin(env_.get(), nullptr, 0, &txn_), dir_));
-    for (int t = 0; t < kNumTables; ++t) {
-      FLATBENCH_RETURN_IF_ERROR(
-          FromMdb(mdb_dbi_open(txn_, kDbNames[t], MDB_CREATE, &dbis_[t]),
-                  dir_ + ": open " + kDbNames[t]));
-    }
-    return Status::Ok();
-  }
-  std::string dir_;
-  Env env_;
-  MDB_txn* txn_ = nullptr;
-  MDB_dbi dbis_[kNumTables] = {0, 0};
-  uint64_t in_txn_ = 0;
-};
 
 }  // namespace
 
@@ -327,15 +227,15 @@ Result<std::unique_ptr<Backend>> OpenLmdb(const std::string& dir,
   FLATBENCH_RETURN_IF_ERROR(
       FromMdb(mdb_txn_begin(b->env_.get(), nullptr, MDB_RDONLY, &txn), dir));
   for (int t = 0; t < kNumTables; ++t) {
-    int rc = mdb_dbi_open(txn, kDbNames[t], 0, &b->dbis_[t]);
+    int rc = mdb_dbi_open(txn, kLmdbDbNames[t], 0, &b->dbis_[t]);
     if (rc != MDB_SUCCESS) {
       mdb_txn_abort(txn);
       // The environment exists, so a table missing from it is damage.
       if (rc == MDB_NOTFOUND) {
         return Status::Corruption(dir + "/data.mdb: no database '" +
-                                  kDbNames[t] + "' in it");
+                                  kLmdbDbNames[t] + "' in it");
       }
-      return FromMdb(rc, dir + ": open database " + kDbNames[t]);
+      return FromMdb(rc, dir + ": open database " + kLmdbDbNames[t]);
     }
   }
   FLATBENCH_RETURN_IF_ERROR(FromMdb(mdb_txn_commit(txn), dir));
@@ -351,7 +251,8 @@ Result<std::unique_ptr<Backend>> OpenLmdb(const std::string& dir,
       MDB_txn* base_txn = nullptr;
       FLATBENCH_RETURN_IF_ERROR(FromMdb(
           mdb_txn_begin(b->env_.get(), nullptr, MDB_RDONLY, &base_txn), dir));
-      auto base = LmdbMapBase(base_txn, kDbNames[0], env_stat.ms_psize, pages);
+      auto base =
+          LmdbMapBase(base_txn, kLmdbDbNames[0], env_stat.ms_psize, pages);
       mdb_txn_abort(base_txn);
       // Without the map's address, no advice: batches are the loop alone.
       if (base.ok()) {
@@ -363,18 +264,6 @@ Result<std::unique_ptr<Backend>> OpenLmdb(const std::string& dir,
     FLATBENCH_RETURN_IF_ERROR(PreloadMetadata(b.get()));
   }
   return std::unique_ptr<Backend>(std::move(b));
-}
-
-Result<std::unique_ptr<BulkLoader>> NewLmdbLoader(const std::string& dir,
-                                                  uint64_t expected_pairs,
-                                                  uint64_t expected_bytes) {
-  // Appending fills leaf pages nearly full; twice the raw bytes plus the
-  // per-node headers and a fixed reserve leaves room for branch pages.
-  uint64_t map = 2 * (expected_bytes + 16 * expected_pairs) + (64ULL << 20);
-  map = (map + 4095) / 4096 * 4096;
-  auto loader = std::make_unique<LmdbLoader>();
-  FLATBENCH_RETURN_IF_ERROR(loader->Init(dir, map));
-  return std::unique_ptr<BulkLoader>(std::move(loader));
 }
 
 namespace {

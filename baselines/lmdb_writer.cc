@@ -4,19 +4,14 @@
 
 #include <filesystem>
 
+#include "baselines/lmdb_env.h"
 #include "baselines/lmdb_meta.h"
 
 namespace flatbench::baselines {
 namespace {
 
-constexpr const char* kTableDbs[kNumTables] = {"account", "storage"};
-
 class LmdbWriter final : public StoreWriter {
  public:
-  ~LmdbWriter() override {
-    if (env_ != nullptr) mdb_env_close(env_);
-  }
-
   Status Open(const std::string& dir) {
     dir_ = dir;
     std::error_code ec;
@@ -24,18 +19,15 @@ class LmdbWriter final : public StoreWriter {
       return Status::MissingInput(dir + ": no LMDB environment (no data.mdb)");
     }
     FLATBENCH_RETURN_IF_ERROR(CheckLmdbDataFile(dir + "/data.mdb").status());
-    FLATBENCH_RETURN_IF_ERROR(FromMdb(mdb_env_create(&env_), dir));
-    FLATBENCH_RETURN_IF_ERROR(FromMdb(mdb_env_set_maxdbs(env_, 2), dir));
-    FLATBENCH_RETURN_IF_ERROR(
-        FromMdb(mdb_env_open(env_, dir.c_str(), MDB_NOSYNC, 0644), dir));
+    FLATBENCH_RETURN_IF_ERROR(env_.Create(dir, MDB_NOSYNC, /*map_size=*/0));
     MDB_txn* txn = nullptr;
     FLATBENCH_RETURN_IF_ERROR(
-        FromMdb(mdb_txn_begin(env_, nullptr, 0, &txn), dir));
+        FromMdb(mdb_txn_begin(env_.get(), nullptr, 0, &txn), dir));
     for (int t = 0; t < kNumTables; ++t) {
-      int rc = mdb_dbi_open(txn, kTableDbs[t], 0, &dbis_[t]);
+      int rc = mdb_dbi_open(txn, kLmdbDbNames[t], 0, &dbis_[t]);
       if (rc != MDB_SUCCESS) {
         mdb_txn_abort(txn);
-        return FromMdb(rc, dir + ": open " + kTableDbs[t]);
+        return FromMdb(rc, dir + ": open " + kLmdbDbNames[t]);
       }
     }
     return FromMdb(mdb_txn_commit(txn), dir + ": open");
@@ -45,10 +37,11 @@ class LmdbWriter final : public StoreWriter {
     int rc = Apply(changes);
     if (rc == MDB_MAP_FULL) {
       MDB_envinfo info;
-      mdb_env_info(env_, &info);
-      FLATBENCH_RETURN_IF_ERROR(FromMdb(
-          mdb_env_set_mapsize(env_, info.me_mapsize + info.me_mapsize / 2),
-          dir_ + ": grow the map"));
+      mdb_env_info(env_.get(), &info);
+      FLATBENCH_RETURN_IF_ERROR(
+          FromMdb(mdb_env_set_mapsize(env_.get(),
+                                      info.me_mapsize + info.me_mapsize / 2),
+                  dir_ + ": grow the map"));
       rc = Apply(changes);
     }
     FLATBENCH_RETURN_IF_ERROR(FromMdb(rc, dir_ + ": block"));
@@ -57,12 +50,14 @@ class LmdbWriter final : public StoreWriter {
   }
 
   Result<uint64_t> Checkpoint() override {
-    FLATBENCH_RETURN_IF_ERROR(FromMdb(mdb_env_sync(env_, 1), dir_ + ": sync"));
+    FLATBENCH_RETURN_IF_ERROR(
+        FromMdb(mdb_env_sync(env_.get(), 1), dir_ + ": sync"));
     return applied_;
   }
 
   Status Finish() override {
-    FLATBENCH_RETURN_IF_ERROR(FromMdb(mdb_env_sync(env_, 1), dir_ + ": sync"));
+    FLATBENCH_RETURN_IF_ERROR(
+        FromMdb(mdb_env_sync(env_.get(), 1), dir_ + ": sync"));
     FLATBENCH_ASSIGN_OR_RETURN(upkeep_, Shape());
     return Status::Ok();
   }
@@ -74,7 +69,7 @@ class LmdbWriter final : public StoreWriter {
   // erase of a key already gone is a block applied before (StoreWriter).
   int Apply(std::span<const KeyChange> changes) {
     MDB_txn* txn = nullptr;
-    int rc = mdb_txn_begin(env_, nullptr, 0, &txn);
+    int rc = mdb_txn_begin(env_.get(), nullptr, 0, &txn);
     if (rc != MDB_SUCCESS) return rc;
     for (const KeyChange& c : changes) {
       MDB_val k{c.key.size(), const_cast<char*>(c.key.data())};
@@ -97,11 +92,11 @@ class LmdbWriter final : public StoreWriter {
   Result<Settings> Shape() const {
     MDB_envinfo info;
     MDB_stat env_stat;
-    mdb_env_info(env_, &info);
-    mdb_env_stat(env_, &env_stat);
+    mdb_env_info(env_.get(), &info);
+    mdb_env_stat(env_.get(), &env_stat);
     MDB_txn* txn = nullptr;
     FLATBENCH_RETURN_IF_ERROR(
-        FromMdb(mdb_txn_begin(env_, nullptr, MDB_RDONLY, &txn), dir_));
+        FromMdb(mdb_txn_begin(env_.get(), nullptr, MDB_RDONLY, &txn), dir_));
     Settings s;
     s.emplace_back("page_size", std::to_string(env_stat.ms_psize));
     s.emplace_back("pages", std::to_string(info.me_last_pgno + 1));
@@ -122,7 +117,7 @@ class LmdbWriter final : public StoreWriter {
     for (int t = 0; t < kNumTables; ++t) {
       MDB_stat st;
       if (mdb_stat(txn, dbis_[t], &st) != MDB_SUCCESS) continue;
-      const std::string p = std::string(kTableDbs[t]) + ".";
+      const std::string p = std::string(kLmdbDbNames[t]) + ".";
       s.emplace_back(p + "depth", std::to_string(st.ms_depth));
       s.emplace_back(p + "branch_pages", std::to_string(st.ms_branch_pages));
       s.emplace_back(p + "leaf_pages", std::to_string(st.ms_leaf_pages));
@@ -135,7 +130,7 @@ class LmdbWriter final : public StoreWriter {
   }
 
   std::string dir_;
-  MDB_env* env_ = nullptr;
+  LmdbEnv env_;
   MDB_dbi dbis_[kNumTables] = {0, 0};
   uint64_t applied_ = 0;
   Settings upkeep_;
