@@ -164,90 +164,115 @@ TEST_CASE("the registry lists every read path once, in enum order",
   REQUIRE(std::string(ReadPathName(ReadPath::kCache)) == "cache");
 }
 
+// A small file, its blocks, and each block as its bytes decode, checked.
+struct SourceFile {
+  explicit SourceFile(bool compress) : format{kWidth, compress} {
+    BuilderOptions options;
+    options.key_width = kWidth;
+    options.compress = compress;
+    testing::BuildFile(path, SourceModel(), options);
+    auto reader = Reader::Open(path);
+    REQUIRE(reader.ok());
+    blocks = Blocks(*reader.value());
+    REQUIRE(blocks.size() > 20);
+    mapped = std::make_unique<Mapped>(path);
+    ReadBuffer scratch;
+    for (const BlockAddress& at : blocks) {
+      BlockContents c;
+      REQUIRE(
+          DecodeAt(format, bytes() + at.offset, at, true, &scratch, &c).ok());
+      want.push_back(Flatten(c));
+    }
+  }
+  const char* bytes() const { return mapped->bytes().data(); }
+  FileView View() const {
+    return FileView{mapped->map(), format, blocks.size(), true};
+  }
+
+  testing::TempDir dir;
+  const std::string path = dir.File("s.arena");
+  const BlockFormat format;
+  std::vector<BlockAddress> blocks;
+  std::unique_ptr<Mapped> mapped;
+  std::vector<std::string> want;
+};
+
+// Makes and attaches `entry`'s source for `f` (null where the file system
+// refuses O_DIRECT).
+std::unique_ptr<BlockSource> OpenSource(const ReadPathEntry& entry,
+                                        const SourceFile& f, bool verify) {
+  ReaderOptions ro;
+  ro.read_path = entry.path;
+  ro.verify_checksums = verify;
+  ro.cache_bytes = 16 * kBlockSize;  // fewer frames than blocks: evictions
+  const int fd = ::open(f.path.c_str(), O_RDONLY | O_CLOEXEC);
+  REQUIRE(fd >= 0);
+  auto opened = entry.open(SourceOpen{&f.path, fd, f.path, ro});
+  ::close(fd);  // not taken over
+  if (!opened.ok() && entry.path == ReadPath::kDirect &&
+      opened.status().code() == Code::kIOError) {
+    WARN("file system refuses O_DIRECT: " << opened.status().message());
+    return nullptr;
+  }
+  INFO(opened.status().message());
+  REQUIRE(opened.ok());
+  std::unique_ptr<BlockSource> source = std::move(opened).value();
+  REQUIRE(source->Attach(f.View()).ok());
+  return source;
+}
+
+// Block i of `f` fetched as Get fetches it; the hint, where there is one.
+void CheckFetch(const BlockSource& source, const SourceFile& f, size_t i,
+                bool verify, ReadBuffer* buffer) {
+  const BlockAddress& at = f.blocks[i];
+  BlockContents c;
+  const Status st = source.Fetch(at, verify, buffer, buffer->pin(), &c);
+  INFO(st.message());
+  REQUIRE(st.ok());
+  REQUIRE(Flatten(c) == f.want[i]);
+  const char* hint = source.Hint(at.id, at.offset);
+  if (hint != nullptr) {
+    REQUIRE(std::memcmp(hint, f.bytes() + at.offset, at.avail) == 0);
+  }
+}
+
 TEST_CASE("every block source returns the same blocks for the same file",
           "[arena][source]") {
   const bool compress = GENERATE(false, true);
   const bool verify = GENERATE(false, true);
-  testing::TempDir dir;
-  const std::string file = dir.File("s.arena");
-  BuilderOptions options;
-  options.key_width = kWidth;
-  options.compress = compress;
-  testing::BuildFile(file, SourceModel(), options);
-  auto reader = Reader::Open(file);
-  REQUIRE(reader.ok());
-  const std::vector<BlockAddress> blocks = Blocks(*reader.value());
-  REQUIRE(blocks.size() > 20);
-  const Mapped mapped(file);
-  // Each block as the file's bytes decode it, checked.
-  std::vector<std::string> want;
-  ReadBuffer scratch;
-  const BlockFormat format{kWidth, compress};
-  for (const BlockAddress& at : blocks) {
-    BlockContents c;
-    REQUIRE(DecodeAt(format, mapped.bytes().data() + at.offset, at, true,
-                     &scratch, &c)
-                .ok());
-    want.push_back(Flatten(c));
-  }
-  const FileView view{mapped.map(), format, blocks.size(), true};
-
+  const SourceFile f(compress);
   for (const ReadPathEntry& entry : ReadPaths()) {
     CAPTURE(compress, verify, entry.name);
-    ReaderOptions ro;
-    ro.read_path = entry.path;
-    ro.verify_checksums = verify;
-    ro.cache_bytes = 16 * kBlockSize;  // fewer frames than blocks: evictions
-    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-    REQUIRE(fd >= 0);
-    auto opened = entry.open(SourceOpen{&file, fd, file, ro});
-    ::close(fd);  // not taken over
-    if (!opened.ok() && entry.path == ReadPath::kDirect &&
-        opened.status().code() == Code::kIOError) {
-      WARN("file system refuses O_DIRECT: " << opened.status().message());
-      continue;
-    }
-    INFO(opened.status().message());
-    REQUIRE(opened.ok());
-    BlockSource& source = *opened.value();
-    REQUIRE(source.Attach(view).ok());
-    REQUIRE(source.NeedsBuffer() == (entry.path != ReadPath::kMmap));
+    const std::unique_ptr<BlockSource> source = OpenSource(entry, f, verify);
+    if (source == nullptr) continue;
+    REQUIRE(source->NeedsBuffer() == (entry.path != ReadPath::kMmap));
     ReadBuffer buffer;
     PageTrend pages;
+    // The first round meets each block in a batch first, the second in a
+    // fetch first: each may load the block (the cache path), and each may
+    // find it loaded.
     for (int round = 0; round < 2; ++round) {
       pages.Begin();
-      for (size_t i = 0; i < blocks.size(); ++i) {
-        const BlockAddress& at = blocks[i];
+      for (size_t i = 0; i < f.blocks.size(); ++i) {
+        const BlockAddress& at = f.blocks[i];
         CAPTURE(round, at.id, at.offset);
-        // The first round meets each block in a batch first, the second
-        // in a fetch first: each may load the block (the cache path), and
-        // each may find it loaded.
         if (round == 0) {
-          REQUIRE(PlaceAndComplete(source, at, verify, &pages) == want[i]);
+          REQUIRE(PlaceAndComplete(*source, at, verify, &pages) == f.want[i]);
         }
-        BlockContents c;
-        const Status st = source.Fetch(at, verify, &buffer, buffer.pin(), &c);
-        INFO(st.message());
-        REQUIRE(st.ok());
-        REQUIRE(Flatten(c) == want[i]);
-        const char* hint = source.Hint(at.id, at.offset);
-        if (hint != nullptr) {
-          REQUIRE(std::memcmp(hint, mapped.bytes().data() + at.offset,
-                              at.avail) == 0);
-        }
+        CheckFetch(*source, f, i, verify, &buffer);
         if (round == 1) {
-          REQUIRE(PlaceAndComplete(source, at, verify, &pages) == want[i]);
+          REQUIRE(PlaceAndComplete(*source, at, verify, &pages) == f.want[i]);
         }
       }
       pages.End();
     }
     buffer.Release();
     if (entry.path == ReadPath::kCache) {
-      REQUIRE(source.cache() != nullptr);
-      REQUIRE(source.cache()->loads() > 0);
+      REQUIRE(source->cache() != nullptr);
+      REQUIRE(source->cache()->loads() > 0);
     } else {
-      REQUIRE(source.cache() == nullptr);
-      REQUIRE(source.cache_loads().empty());
+      REQUIRE(source->cache() == nullptr);
+      REQUIRE(source->cache_loads().empty());
     }
   }
 }
