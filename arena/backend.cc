@@ -212,15 +212,14 @@ Settings ArenaBackend::Describe() const {
                                   "through the map on first use"
                                 : "the index and filter of every shard, read "
                                   "at open from their own pages");
+  // What the read path does is its source's to say (the tables share it).
+  const Reader& any = *readers_[0];
   s.emplace_back("verify_checksums",
-                 !options_.verify_checksums ? "false"
-                 : read_path_ == ReadPath::kMmap && !options_.verify_every_read
-                     ? "true: each block once per open (a bitmap)"
-                 : read_path_ == ReadPath::kCache
-                     ? "true: each block when it enters the cache"
-                     : "true: every read");
+                 !options_.verify_checksums
+                     ? std::string("false")
+                     : std::string("true: ") + any.checksum_rule());
   s.emplace_back("read_path", ReadPathName(read_path_));
-  if (read_path_ == ReadPath::kCache) {
+  if (any.cache() != nullptr) {
     uint64_t frames = 0;
     for (const auto& r : readers_) frames += r->cache()->frame_bytes();
     s.emplace_back("block_cache",

@@ -1,21 +1,49 @@
 #pragma once
-// Per-session state of Reader::MultiGet: the batch's plan, its reads, the
-// buffers they land in and the values it copies out. Reused from batch to
+// Per-session state of Reader::MultiGet: the batch's plan (each key's
+// block, the groups of keys that share one), the reads of its blocks and the
+// buffers they land in, and the values it copies out. Reused from batch to
 // batch, so a batch allocates nothing once these have grown to its size.
 // Belongs to one thread at a time, like a ReadBuffer.
+//
+// The Reader plans and answers a batch through the methods below, in the
+// order they are listed; each group's block source (block_source.h) places
+// the group's block through its BatchSlot.
 
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "arena/batch_io.h"
 #include "arena/block_cache.h"
-#include "arena/reader.h"
+#include "arena/block_source.h"
+#include "arena/page_cache_probe.h"
+#include "arena/read_buffer.h"
+#include "common/backend.h"
 #include "common/status.h"
 
 namespace flatbench::arena {
+
+// One distinct block of a batch and where its bytes are.
+struct BatchGroup {
+  uint32_t block = 0;  // its number in its shard (at.id: in the file)
+  uint16_t shard = 0;
+  BlockAddress at;
+  BatchSlot slot;      // its source's placement (wired by the scratch)
+  bool read = false;   // its bytes come with its read (NextRead)
+  uint32_t first = 0;  // its keys: KeysOf (set by SealGroups)
+  uint32_t end = 0;
+  Status status;
+};
+
+// One key of the batch that needs a data block, and its block's group.
+struct PlannedKey {
+  uint32_t group;
+  uint32_t key;
+};
 
 class BatchScratch {
  public:
@@ -34,30 +62,50 @@ class BatchScratch {
   // before the Reader is destroyed. The values are invalid after.
   void Release();
 
- private:
-  friend class Reader;
-  // One key of the batch that needs a data block: its block's group and
-  // the key's position.
-  struct Planned {
-    uint32_t group;
-    uint32_t key;
-  };
-  // One distinct block of the batch and where its bytes are.
-  struct Group {
-    uint32_t id = 0;     // the block's number in the file
-    uint32_t block = 0;  // and in its shard
-    uint16_t shard = 0;
-    uint32_t first = 0;  // its keys: plan_[first, end)
-    uint32_t end = 0;
-    uint64_t offset = 0;  // file offset and length of the block's bytes
-    uint64_t avail = 0;
-    const char* src = nullptr;  // the bytes, once there
-    bool read = false;          // it is read: reads_[its index]
-    bool from_map = false;      // src points into the map (mmap path)
-    bool cache_hit = false;     // src is a frame pinned in pins_
-    Status status;
-  };
+  // Starts a batch of `keys` keys: lets go of the last batch's values,
+  // empties its plan, and sizes what follows for `keys` keys.
+  void Begin(size_t keys);
+  // Per key: its filter hash, and its block in its shard (kNoBlock when it
+  // needs none, or Get answers it).
+  uint64_t& hash(size_t key) { return hashes_[key]; }
+  uint32_t& block(size_t key) { return blocks_[key]; }
 
+  // The group of block `id` (the block's number in the file), with key
+  // `key` added to it. A block the batch has not met gets a new group,
+  // numbered in the order met, whose slot is wired to the batch's buffer,
+  // read, pin and load for it; *made says so.
+  size_t AddToGroup(uint32_t id, uint32_t key, bool* made);
+  size_t group_count() const { return groups_.size(); }
+  BatchGroup& group(size_t gi) { return groups_[gi]; }
+  // Submits group gi's read (its slot's): in flight at return with
+  // io_uring, done without.
+  void Submit(size_t gi) { io_.Submit(gi); }
+  // Puts each group's keys together, in batch order, once every key is
+  // added; ends the batch's page cache questions.
+  void SealGroups();
+  // Group gi's keys (REQUIRES: SealGroups).
+  std::span<const PlannedKey> KeysOf(size_t gi) const {
+    const BatchGroup& g = groups_[gi];
+    return std::span<const PlannedKey>(plan_).subspan(g.first, g.end - g.first);
+  }
+  // Sets *gi to a group whose read has completed (its slot's read has its
+  // result), waiting for one if none has; false once every read is back.
+  bool NextRead(size_t* gi) { return io_.Next(gi); }
+
+  // Keys Get answers: a key whose prefix starts several blocks, or that may
+  // end the block before its planned one.
+  void LeaveToGet(uint32_t key) { singles_.push_back(key); }
+  std::span<const uint32_t> LeftToGet() const { return singles_; }
+  // The buffer the batch decodes with, and that Get uses for its keys.
+  ReadBuffer& buffer() { return buffer_; }
+
+  // Keeps a copy of `value`, key `key`'s, until the next batch: sets
+  // *result's value to its size until ResolveValues points it at the copy.
+  void CopyValue(uint32_t key, std::string_view value, GetResult* result);
+  // Points every copied value's result at its copy (once no more come).
+  void ResolveValues(std::span<GetResult> results) const;
+
+ private:
   // The group of each block the batch has met: an open-addressing table
   // of block numbers, emptied by a new generation rather than cleared.
   static constexpr uint32_t kNoGroup = UINT32_MAX;
@@ -68,7 +116,7 @@ class BatchScratch {
   // Frames of kIoSize bytes, 4 KiB-aligned (O_DIRECT), at least `n`.
   char* Slot(size_t i) { return slots_.get() + i * ReadBuffer::kIoSize; }
   void ReserveSlots(size_t n);
-  // Pins and loads for `n` groups (cache read path).
+  // Pins and loads for `n` groups (for a source that caches blocks).
   void ReservePins(size_t n);
 
   struct FreeSlots {
@@ -76,8 +124,9 @@ class BatchScratch {
   };
   BatchIo io_;
   ReadBuffer buffer_;
-  std::vector<Planned> plan_;
-  std::vector<Group> groups_;
+  PageTrend pages_;
+  std::vector<PlannedKey> plan_;
+  std::vector<BatchGroup> groups_;
   std::vector<BlockRead> reads_;
   std::vector<uint32_t> singles_;  // keys read with Get (tied prefixes)
   std::vector<uint64_t> hashes_;   // per key: its filter hash
@@ -96,16 +145,6 @@ class BatchScratch {
   };
   std::vector<TableEntry> table_;
   uint32_t generation_ = 0;
-  // What the last batch found when it asked the page cache of its blocks:
-  // +1 every one held, -1 every one missing, 0 some of each (Reader::Held).
-  int page_trend_ = 0;
-  // This batch's answers so far: whether any block was asked, what the
-  // first answer let the others be taken as (+1, -1, or 0: ask each), and
-  // whether every answer was held, or missing.
-  bool asked_ = false;
-  int trend_ = 0;
-  bool all_held_ = true;
-  bool none_held_ = true;
 };
 
 }  // namespace flatbench::arena

@@ -13,6 +13,10 @@ Status InContext(const Status& st, const std::string& path) {
   return names_file ? st : st.WithContext(path);
 }
 
+Status NotOurPart() {
+  return Status::Usage("Commit of a part this loader did not prepare");
+}
+
 }  // namespace
 
 Result<std::unique_ptr<ArenaLoader>> ArenaLoader::Create(
@@ -62,38 +66,40 @@ Status ArenaLoader::Add(Table table, std::string_view key,
   return status_;
 }
 
-namespace {
+class ArenaLoader::ShardPart final : public LoadPart {
+ public:
+  ShardPart(ArenaLoader* loader, Table table, BuiltShard shard)
+      : loader_(loader), table_(table), shard_(std::move(shard)) {}
+  Status AppendTo(BulkLoader* loader) override {
+    if (loader != loader_) return NotOurPart();
+    return loader_->AddShard(table_, &shard_);
+  }
 
-struct ShardPart final : LoadPart {
-  Table table = Table::kAccount;
-  BuiltShard shard;
+ private:
+  ArenaLoader* const loader_;  // the loader that prepared it
+  const Table table_;
+  BuiltShard shard_;
 };
-
-}  // namespace
 
 Result<std::unique_ptr<LoadPart>> ArenaLoader::Prepare(Table table,
                                                        const PairRun& run) {
   BuilderOptions o = options_;
   o.key_width = static_cast<uint32_t>(KeySize(table));
-  auto part = std::make_unique<ShardPart>();
-  part->table = table;
   Result<BuiltShard> built = BuildShard(o, run);
   if (!built.ok()) return built.status().WithContext(ArenaPath(dir_, table));
-  part->shard = std::move(built).value();
-  return std::unique_ptr<LoadPart>(std::move(part));
+  return std::unique_ptr<LoadPart>(
+      std::make_unique<ShardPart>(this, table, std::move(built).value()));
+}
+
+Status ArenaLoader::AddShard(Table table, BuiltShard* shard) {
+  FLATBENCH_RETURN_IF_ERROR(Reach(table));
+  Status st = builder_->AddShard(shard);
+  return st.ok() ? st : InContext(st, ArenaPath(dir_, table));
 }
 
 Status ArenaLoader::Commit(std::unique_ptr<LoadPart> part) {
   if (!status_.ok()) return status_;
-  auto* p = dynamic_cast<ShardPart*>(part.get());
-  if (p == nullptr) {
-    status_ = Status::Usage("Commit of a part this loader did not prepare");
-    return status_;
-  }
-  status_ = Reach(p->table);
-  if (!status_.ok()) return status_;
-  Status st = builder_->AddShard(&p->shard);
-  if (!st.ok()) status_ = InContext(st, ArenaPath(dir_, p->table));
+  status_ = part != nullptr ? part->AppendTo(this) : NotOurPart();
   return status_;
 }
 

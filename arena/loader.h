@@ -28,9 +28,11 @@ class ArenaLoader final : public BulkLoader {
   Status Add(Table table, std::string_view key,
              std::string_view value) override;
   // Whole shards: Prepare builds the shard of a run on the caller's
-  // thread (BuildShard, the table's key width); Commit appends it to its
-  // table's file, under the same order rules as Add (the account file is
-  // finished before the first storage shard is placed).
+  // thread (BuildShard, the table's key width) into a part of this
+  // loader's own type (ShardPart); Commit appends it to its table's file,
+  // under the same order rules as Add (the account file is finished before
+  // the first storage shard is placed), and refuses a part another loader
+  // prepared (kUsage).
   bool TakesBuckets() const override { return true; }
   Result<std::unique_ptr<LoadPart>> Prepare(Table table,
                                             const PairRun& run) override;
@@ -45,8 +47,13 @@ class ArenaLoader final : public BulkLoader {
   }
 
  private:
+  // A built shard waiting for Commit, and its table (loader.cc).
+  class ShardPart;
+
   ArenaLoader(std::string dir, const BuilderOptions& options, unsigned jobs)
       : dir_(std::move(dir)), options_(options), jobs_(jobs) {}
+  // Appends a prepared shard of `table` (Commit's work, ShardPart's call).
+  Status AddShard(Table table, BuiltShard* shard);
   Status Start(Table table);
   // Finishes earlier tables' files and starts `table`'s, as needed before
   // its first pair; kUsage for a table before the current one.

@@ -1,8 +1,19 @@
 #pragma once
 // How a Reader's Get reads a data block (a measured choice; FORMAT.md does
-// not depend on it).
+// not depend on it), and the one registry of read paths: each path's name
+// and the block source that reads for it (block_source.h). A new read path
+// is a new ReadPath, its source, its entry in the registry (read_path.cc)
+// and its tests; the Reader asks the registry, never names a path.
+
+#include <memory>
+#include <span>
+
+#include "common/status.h"
 
 namespace flatbench::arena {
+
+class BlockSource;
+struct SourceOpen;
 
 // The index and filter are the same in every mode; Verify and the Iterator
 // always read through the map.
@@ -15,7 +26,20 @@ enum class ReadPath {
             // block; later reads are memory reads.
 };
 
-// "mmap", "pread", "direct", "cache".
+// One read path of the registry.
+struct ReadPathEntry {
+  ReadPath path;
+  const char* name;  // "mmap", "pread", "direct", "cache"
+  // Makes the path's source (block_source.h, "Opening"); errors as
+  // Reader::Open documents them.
+  Result<std::unique_ptr<BlockSource>> (*open)(const SourceOpen& how);
+};
+
+// Every read path, in ReadPath order.
+std::span<const ReadPathEntry> ReadPaths();
+// The entry of `path`. REQUIRES: `path` is one of ReadPath's enumerators.
+const ReadPathEntry& ReadPathOf(ReadPath path);
+// "mmap", "pread", "direct", "cache" ("mmap" for a value outside the enum).
 const char* ReadPathName(ReadPath path);
 
 }  // namespace flatbench::arena

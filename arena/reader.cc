@@ -1,11 +1,11 @@
-// The read path (opening and validation live in reader_open.cc and
-// reader_directory.cc). Why each choice:
+// Lookups (opening and validation live in reader_open.cc and
+// reader_directory.cc; the batch in reader_batch.cc; how a block's bytes
+// arrive, in the block sources). Why each choice:
 //
-// - mmap + zero-copy values: a warm hit costs no syscall and no copy; the
-//   value view points into the page cache. MADV_RANDOM stops the kernel from
-//   reading ahead around each 4 KiB block on cold reads. pread and O_DIRECT
-//   reads into the session's buffer are kept as measured alternatives (is
-//   the cold cost the format's, or the page-fault path's?).
+// - The reader never knows how a block's bytes reach it: it asks its read
+//   path's block source (block_source.h), as LevelDB's table reader reads
+//   through a RandomAccessFile. The default, mmap with zero-copy values,
+//   makes a warm hit cost no syscall and no copy.
 // - Open validates header, directory, index and filter through pread before
 //   mapping, so a short or garbage file is an error, never a SIGBUS. Every
 //   offset is checked as `len <= size && off <= size - len` (no overflow).
@@ -25,17 +25,13 @@
 //   addresses interpolated before the block is read, so they overlap
 //   instead of following one another.
 // - Errors are built only on the failure path, so a successful Get
-//   allocates nothing; there are no virtual calls and no locks; all state is
-//   immutable after open, so readers share it freely.
+//   allocates nothing; its only virtual calls are to the block source, one
+//   per block read and one for the prefetch hint; there are no locks; all
+//   state is immutable after open, so readers share it freely.
 
 #include "arena/reader.h"
 
-#include <sys/mman.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 
 #include "arena/block_index.h"
@@ -43,9 +39,6 @@
 #include "common/rng.h"
 
 namespace flatbench::arena {
-
-ReadBuffer::ReadBuffer() : dctx_(ZSTD_createDCtx()) {}
-ReadBuffer::~ReadBuffer() { ZSTD_freeDCtx(dctx_); }
 
 uint64_t Reader::BlockPrefix(int shard, uint32_t block) const {
   return IndexWord(shards_[shard].prefixes, block);
@@ -57,8 +50,7 @@ uint64_t Reader::BlockOffset(int shard, uint32_t block) const {
                                       : uint64_t{block} * kBlockSize);
 }
 
-Status Reader::LocateBlock(int shard, uint32_t block, uint64_t* offset,
-                           uint64_t* avail) const {
+Status Reader::LocateBlock(int shard, uint32_t block, BlockAddress* at) const {
   const Shard& s = shards_[shard];
   uint64_t off;
   if (compressed_) {
@@ -70,12 +62,13 @@ Status Reader::LocateBlock(int shard, uint32_t block, uint64_t* offset,
                                 ": bad block offset for block " +
                                 std::to_string(block));
     }
-    *avail = end - off;
+    at->avail = end - off;
   } else {
     off = uint64_t{block} * kBlockSize;
-    *avail = std::min<uint64_t>(kBlockSize, s.data_bytes - off);
+    at->avail = std::min<uint64_t>(kBlockSize, s.data_bytes - off);
   }
-  *offset = s.data_offset + off;
+  at->id = s.first_block + block;
+  at->offset = s.data_offset + off;
   return Status::Ok();
 }
 
@@ -84,169 +77,17 @@ Status Reader::ReadBlock(int shard, uint32_t block, bool verify,
   return FetchBlock(shard, block, /*via_map=*/true, verify, buffer, out);
 }
 
-Status Reader::ReadAt(int fd, char* dst, uint64_t len, uint64_t offset,
-                      uint64_t* done) const {
-  *done = 0;
-  while (*done < len) {
-    const ssize_t r = ::pread(fd, dst + *done, len - *done,
-                              static_cast<off_t>(offset + *done));
-    if (r < 0) {
-      if (errno == EINTR) continue;
-      return Status::FromErrno("read at offset " + std::to_string(offset));
-    }
-    if (r == 0) break;  // end of file: only the aligned tail can be short
-    *done += static_cast<uint64_t>(r);
-  }
-  return Status::Ok();
-}
-
-// The pread paths read exactly the block's bytes (buffered) or the aligned
-// pages holding them (O_DIRECT needs offset, length and address aligned to
-// the device's logical block; 4 KiB covers every common device). Each read
-// is one syscall into the session's buffer: no allocation.
 Status Reader::FetchBlock(int shard, uint32_t block, bool via_map, bool verify,
                           ReadBuffer* buffer, BlockContents* out,
                           BlockCache::Pin* pin) const {
-  uint64_t offset;
-  uint64_t avail;
-  FLATBENCH_RETURN_IF_ERROR(LocateBlock(shard, block, &offset, &avail));
+  BlockAddress at;
+  FLATBENCH_RETURN_IF_ERROR(LocateBlock(shard, block, &at));
   if (buffer != nullptr) buffer->CountBlockRead();
-  const char* p = map_ + offset;
-  if (!via_map && read_path_ == ReadPath::kCache) {
-    return FetchCached(shard, block, offset, avail, verify, buffer, out, pin);
+  if (via_map) {
+    return DecodeAt(BlockFormat{key_width_, compressed_}, map_ + at.offset, at,
+                    verify, buffer, out);
   }
-  if (!via_map && read_path_ != ReadPath::kMmap) {
-    uint64_t start = offset;
-    uint64_t len = avail;
-    if (read_path_ == ReadPath::kDirect) {
-      start = offset & ~uint64_t{kBlockSize - 1};
-      len = (offset + avail + kBlockSize - 1) / kBlockSize * kBlockSize - start;
-    }
-    // len <= kIoSize: a block is at most one page, so it spans two at most.
-    uint64_t done = 0;
-    FLATBENCH_RETURN_IF_ERROR(
-        ReadAt(data_fd_, buffer->io(), len, start, &done));
-    if (done < offset - start + avail) {
-      return Status::IOError("short read at offset " + std::to_string(offset));
-    }
-    p = buffer->io() + (offset - start);
-  } else if (!via_map) {
-    return DecodeRead(shard, block, p, avail, offset, verify, buffer, out);
-  }
-  return DecodeBlock(p, avail, offset, key_width_, compressed_, verify,
-                     buffer != nullptr ? buffer->data() : nullptr,
-                     buffer != nullptr ? buffer->dctx() : nullptr, out);
-}
-
-// Verify once per open (reader.h): on the mmap path a block checked by an
-// earlier read of this Reader is trusted; a first read checks it and
-// records that. Elsewhere (no bitmap) `verify` stands.
-Status Reader::DecodeRead(int shard, uint32_t block, const char* p,
-                          uint64_t avail, uint64_t offset, bool verify,
-                          ReadBuffer* buffer, BlockContents* out) const {
-  char* scratch = buffer != nullptr ? buffer->data() : nullptr;
-  ZSTD_DCtx* dctx = buffer != nullptr ? buffer->dctx() : nullptr;
-  if (verify && verified_ != nullptr) {
-    const uint32_t id = shards_[shard].first_block + block;
-    if (Verified(id)) {
-      verify = false;
-    } else {
-      Status st = DecodeBlock(p, avail, offset, key_width_, compressed_,
-                              /*verify=*/true, scratch, dctx, out);
-      if (st.ok()) MarkVerified(id);
-      return st;
-    }
-  }
-  return DecodeBlock(p, avail, offset, key_width_, compressed_, verify, scratch,
-                     dctx, out);
-}
-
-// A cached block was checked when it was loaded, so a hit decodes without
-// the checksum. A block is cached only after its checksum (when asked for)
-// and its structure check pass: a corrupt block is never cached, and every
-// read of it reports the corruption again.
-Status Reader::FetchCached(int shard, uint32_t block, uint64_t offset,
-                           uint64_t avail, bool verify, ReadBuffer* buffer,
-                           BlockContents* out, BlockCache::Pin* pin) const {
-  const uint32_t id = shards_[shard].first_block + block;
-  char* scratch = buffer->data();
-  ZSTD_DCtx* dctx = buffer->dctx();
-  if (cache_->Lookup(id, pin)) {
-    return DecodeBlock(pin->data(), avail, offset, key_width_, compressed_,
-                       /*verify=*/false, scratch, dctx, out);
-  }
-  BlockCache::Load load;
-  char* dst = buffer->io();
-  if (cache_->BeginLoad(id, &load)) dst = load.data();
-  FLATBENCH_RETURN_IF_ERROR(LoadBlock(dst, offset, avail, buffer));
-  FLATBENCH_RETURN_IF_ERROR(DecodeBlock(
-      dst, avail, offset, key_width_, compressed_, verify, scratch, dctx, out));
-  if (load.claimed()) load.Publish(pin);
-  return Status::Ok();
-}
-
-// cachestat(2) (Linux 6.5) answers for a range of pages in about a quarter
-// of mincore's time for one page on a large map (0.35 against 1.1-1.8 us
-// measured), as it looks up the file's page cache without walking the
-// map's page tables. Its number is the same on every architecture this
-// builds for (system calls from 424 on share one number), and the C library
-// may not name it yet. ProbeCachestat probes it once; without it, mincore.
-bool Reader::BytesCached(uint64_t offset, uint64_t len) const {
-  const uint64_t first = offset / kBlockSize;
-  const uint64_t last = (offset + len - 1) / kBlockSize;
-#if defined(__x86_64__) || defined(__aarch64__)
-  if (cachestat_) {
-    CachestatRange range{first * kBlockSize, (last - first + 1) * kBlockSize};
-    Cachestat stat{};
-    if (::syscall(kSysCachestat, data_fd_, &range, &stat, 0) == 0) {
-      return stat.nr_cache == last - first + 1;
-    }
-  }
-#endif
-  for (uint64_t page = first; page <= last; ++page) {
-    unsigned char resident = 0;
-    if (::mincore(const_cast<char*>(map_) + page * kBlockSize, kBlockSize,
-                  &resident) != 0 ||
-        (resident & 1) == 0) {
-      return false;
-    }
-  }
-  return true;
-}
-
-bool Reader::PageCached(uint64_t offset) const {
-  return BytesCached(offset, kBlockSize);
-}
-
-// A cold load through the page cache costs a page allocation, its insertion
-// into the file's mapping, LRU work and a 4 KiB copy on top of the device
-// read, all charged to the reader; O_DIRECT into the frame skips them
-// (RESEARCH.md section 8, "CPU per cold hit of the cached path"). A page
-// the page cache already holds (a warm file, a neighbour's read) is copied
-// from there instead of read from the device again: PageCached says which,
-// without touching the page. A direct read that fails or
-// comes up short (a file system that opens with O_DIRECT but refuses the
-// read) is done again buffered, which gives the answer or the error.
-Status Reader::LoadBlock(char* dst, uint64_t offset, uint64_t avail,
-                         ReadBuffer* buffer) const {
-  if (direct_fd_ >= 0) {
-    if (!PageCached(offset)) {
-      ssize_t r;
-      do {
-        r = ::pread(direct_fd_, dst, kBlockSize, static_cast<off_t>(offset));
-      } while (r < 0 && errno == EINTR);
-      if (r >= 0 && static_cast<uint64_t>(r) >= avail) {
-        buffer->CountDirectRead();
-        return Status::Ok();
-      }
-    }
-  }
-  uint64_t done = 0;
-  FLATBENCH_RETURN_IF_ERROR(ReadAt(data_fd_, dst, avail, offset, &done));
-  if (done < avail) {
-    return Status::IOError("short read at offset " + std::to_string(offset));
-  }
-  return Status::Ok();
+  return source_->Fetch(at, verify, buffer, pin, out);
 }
 
 // A warm hit's time is a chain of cache misses: the filter line, the block's
@@ -264,19 +105,14 @@ Status Reader::LoadBlock(char* dst, uint64_t offset, uint64_t avail,
 // steps (1, 2, 4), which cover the guess's usual error for hash keys (a few
 // keys in a block of about 45). It is only a hint: nothing is read, a wrong
 // guess costs wasted prefetches, and on the cache path the frame may change
-// before it is pinned (FrameHint).
+// before it is pinned (BlockSource::Hint).
 void Reader::PrefetchBlock(const Shard& s, uint32_t block, uint64_t prefix,
                            uint64_t low, uint64_t high) const {
   if (compressed_) return;  // a zstd block's keys are not where they sit
-  const char* p;
-  if (read_path_ == ReadPath::kMmap) {
-    p = s.data + uint64_t{block} * kBlockSize;
-  } else if (read_path_ == ReadPath::kCache) {
-    p = cache_->FrameHint(s.first_block + block);
-    if (p == nullptr) return;
-  } else {
-    return;  // pread and direct: the block is not in memory yet
-  }
+  // Null where the block is not in memory yet (pread, direct, a cache miss).
+  const char* p = source_->Hint(s.first_block + block,
+                                s.data_offset + uint64_t{block} * kBlockSize);
+  if (p == nullptr) return;
   constexpr uint32_t kPrefetchKeys = 4;
   const uint32_t count = s.count_hint;
   const uint32_t g = InterpolatedPosition(prefix, low, high, count);

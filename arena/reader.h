@@ -1,8 +1,10 @@
 #pragma once
 // Read-only access to one arena file: metadata copied (or mapped) at open,
-// data blocks read through a read-only map or, as measured alternatives,
-// with pread (buffered or O_DIRECT) into the caller's ReadBuffer, or with
-// pread into a bounded cache of verified blocks (block_cache.h).
+// data blocks read through the file's read path: a read-only map or, as
+// measured alternatives, pread (buffered or O_DIRECT) into the caller's
+// ReadBuffer, or pread into a bounded cache of verified blocks. The Reader
+// finds a key's block with its filter and index; a block source
+// (block_source.h, one per read path) brings the block's bytes.
 //
 // Thread-safety: a Reader is immutable after Open; Get, the iterators and
 // every const method may run concurrently from any number of threads without
@@ -32,10 +34,7 @@
 // A file truncated by another process while mapped can still raise SIGBUS;
 // Open only guarantees the file was whole when it was opened.
 
-#include <zstd.h>
-
 #include <array>
-#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -46,8 +45,11 @@
 #include "arena/block.h"
 #include "arena/block_cache.h"
 #include "arena/block_index.h"
+#include "arena/block_source.h"
 #include "arena/format.h"
+#include "arena/read_buffer.h"
 #include "arena/read_path.h"
+#include "arena/reader_options.h"
 #include "arena/stats.h"
 #include "common/backend.h"
 #include "common/status.h"
@@ -55,67 +57,6 @@
 namespace flatbench::arena {
 
 class BatchScratch;
-
-struct ReaderOptions {
-  // Leave index and filter in the map instead of copying them at open. Their
-  // checksums are then not checked at open (that would read them); Verify
-  // checks them. A corrupt lazy index can misdirect a lookup (a wrong
-  // "absent") but never an out-of-bounds read.
-  bool lazy = false;
-  // Check each block's checksum before its keys are trusted: once per block
-  // per open on the mmap and cache paths, on every read on the others.
-  bool verify_checksums = false;
-  // With verify_checksums on the mmap path: check on every read, not once.
-  bool verify_every_read = false;
-  ReadPath read_path = ReadPath::kMmap;
-  // Frames of the cache read path (at most one per block of the file).
-  // RocksDB's block cache is 1 GiB in this project's configuration.
-  uint64_t cache_bytes = uint64_t{1} << 30;
-  // Cache read path: load a block that is not in the page cache with
-  // O_DIRECT straight into its frame, skipping the page cache's insertion
-  // and copy (RESEARCH.md section 8, "CPU per cold hit of the cached
-  // path"). Loads fall back to buffered pread where the file is opened with
-  // OpenFd, is zstd-compressed (blocks are not page-aligned), its file
-  // system refuses O_DIRECT, or this is false.
-  bool direct_cache_loads = true;
-};
-
-// Per-thread scratch, allocated once so reads allocate nothing: a
-// decompressed block body, a zstd context, and a 4 KiB-aligned I/O area for
-// the pread and direct read paths (two pages: a packed compressed block may
-// straddle a page boundary).
-class ReadBuffer {
- public:
-  ReadBuffer();
-  ~ReadBuffer();
-  ReadBuffer(const ReadBuffer&) = delete;
-  ReadBuffer& operator=(const ReadBuffer&) = delete;
-  char* data() { return data_; }
-  ZSTD_DCtx* dctx() { return dctx_; }
-  char* io() { return io_; }
-  static constexpr size_t kIoSize = 2 * kBlockSize;
-  // Data blocks Get has read with this buffer (a statistic for tests and
-  // micro-benchmarks: a lookup reads one block, two at a shard's edge, and
-  // about log2(n) + 1 when n blocks start with the key's first 8 bytes).
-  uint64_t blocks_read() const { return blocks_read_; }
-  void CountBlockRead() { ++blocks_read_; }
-  // Of those, blocks the cache path loaded with O_DIRECT (Reader's
-  // cache_loads()).
-  uint64_t direct_reads() const { return direct_reads_; }
-  void CountDirectRead() { ++direct_reads_; }
-  // The cached block (cache read path) that the last Get's value points
-  // into; Get replaces it. Release() lets it go before the Reader goes.
-  BlockCache::Pin* pin() { return &pin_; }
-  void Release() { pin_.Release(); }
-
- private:
-  alignas(kBlockSize) char io_[kIoSize];
-  alignas(64) char data_[kBlockPayload];
-  ZSTD_DCtx* dctx_;
-  uint64_t blocks_read_ = 0;
-  uint64_t direct_reads_ = 0;
-  BlockCache::Pin pin_;
-};
 
 class Reader {
  public:
@@ -179,15 +120,16 @@ class Reader {
   uint32_t key_width() const { return key_width_; }
   bool compressed() const { return compressed_; }
   ReadPath read_path() const { return read_path_; }
-  // Whether Get needs a ReadBuffer (compressed file or a pread read path).
+  // Whether Get needs a ReadBuffer (compressed file, or a read path other
+  // than mmap).
+  bool NeedsBuffer() const { return compressed_ || needs_buffer_; }
+  // When Get checks a block with verify_checksums (BlockSource's words).
+  const char* checksum_rule() const { return source_->ChecksumRule(); }
   // The block cache of the cache read path, else null.
-  const BlockCache* cache() const { return cache_.get(); }
+  const BlockCache* cache() const { return source_->cache(); }
   // How the cache path loads blocks absent from the page cache: "O_DIRECT",
   // or why they are read with buffered pread; empty on the other paths.
-  const std::string& cache_loads() const { return cache_loads_; }
-  bool NeedsBuffer() const {
-    return compressed_ || read_path_ != ReadPath::kMmap;
-  }
+  const std::string& cache_loads() const { return source_->cache_loads(); }
   // posix_fadvise / madvise calls that failed at open, one line each (empty
   // when all took effect). Not fatal: reads stay correct, but the kernel may
   // read ahead around each block, which flatters or hurts cold figures.
@@ -221,7 +163,6 @@ class Reader {
   struct alignas(64) Shard {
     const char* prefixes = nullptr;  // block_count u64 entries
     const char* offsets = nullptr;   // block_count + 1 u64 (compressed only)
-    const char* data = nullptr;      // map + data_offset
     const char* filter = nullptr;    // filter_lines * 64 bytes
     uint64_t data_offset = 0;
     uint64_t data_bytes = 0;
@@ -235,89 +176,30 @@ class Reader {
   static_assert(sizeof(Shard) == 64);
 
   Reader() = default;
-  static Result<std::unique_ptr<Reader>> OpenWith(int fd, int data_fd,
+  // Opening (reader_open.cc). `path` is null for OpenFd.
+  static Result<std::unique_ptr<Reader>> OpenWith(int fd,
+                                                  const std::string* path,
                                                   const std::string& name,
-                                                  const ReaderOptions& options,
-                                                  std::string direct_refused);
+                                                  const ReaderOptions& options);
   Status Validate(int fd, uint64_t size, const ReaderOptions& options);
   Status CheckDirectory(const char* dir, uint64_t data_end, uint64_t keys);
   Status LoadMetadata(int fd);
   Status SetUpShards(const ReaderOptions& options);
-  Status SetUpVerification(const ReaderOptions& options);
-  // Keeps the cache path's O_DIRECT descriptor only when every block is
-  // page-aligned in the file; records how loads are done in cache_loads_.
-  void SetUpCacheLoads();
-  void ProbeCachestat();
+  // Attaches the read path's source to the mapped file.
+  Status AttachSource();
   void FillInfo(const Header& h, const ReaderOptions& options);
   Status CheckBlockOffsets(int shard) const;
-  // File offset and readable length of a block; "bad block offset" when a
-  // (lazily used) compressed index points outside the shard.
-  Status LocateBlock(int shard, uint32_t block, uint64_t* offset,
-                     uint64_t* avail) const;
-  // Reads and decodes a block with the configured read path, or through the
+
+  // Reading (reader.cc).
+  // Where a block is; "bad block offset" when a (lazily used) compressed
+  // index points outside the shard.
+  Status LocateBlock(int shard, uint32_t block, BlockAddress* at) const;
+  // Reads and decodes a block with the read path's source, or through the
   // map when `via_map`. On the cache path `pin` holds the cached block that
   // *out views (release it when done with *out).
   Status FetchBlock(int shard, uint32_t block, bool via_map, bool verify,
                     ReadBuffer* buffer, BlockContents* out,
                     BlockCache::Pin* pin = nullptr) const;
-  // pread of `len` bytes at `offset` into `dst` (EINTR retried); *done is
-  // the count read (short only at the end of the file).
-  Status ReadAt(int fd, char* dst, uint64_t len, uint64_t offset,
-                uint64_t* done) const;
-  // The cache path: a hit, a load into the cache, or (block being loaded by
-  // another thread, or every frame pinned) a read into the ReadBuffer.
-  Status FetchCached(int shard, uint32_t block, uint64_t offset, uint64_t avail,
-                     bool verify, ReadBuffer* buffer, BlockContents* out,
-                     BlockCache::Pin* pin) const;
-  // The cache path's read of a block's `avail` bytes at `offset` into `dst`
-  // (a frame or the ReadBuffer's I/O area, both page-aligned): O_DIRECT
-  // when the block's page is not in the page cache, else buffered pread.
-  Status LoadBlock(char* dst, uint64_t offset, uint64_t avail,
-                   ReadBuffer* buffer) const;
-  // Whether the page at `offset` is in the page cache (false when unknown).
-  bool PageCached(uint64_t offset) const;
-  // Whether every page holding bytes [offset, offset + len) of the file is
-  // in the page cache (false when unknown).
-  bool BytesCached(uint64_t offset, uint64_t len) const;
-  // Decodes a block read to `p`, with the checksum check the read path
-  // does for it: on the mmap path with the verify-once bitmap, once per
-  // block (and recorded), else as `verify` says. Shared by Get's reads and
-  // a batch's completions.
-  Status DecodeRead(int shard, uint32_t block, const char* p, uint64_t avail,
-                    uint64_t offset, bool verify, ReadBuffer* buffer,
-                    BlockContents* out) const;
-  // MultiGet's steps (reader_batch.cc).
-  void PlanBatch(std::span<const std::string_view> keys,
-                 std::span<GetResult> results, BatchScratch* b) const;
-  bool Held(BatchScratch* b, uint64_t offset, uint64_t len) const;
-  void PlaceBlock(BatchScratch* b, size_t g) const;
-  void FinishRead(BatchScratch* b, size_t g) const;
-  void AnswerGroup(std::span<const std::string_view> keys,
-                   std::span<GetResult> results, BatchScratch* b,
-                   size_t g) const;
-  // cachestat(2)'s number and structures (linux/mman.h, Linux 6.5).
-  static constexpr long kSysCachestat = 451;
-  struct CachestatRange {
-    uint64_t off;
-    uint64_t len;
-  };
-  struct Cachestat {
-    uint64_t nr_cache;
-    uint64_t nr_dirty;
-    uint64_t nr_writeback;
-    uint64_t nr_evicted;
-    uint64_t nr_recently_evicted;
-  };
-  // The mmap path's verify-once bitmap: whether block `id` of the file was
-  // checked, and recording that it was.
-  bool Verified(uint32_t id) const {
-    return (verified_[id >> 6].load(std::memory_order_relaxed) >> (id & 63)) &
-           1;
-  }
-  void MarkVerified(uint32_t id) const {
-    verified_[id >> 6].fetch_or(uint64_t{1} << (id & 63),
-                                std::memory_order_relaxed);
-  }
   // The prefix that bounds `block`'s keys from above: the next block's
   // first-key prefix, or the shard's last possible prefix.
   uint64_t PrefixEnd(int shard, uint32_t block) const;
@@ -331,16 +213,26 @@ class Reader {
                           uint32_t last, bool via_map, ReadBuffer* buffer,
                           uint32_t* block) const;
 
+  // MultiGet's steps (reader_batch.cc).
+  void PlanKeys(std::span<const std::string_view> keys,
+                std::span<GetResult> results, BatchScratch* b) const;
+  void HintBlocks(std::span<const std::string_view> keys,
+                  BatchScratch* b) const;
+  void PlaceBlocks(std::span<const std::string_view> keys,
+                   BatchScratch* b) const;
+  void AnswerBlocks(std::span<const std::string_view> keys,
+                    std::span<GetResult> results, BatchScratch* b) const;
+  void AnswerGroup(std::span<const std::string_view> keys,
+                   std::span<GetResult> results, BatchScratch* b, size_t gi,
+                   Status read) const;
+  void AnswerLeftToGet(std::span<const std::string_view> keys,
+                       std::span<GetResult> results, BatchScratch* b) const;
+
   std::string name_;
-  // The file (O_DIRECT on the direct path) for pread and batches; -1 only
-  // when a dup failed on the mmap path (batches then read through the map).
-  int data_fd_ = -1;
-  // Cache path: the file opened with O_DIRECT, or -1 (cache_loads_ says
-  // why).
-  int direct_fd_ = -1;
-  bool cachestat_ = false;  // PageCached may use cachestat(2)
-  std::string cache_loads_;
+  // Reads the data blocks (read path `read_path_`); borrows the map.
+  std::unique_ptr<BlockSource> source_;
   ReadPath read_path_ = ReadPath::kMmap;
+  bool needs_buffer_ = false;  // source_->NeedsBuffer()
   std::vector<std::string> advice_warnings_;
   const char* map_ = nullptr;
   uint64_t map_size_ = 0;
@@ -350,10 +242,6 @@ class Reader {
   bool compressed_ = false;
   bool verify_ = false;
   std::array<Shard, kNumShards> shards_{};
-  // One bit per block: checked since open (mmap path with verify_checksums
-  // and not verify_every_read; else null).
-  std::unique_ptr<std::atomic<uint64_t>[]> verified_;
-  std::unique_ptr<BlockCache> cache_;  // cache path only
   std::array<ShardEntry, kNumShards> entries_{};
   std::vector<uint64_t> owned_index_;
   struct alignas(64) FilterLine {

@@ -9,7 +9,6 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -37,115 +36,8 @@ Status PreadFully(int fd, char* p, size_t n, uint64_t off) {
   return Status::Ok();
 }
 
-}  // namespace
-
-const char* ReadPathName(ReadPath path) {
-  switch (path) {
-    case ReadPath::kMmap:
-      return "mmap";
-    case ReadPath::kPread:
-      return "pread";
-    case ReadPath::kDirect:
-      return "direct";
-    case ReadPath::kCache:
-      return "cache";
-  }
-  return "mmap";
-}
-
-Result<std::unique_ptr<Reader>> Reader::Open(const std::string& path,
-                                             const ReaderOptions& options) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Status::FromErrno("open " + path);
-  int data_fd = -1;
-  std::string direct_refused;
-  if (options.read_path == ReadPath::kDirect) {
-    data_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_DIRECT);
-    if (data_fd < 0) {
-      Status st = Status::FromErrno("open " + path + " with O_DIRECT");
-      ::close(fd);
-      return st;
-    }
-  } else if (options.read_path == ReadPath::kCache) {
-    if (!options.direct_cache_loads) {
-      direct_refused = "O_DIRECT loads not asked for";
-    } else {
-      // Not fatal: loads are then buffered, as on a file system (or an
-      // older tmpfs) that refuses O_DIRECT.
-      data_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_DIRECT);
-      if (data_fd < 0) {
-        direct_refused =
-            std::string("open with O_DIRECT refused: ") + std::strerror(errno);
-      }
-    }
-  }
-  auto r = OpenWith(fd, data_fd, path, options, std::move(direct_refused));
-  ::close(fd);
-  return r;
-}
-
-Result<std::unique_ptr<Reader>> Reader::OpenFd(int fd, const std::string& name,
-                                               const ReaderOptions& options) {
-  if (options.read_path == ReadPath::kDirect) {
-    return Status::Usage(name + ": the direct read path needs Reader::Open");
-  }
-  return OpenWith(fd, -1, name, options,
-                  "opened from a descriptor, no path to open with O_DIRECT");
-}
-
-// Takes over `data_fd` (the O_DIRECT descriptor, or -1). `direct_refused`
-// says why the cache path has no O_DIRECT descriptor.
-Result<std::unique_ptr<Reader>> Reader::OpenWith(int fd, int data_fd,
-                                                 const std::string& name,
-                                                 const ReaderOptions& options,
-                                                 std::string direct_refused) {
-  std::unique_ptr<Reader> reader(new Reader());
-  reader->name_ = name;
-  if (options.read_path == ReadPath::kCache) {
-    reader->direct_fd_ = data_fd;
-  } else {
-    reader->data_fd_ = data_fd;
-  }
-  reader->cache_loads_ = std::move(direct_refused);
-  reader->read_path_ = options.read_path;
-  if (options.read_path == ReadPath::kPread ||
-      options.read_path == ReadPath::kCache) {
-    reader->data_fd_ = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
-    if (reader->data_fd_ < 0) return Status::FromErrno("dup " + name);
-  } else if (options.read_path == ReadPath::kMmap) {
-    // A batch (MultiGet) reads the blocks it lacks with io_uring from a
-    // descriptor; without one it reads them through the map.
-    reader->data_fd_ = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
-  }
-  struct stat st;
-  if (::fstat(fd, &st) != 0) return Status::FromErrno("stat " + name);
-  // A device, FIFO or directory holds no arena: bad data (README's exit
-  // table), as an empty regular file is.
-  if (!S_ISREG(st.st_mode)) {
-    return Status::Corruption(name + ": not a regular file");
-  }
-  // No readahead on this file: the metadata preads below would otherwise
-  // pull megabytes of neighbouring data blocks into the page cache at open
-  // (read_ahead_kb is often 128 KiB to 8 MiB), and a cold read that follows
-  // would find its page already resident. The pread path shares the open
-  // file description, so this covers it too; O_DIRECT bypasses the cache.
-  if (const int rc = ::posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM); rc != 0) {
-    reader->advice_warnings_.push_back(
-        "posix_fadvise(POSIX_FADV_RANDOM) failed: " +
-        std::string(std::strerror(rc)));
-  }
-  Status s = reader->Validate(fd, static_cast<uint64_t>(st.st_size), options);
-  if (!s.ok()) return s.WithContext(name);
-  return reader;
-}
-
-Reader::~Reader() {
-  if (map_ != nullptr) ::munmap(const_cast<char*>(map_), map_size_);
-  if (data_fd_ >= 0) ::close(data_fd_);
-  if (direct_fd_ >= 0) ::close(direct_fd_);
-}
-
-Status Reader::Validate(int fd, uint64_t size, const ReaderOptions& options) {
+// The header's checks, in FORMAT.md's order, up to the directory's bounds.
+Status ReadHeader(int fd, uint64_t size, Header* out) {
   char hb[kHeaderSize] = {};
   const size_t head =
       static_cast<size_t>(std::min<uint64_t>(size, kHeaderSize));
@@ -155,7 +47,8 @@ Status Reader::Validate(int fd, uint64_t size, const ReaderOptions& options) {
     return Status::NotOurFormat("not an arena file");
   }
   if (head < kHeaderSize) return Status::Corruption("truncated header");
-  const Header h = DecodeHeader(hb);
+  *out = DecodeHeader(hb);
+  const Header& h = *out;
   if (h.format_version < kOldestReadableVersion ||
       h.format_version > kFormatVersion) {
     return Status::VersionMismatch(
@@ -189,6 +82,69 @@ Status Reader::Validate(int fd, uint64_t size, const ReaderOptions& options) {
       size - h.directory_offset != kDirectorySize) {
     return Status::Corruption("directory out of bounds");
   }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Reader>> Reader::Open(const std::string& path,
+                                             const ReaderOptions& options) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Status::FromErrno("open " + path);
+  auto r = OpenWith(fd, &path, path, options);
+  ::close(fd);
+  return r;
+}
+
+Result<std::unique_ptr<Reader>> Reader::OpenFd(int fd, const std::string& name,
+                                               const ReaderOptions& options) {
+  return OpenWith(fd, nullptr, name, options);
+}
+
+// The read path's source is made first: it opens what it reads with (a
+// duplicate of `fd`, the file again with O_DIRECT), so a path that cannot
+// read this file refuses before the file is examined.
+Result<std::unique_ptr<Reader>> Reader::OpenWith(int fd,
+                                                 const std::string* path,
+                                                 const std::string& name,
+                                                 const ReaderOptions& options) {
+  std::unique_ptr<Reader> reader(new Reader());
+  reader->name_ = name;
+  reader->read_path_ = options.read_path;
+  FLATBENCH_ASSIGN_OR_RETURN(
+      reader->source_,
+      ReadPathOf(options.read_path).open(SourceOpen{path, fd, name, options}));
+  reader->needs_buffer_ = reader->source_->NeedsBuffer();
+  struct stat st;
+  if (::fstat(fd, &st) != 0) return Status::FromErrno("stat " + name);
+  // A device, FIFO or directory holds no arena: bad data (README's exit
+  // table), as an empty regular file is.
+  if (!S_ISREG(st.st_mode)) {
+    return Status::Corruption(name + ": not a regular file");
+  }
+  // No readahead on this file: the metadata preads below would otherwise
+  // pull megabytes of neighbouring data blocks into the page cache at open
+  // (read_ahead_kb is often 128 KiB to 8 MiB), and a cold read that follows
+  // would find its page already resident. The pread path shares the open
+  // file description, so this covers it too; O_DIRECT bypasses the cache.
+  if (const int rc = ::posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM); rc != 0) {
+    reader->advice_warnings_.push_back(
+        "posix_fadvise(POSIX_FADV_RANDOM) failed: " +
+        std::string(std::strerror(rc)));
+  }
+  Status s = reader->Validate(fd, static_cast<uint64_t>(st.st_size), options);
+  if (!s.ok()) return s.WithContext(name);
+  return reader;
+}
+
+Reader::~Reader() {
+  source_.reset();  // it borrows the map
+  if (map_ != nullptr) ::munmap(const_cast<char*>(map_), map_size_);
+}
+
+Status Reader::Validate(int fd, uint64_t size, const ReaderOptions& options) {
+  Header h;
+  FLATBENCH_RETURN_IF_ERROR(ReadHeader(fd, size, &h));
   // The directory is read with pread, so a file that fails validation is
   // never mapped.
   std::vector<char> dir(kDirectorySize);
@@ -213,9 +169,7 @@ Status Reader::Validate(int fd, uint64_t size, const ReaderOptions& options) {
   map_ = static_cast<const char*>(m);
   map_size_ = size;
   FLATBENCH_RETURN_IF_ERROR(SetUpShards(options));
-  FLATBENCH_RETURN_IF_ERROR(SetUpVerification(options));
-  if (options.read_path == ReadPath::kCache) SetUpCacheLoads();
-  ProbeCachestat();
+  FLATBENCH_RETURN_IF_ERROR(AttachSource());
   // Metadata is loaded; from now on the map is read a block at a time.
   // The fd's POSIX_FADV_RANDOM does not reach the fault path: without
   // MADV_RANDOM a cold hit reads 16-52 KB through the map instead of one
@@ -281,7 +235,7 @@ Status Reader::SetUpShards(const ReaderOptions& options) {
     Shard& s = shards_[i];
     // Block numbers are u32 (bitmap and cache words); a file past 2^32 - 2
     // blocks (16 TiB) keeps its shards' numbers clamped and reads without
-    // them (SetUpVerification).
+    // them (the block sources' Attach).
     s.first_block =
         static_cast<uint32_t>(std::min<uint64_t>(first_block, UINT32_MAX));
     first_block += e.block_count;
@@ -297,7 +251,6 @@ Status Reader::SetUpShards(const ReaderOptions& options) {
     }
     s.prefixes = index;
     s.offsets = compressed_ ? index + 8 * uint64_t{e.block_count} : nullptr;
-    s.data = map_ + e.data_offset;
     s.filter = filter;
     s.data_offset = e.data_offset;
     s.data_bytes = e.data_bytes;
@@ -315,61 +268,21 @@ Status Reader::SetUpShards(const ReaderOptions& options) {
   return Status::Ok();
 }
 
-// The mmap path's verify-once bitmap, or the cache path's cache.
-Status Reader::SetUpVerification(const ReaderOptions& options) {
-  const bool numbered = total_blocks_ < UINT32_MAX;
-  if (options.read_path == ReadPath::kCache) {
-    if (!numbered) {
-      return Status::Usage(
-          "the cache read path numbers at most 2^32 - 2 "
-          "blocks; this file has " +
-          std::to_string(total_blocks_));
-    }
-    FLATBENCH_ASSIGN_OR_RETURN(
-        cache_, BlockCache::Create(total_blocks_, options.cache_bytes));
-  } else if (options.read_path == ReadPath::kMmap && verify_ &&
-             !options.verify_every_read && numbered) {
-    verified_ =
-        std::make_unique<std::atomic<uint64_t>[]>((total_blocks_ + 63) / 64);
-  }
-  return Status::Ok();
-}
-
-// O_DIRECT needs the file offset, length and buffer aligned to the
-// device's logical block: a load reads the block's whole page into a frame
-// (or the ReadBuffer's I/O area), so every block must start on a page. An
-// uncompressed file's blocks do when each shard's data region does; a
-// compressed file packs blocks at any offset.
-void Reader::SetUpCacheLoads() {
-  if (direct_fd_ < 0) return;
-  const char* why = nullptr;
-  if (compressed_) {
-    why = "compressed blocks are not page-aligned";
-  } else {
-    for (const Shard& s : shards_) {
-      if (s.block_count != 0 && s.data_offset % kBlockSize != 0) {
-        why = "a shard's data region is not page-aligned";
-      }
+// What the source reads: the map, the blocks' shape and number, and
+// whether every block can be read with O_DIRECT (every shard's data region
+// starts on a page; the directory check makes it so, and it is asked again
+// here rather than assumed).
+Status Reader::AttachSource() {
+  FileView file;
+  file.map = map_;
+  file.format = BlockFormat{key_width_, compressed_};
+  file.blocks = total_blocks_;
+  for (const Shard& s : shards_) {
+    if (s.block_count != 0 && s.data_offset % kBlockSize != 0) {
+      file.data_aligned = false;
     }
   }
-  if (why == nullptr) {
-    cache_loads_ = "O_DIRECT";
-    return;
-  }
-  ::close(direct_fd_);
-  direct_fd_ = -1;
-  cache_loads_ = why;
-}
-
-// PageCached's question, asked of every read path that has a descriptor:
-// the cache path's loads and the batches of every path.
-void Reader::ProbeCachestat() {
-#if defined(__x86_64__) || defined(__aarch64__)
-  if (data_fd_ < 0) return;
-  CachestatRange range{0, kBlockSize};
-  Cachestat stat{};
-  cachestat_ = ::syscall(kSysCachestat, data_fd_, &range, &stat, 0) == 0;
-#endif
+  return source_->Attach(file);
 }
 
 }  // namespace flatbench::arena

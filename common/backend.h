@@ -233,11 +233,18 @@ class PairRun {
   virtual std::string_view value(size_t i) const = 0;
 };
 
+class BulkLoader;
+
 // A bucket a loader has built off the generating thread, waiting to be
-// committed (BulkLoader::Commit). Opaque outside its loader.
+// committed (BulkLoader::Commit). Opaque outside its loader: each loader
+// has its own part type, which knows what it holds and places itself, so
+// that no loader casts a part back to its type.
 class LoadPart {
  public:
   virtual ~LoadPart() = default;
+  // What `loader`'s Commit does with this part: places it after every pair
+  // given so far. kUsage when `loader` did not prepare it.
+  virtual Status AppendTo(BulkLoader* loader) = 0;
 };
 
 // Streams ascending key/value pairs into a new backend. Tables are written

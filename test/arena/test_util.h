@@ -2,6 +2,7 @@
 // Helpers shared by the arena tests: temp directories, seeded keys, and
 // building a file from a std::map model.
 
+#include <sys/mman.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -13,6 +14,7 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <string_view>
 
 #include "arena/builder.h"
 #include "arena/format.h"
@@ -79,6 +81,30 @@ inline uint32_t RewriteAsZstdBlock(std::string* bytes, uint64_t offset) {
   std::memcpy(p, &sum, 8);
   return stored_len;
 }
+
+// A file in memory (a memfd) that a test can change under an open reader,
+// whose map is shared with it.
+class MemFile {
+ public:
+  explicit MemFile(std::string_view bytes)
+      : fd_(::memfd_create("arena", MFD_CLOEXEC)) {
+    REQUIRE(fd_ >= 0);
+    Put(0, bytes);
+  }
+  ~MemFile() { ::close(fd_); }
+  MemFile(const MemFile&) = delete;
+  MemFile& operator=(const MemFile&) = delete;
+  int fd() const { return fd_; }
+  // Writes `bytes` at `off`.
+  void Put(uint64_t off, std::string_view bytes) {
+    REQUIRE(
+        ::pwrite(fd_, bytes.data(), bytes.size(), static_cast<off_t>(off)) ==
+        static_cast<ssize_t>(bytes.size()));
+  }
+
+ private:
+  int fd_;
+};
 
 inline bool Exists(const std::string& path) {
   return std::filesystem::exists(path);

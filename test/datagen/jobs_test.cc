@@ -132,13 +132,21 @@ class BucketSink : public testing::CollectSink {
  public:
   explicit BucketSink(int fail_at = -1) : fail_at_(fail_at) {}
   struct Part : LoadPart {
+    BucketSink* sink = nullptr;
     Table table = Table::kAccount;
     std::vector<std::pair<std::string, std::string>> pairs;
+    Status AppendTo(BulkLoader* loader) override {
+      if (loader != sink) return Status::Usage("not this sink's part");
+      auto& out = sink->pairs[static_cast<int>(table)];
+      out.insert(out.end(), pairs.begin(), pairs.end());
+      return Status::Ok();
+    }
   };
   bool TakesBuckets() const override { return true; }
   Result<std::unique_ptr<LoadPart>> Prepare(Table table,
                                             const PairRun& run) override {
     auto p = std::make_unique<Part>();
+    p->sink = this;
     p->table = table;
     for (size_t i = 0; i < run.size(); ++i) {
       p->pairs.emplace_back(std::string(run.key(i)), std::string(run.value(i)));
@@ -147,10 +155,7 @@ class BucketSink : public testing::CollectSink {
   }
   Status Commit(std::unique_ptr<LoadPart> part) override {
     if (commits++ == fail_at_) return Status::IOError("disk full (test)");
-    auto* p = static_cast<Part*>(part.get());
-    auto& out = pairs[static_cast<int>(p->table)];
-    out.insert(out.end(), p->pairs.begin(), p->pairs.end());
-    return Status::Ok();
+    return part->AppendTo(this);
   }
   int commits = 0;
 
