@@ -14,11 +14,9 @@ namespace flatbench::arena {
 // Entries of a session's ring: a batch keeps at most this many reads in
 // flight (the next waits for a completion).
 constexpr unsigned kRingEntries = 256;
-// Reads prepared before they are submitted together (after the first).
-// On a 2-core VM, 3M x 4 custom cold batches of 32: 1 read a submission
-// cost 5.3 us CPU a key on the cache path, 4 cost 4.3-4.5, and keys/s was
-// the same; the rest of the batch in one submission after the first read
-// was 20% slower (RESEARCH.md, section 8b).
+// Reads prepared before they are submitted together (after the first):
+// fewer system calls than one a read, while the first reads start at once
+// rather than waiting for the whole batch (RESEARCH.md section 12).
 constexpr size_t kSubmitEvery = 4;
 
 #if FLATBENCH_HAVE_IO_URING

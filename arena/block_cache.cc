@@ -59,10 +59,10 @@ constexpr uint64_t kHugePage = uint64_t{2} << 20;
 
 // The frame memory of the caches this process closed, kept for the next
 // ones (at most kMaxSpares mappings; a store opens one cache per table).
-// Why: a frame's first write costs a zero-filled anonymous fault, and on a
-// virtual machine whose host reclaims free guest memory it cost 5-10 us per
-// 4 KiB here (2.5-5 ms per 2 MiB page, during which every reader claiming
-// a frame of that page waits). A cache that has run a while reuses evicted
+// Why: a frame's first write costs a zero-filled anonymous fault, which on
+// a virtual machine whose host reclaims free guest memory is slow, and
+// every reader claiming a frame of that 2 MiB page waits for it (RESEARCH.md
+// section 12). A cache that has run a while reuses evicted
 // frames and faults nothing; a cache opened after another in the same
 // process now starts that way too (a benchmark's cold pass reopens the
 // store each time). The stale bytes are never read: a frame is read only
@@ -116,8 +116,8 @@ void KeepSpare(char* map, uint64_t bytes) {
 // often "madvise"-only): a hit at a random frame then costs no page walk,
 // as a hit through the file's map, whose page cache uses large folios, does
 // not. The mapping is aligned to 2 MiB by over-allocating. It is not
-// populated at open: writing 1 GiB of frames took 2-9 s per cold open on a
-// busy 2-core host. A frame's memory arrives with the first read into it,
+// populated at open: writing every frame would cost each cold open seconds
+// (RESEARCH.md section 12). A frame's memory arrives with the first read into it,
 // an anonymous fault (one per 2 MiB page, zero-filled), unless the frames
 // are the spare ones of a cache closed before (SpareFrames above); a full
 // cache reuses evicted frames and faults nothing (RESEARCH.md section 8,

@@ -97,10 +97,9 @@ Status Reader::FetchBlock(int shard, uint32_t block, bool via_map, bool verify,
 // first-key prefixes (as LowerBoundBetween will) over the shard's mean keys
 // per block. Prefetching them all once the filter lets the key through
 // lets these misses overlap instead of following one another (RESEARCH.md
-// section 8 has the figures: 0.6-0.65x the time of a storage hit without
-// it). Issued before the filter test, they cost filter-rejected misses
-// 1.4-1.7x their time and gained hits nothing measurable, as the core runs
-// ahead past the filter's well-predicted branch anyway. The window covers
+// section 12 has the figures). Issued before the filter test, they slowed
+// filter-rejected misses and gained hits nothing measurable, as the core
+// runs ahead past the filter's well-predicted branch anyway. The window covers
 // kPrefetchKeys keys either side of the guess: the search's first gallop
 // steps (1, 2, 4), which cover the guess's usual error for hash keys (a few
 // keys in a block of about 45). It is only a hint: nothing is read, a wrong

@@ -5,8 +5,7 @@
 // what samplers draw and expect (sampler.h), what verify checks.
 //
 // Built by replaying the stream (blocks.h) and kept once per process for
-// each spec: a few seconds and about 100 bytes per changed key at a 10%
-// change of a 3M x 4 dataset.
+// each spec: about 100 bytes per changed key (RESEARCH.md section 11).
 
 #include <array>
 #include <cstdint>
