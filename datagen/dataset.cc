@@ -94,6 +94,13 @@ Status WriteMarker(const Dataset& ds, const BackendBuild& b) {
             {"account_pairs", b.pairs[0]},
             {"storage_pairs", b.pairs[1]}};
   if (!b.shape.empty()) j["shape"] = json::parse(b.shape);
+  if (b.jobs > 0) {
+    j["gen"] = {{"jobs", b.jobs},
+                {"builds_at_once", b.builds_at_once},
+                {"cores", b.cores},
+                {"host", b.host},
+                {"started", b.started}};
+  }
   return WriteFileAtomic(ds.MarkerPath(b.backend), j.dump(2) + "\n");
 }
 
@@ -162,6 +169,14 @@ Result<BackendBuild> ReadMarker(const std::string& path) {
     b.pairs[0] = j.at("account_pairs").get<uint64_t>();
     b.pairs[1] = j.at("storage_pairs").get<uint64_t>();
     if (j.contains("shape")) b.shape = j.at("shape").dump();
+    if (j.contains("gen")) {
+      const json& g = j.at("gen");
+      b.jobs = g.at("jobs").get<unsigned>();
+      b.builds_at_once = g.at("builds_at_once").get<unsigned>();
+      b.cores = g.at("cores").get<unsigned>();
+      b.host = g.at("host").get<std::string>();
+      b.started = g.at("started").get<double>();
+    }
   } catch (const json::exception& e) {
     return Status::Corruption(path + ": malformed marker: " + e.what());
   }

@@ -38,6 +38,13 @@ struct BackendBuild {
   // {"kind": "fresh", "blocks": N} for gen of an aged spec; "aged" with the
   // upkeep figures for a store aged by its write path (datagen/age.h).
   std::string shape;
+  // How gen built it, for the plan's calibration (datagen/gen_calibration.h):
+  // its jobs, the builds that ran at once, the host's hardware threads and
+  // identity (common/host_id.h), and its start (Unix seconds). jobs 0: not
+  // recorded (a marker written before these were, or by age).
+  unsigned jobs = 0, builds_at_once = 0, cores = 0;
+  std::string host;
+  double started = 0;
 };
 
 class Dataset {

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "common/files.h"
+#include "common/host_id.h"
 #include "common/progress.h"
 #include "datagen/dataset.h"
 #include "datagen/dataset_files.h"
@@ -98,6 +99,7 @@ struct SharedState {
   Dataset ds;
   std::atomic<bool> cancel{false};
   GroupProgress* progress = nullptr;
+  unsigned builds_at_once = 1;
 };
 
 std::string RebuildHint(const GenOptions& o) {
@@ -155,9 +157,9 @@ Status PrepareDirectory(const GenOptions& o) {
   return WriteIdentity(o.dir, o.spec, "");
 }
 
-Result<BackendBuild> BuildOne(const GenOptions& o, SharedState* shared,
-                              const std::string& backend,
-                              const LoaderFactory& factory) {
+// The backend's folder, empty: the remains of an interrupted build removed.
+Result<std::string> EmptyBackendDir(SharedState* shared,
+                                    const std::string& backend) {
   std::string bdir;
   {
     std::lock_guard lock(shared->mu);
@@ -172,9 +174,40 @@ Result<BackendBuild> BuildOne(const GenOptions& o, SharedState* shared,
   }
   fs::create_directories(bdir, ec);
   if (ec) return Status::IOError(bdir + ": cannot create: " + ec.message());
+  return bdir;
+}
 
+// The finished build's identity (the first build's fingerprint) and its
+// completion marker.
+Status RecordBuild(const GenOptions& o, SharedState* shared,
+                   const BackendBuild& b) {
+  std::lock_guard lock(shared->mu);
+  Dataset& ds = shared->ds;
+  if (!ds.fingerprint().empty() && ds.fingerprint() != b.fingerprint) {
+    return Status::Corruption("gen " + b.backend + ": stream fingerprint " +
+                              b.fingerprint + " differs from the dataset's " +
+                              ds.fingerprint() +
+                              " (non-deterministic generator?)");
+  }
+  if (ds.fingerprint().empty()) {
+    FLATBENCH_RETURN_IF_ERROR(WriteIdentity(o.dir, o.spec, b.fingerprint));
+  }
+  FLATBENCH_RETURN_IF_ERROR(WriteMarker(ds, b));
+  FLATBENCH_ASSIGN_OR_RETURN(ds, Dataset::Open(o.dir));
+  return Status::Ok();
+}
+
+Result<BackendBuild> BuildOne(const GenOptions& o, SharedState* shared,
+                              const std::string& backend,
+                              const LoaderFactory& factory) {
+  FLATBENCH_ASSIGN_OR_RETURN(const std::string bdir,
+                             EmptyBackendDir(shared, backend));
   const unsigned jobs = std::max(1u, o.jobs);
   auto start = std::chrono::steady_clock::now();
+  const double started =
+      std::chrono::duration<double>(
+          std::chrono::system_clock::now().time_since_epoch())
+          .count();
   FLATBENCH_ASSIGN_OR_RETURN(std::unique_ptr<BulkLoader> loader,
                              factory(backend, bdir, o.spec, jobs));
   // Steps: one per account to bucket it, then one per pair loaded.
@@ -206,6 +239,11 @@ Result<BackendBuild> BuildOne(const GenOptions& o, SharedState* shared,
   b.disk_bytes = DiskBytes(bdir);
   b.pairs[0] = digest->pairs[0];
   b.pairs[1] = digest->pairs[1];
+  b.jobs = jobs;
+  b.builds_at_once = shared->builds_at_once;
+  b.cores = std::max(1u, std::thread::hardware_concurrency());
+  b.host = MachineIdHash();
+  b.started = started;
   if (o.spec.stream.blocks > 0) {
     b.shape = "{\"kind\":\"fresh\",\"blocks\":" +
               std::to_string(o.spec.stream.blocks) + "}";
@@ -215,19 +253,7 @@ Result<BackendBuild> BuildOne(const GenOptions& o, SharedState* shared,
                  static_cast<unsigned long long>(b.pairs[0] + b.pairs[1]),
                  b.build_seconds);
   }
-  std::lock_guard lock(shared->mu);
-  Dataset& ds = shared->ds;
-  if (!ds.fingerprint().empty() && ds.fingerprint() != b.fingerprint) {
-    return Status::Corruption("gen " + backend + ": stream fingerprint " +
-                              b.fingerprint + " differs from the dataset's " +
-                              ds.fingerprint() +
-                              " (non-deterministic generator?)");
-  }
-  if (ds.fingerprint().empty()) {
-    FLATBENCH_RETURN_IF_ERROR(WriteIdentity(o.dir, o.spec, b.fingerprint));
-  }
-  FLATBENCH_RETURN_IF_ERROR(WriteMarker(ds, b));
-  FLATBENCH_ASSIGN_OR_RETURN(ds, Dataset::Open(o.dir));
+  FLATBENCH_RETURN_IF_ERROR(RecordBuild(o, shared, b));
   return b;
 }
 
@@ -312,6 +338,7 @@ Status BuildPending(const GenOptions& o, const LoaderFactory& factory,
   const uint64_t steps = 2 * o.spec.accounts + o.spec.storage_slots();
   GroupProgress progress("gen", "steps", steps * pending.size(), o.progress);
   SharedState shared(std::move(ds), &progress);
+  shared.builds_at_once = std::max(1u, concurrent);
   std::atomic<size_t> next{0};
   std::mutex error_mu;
   std::optional<Status> first_error;
