@@ -18,6 +18,10 @@
 
 namespace flatbench::cli {
 
+// Where gonogo puts its timestamped results folders unless --results says
+// otherwise; the plan calibrates from the newest of them by default.
+inline constexpr char kDefaultResultsRoot[] = "results";
+
 struct BenchArgs {
   std::string dir, out;
   std::vector<std::string> backends;  // Empty: every one the dataset holds.
@@ -49,6 +53,13 @@ struct BenchArgs {
   bool plan_only = false;       // --plan: print the plan, run nothing.
   bool full_reference = false;  // Reference rows run the whole matrix.
   std::string thresholds;       // Which backends are gated.
+  // Results whose figures calibrate the plan (bench/plan_calibration.h):
+  // empty, the newest of this host where bench and gonogo leave them;
+  // "none", the built-in model alone.
+  std::string calibration;
+  // Hidden (gonogo): the folder of its timestamped results, searched for
+  // calibration by default.
+  std::string results_root = kDefaultResultsRoot;
   // Hidden (gonogo --plan): plan a dataset of this scale not built yet.
   std::string plan_scale;
   uint64_t plan_accounts = 0;
