@@ -8,20 +8,11 @@
 #include <utility>
 
 #include "common/files.h"
+#include "common/text.h"
 #include "dataset/names.h"
 
 namespace flatbench::bench {
 namespace {
-
-std::string Count(uint64_t n) {
-  const std::string digits = std::to_string(n);
-  std::string out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
 
 std::string DescribeScope(const PlanInput& in, const BackendScope& sc) {
   const ScheduleOptions& o = in.schedule;
@@ -351,7 +342,7 @@ std::string FormatPlan(const Plan& plan) {
   for (const auto& r : plan.rows) {
     std::snprintf(buf, sizeof(buf), "  %-14s %-9s %-9s %7s %7s %14s\n",
                   r.backend.c_str(), r.role.c_str(), ModeName(r.mode),
-                  Count(r.passes).c_str(), Count(r.device_cells).c_str(),
+                  Thousands(r.passes).c_str(), Thousands(r.device_cells).c_str(),
                   FormatDuration(r.seconds).c_str());
     out += buf;
     passes += r.passes;
@@ -364,7 +355,7 @@ std::string FormatPlan(const Plan& plan) {
                 FormatDuration(start).c_str());
   out += buf;
   std::snprintf(buf, sizeof(buf), "  %-14s %-9s %-9s %7s %7s %14s\n", "total",
-                "", "", Count(passes).c_str(), Count(device).c_str(),
+                "", "", Thousands(passes).c_str(), Thousands(device).c_str(),
                 FormatDuration(plan.seconds).c_str());
   out += buf;
   out += "  " + EstimateSource(plan) + "\n";

@@ -8,6 +8,7 @@
 
 #include "common/files.h"
 #include "common/results_schema.h"
+#include "common/text.h"
 
 namespace flatbench::bench {
 namespace {
@@ -271,11 +272,9 @@ HostCost Calibrated(const Calibration& c, HostCost host) {
 std::string Describe(const Calibration& c) {
   std::vector<std::string> what;
   if (!c.device.empty()) {
-    std::string depths;
-    for (const DeviceRate& d : c.device) {
-      depths += (depths.empty() ? "" : ", ") + std::to_string(d.depth);
-    }
-    what.push_back("device rates at depth " + depths);
+    std::vector<int> depths;
+    for (const DeviceRate& d : c.device) depths.push_back(d.depth);
+    what.push_back("device rates at depth " + Join(depths, ", "));
   }
   char buf[96];
   if (c.step_s) {
