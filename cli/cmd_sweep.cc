@@ -138,6 +138,9 @@ Result<double> BenchSeconds(const SweepArgs& a,
                             const dataset::Spec& spec) {
   BenchArgs b;
   b.dir = SizeDir(a.dir, spec.accounts);
+  // Where the sweep's bench writes it: the sizes measured before, beside
+  // it, calibrate the plan.
+  b.out = a.dir + "/bench-" + std::to_string(spec.accounts) + ".json";
   b.backends = measured;
   b.modes = {std::string(results::kModeCold)};
   b.threads = a.threads;
