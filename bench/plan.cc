@@ -340,10 +340,10 @@ std::string FormatPlan(const Plan& plan) {
   out += buf;
   uint64_t passes = 0, device = 0;
   for (const auto& r : plan.rows) {
-    std::snprintf(buf, sizeof(buf), "  %-14s %-9s %-9s %7s %7s %14s\n",
-                  r.backend.c_str(), r.role.c_str(), ModeName(r.mode),
-                  Thousands(r.passes).c_str(), Thousands(r.device_cells).c_str(),
-                  FormatDuration(r.seconds).c_str());
+    std::snprintf(
+        buf, sizeof(buf), "  %-14s %-9s %-9s %7s %7s %14s\n", r.backend.c_str(),
+        r.role.c_str(), ModeName(r.mode), Thousands(r.passes).c_str(),
+        Thousands(r.device_cells).c_str(), FormatDuration(r.seconds).c_str());
     out += buf;
     passes += r.passes;
     device += r.device_cells;

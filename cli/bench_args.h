@@ -4,10 +4,12 @@
 // and the argv that starts a worker.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "bench/defaults.h"
+#include "bench/plan_calibration.h"
 #include "bench/results.h"
 #include "bench/schedule.h"
 #include "bench/worker.h"
@@ -80,6 +82,14 @@ std::vector<std::string> KindNames();
 // `spec`, and how cold passes evict.
 bench::RunParameters MakeParameters(const BenchArgs& a,
                                     const dataset::Spec& spec);
+
+// This host's last results as the plan's calibration (bench/
+// plan_calibration.h): --calibration's file, or the newest of this host in
+// RESULTS_ROOT/*/bench.json and beside --out; none with
+// --calibration none or --device-profile (a plan for another host).
+std::optional<bench::Calibration> CalibrationFor(
+    const BenchArgs& a, const dataset::Spec& spec,
+    const bench::RunParameters& params);
 
 // Opens a backend of `ds` by name (the workers' and probes' opener).
 bench::Opener MakeOpener(const datagen::Dataset& ds);

@@ -13,7 +13,6 @@
 #include <thread>
 
 #include "backends/table.h"
-#include "bench/environment.h"
 #include "bench/journal.h"
 #include "bench/pass.h"
 #include "bench/plan.h"
@@ -40,33 +39,7 @@ bool NoWarm(const std::string& name) {
   return e != nullptr && !e->runs_warm;
 }
 
-// A context text of this host's environment, empty when unknown.
-std::string Known(const nlohmann::json& env, const results::ContextKey& k) {
-  const std::string v = env.value(std::string(k.name), std::string());
-  return v == "unknown" ? "" : v;
-}
-
 }  // namespace
-
-std::optional<bench::Calibration> CalibrationFor(
-    const BenchArgs& a, const dataset::Spec& spec,
-    const bench::RunParameters& params) {
-  // A device profile plans for another host; this host's figures are not
-  // that host's.
-  if (!a.device_profile.empty() || a.calibration == "none") return {};
-  const nlohmann::json env = bench::DescribeEnvironment(a.dir);
-  bench::CalibrationTarget t;
-  t.machine_id_hash = Known(env, results::kMachineIdHash);
-  t.device = Known(env, results::kDevice);
-  t.evict = params.evict;
-  t.spec = spec.Canonical();
-  t.reads_per_pass = params.schedule.reads_per_pass;
-  t.device_reads = params.schedule.device_reads;
-  const std::vector<std::string> files =
-      a.calibration.empty() ? bench::DefaultResultsFiles(a.results_root, a.out)
-                            : std::vector<std::string>{a.calibration};
-  return bench::NewestCalibration(files, t);
-}
 
 Result<bench::PlanInput> PlanInputFor(const BenchArgs& a,
                                       const dataset::Spec& spec,

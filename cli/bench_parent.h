@@ -4,7 +4,6 @@
 // results file.
 
 #include <cstdint>
-#include <optional>
 
 #include "bench/plan.h"
 #include "cli/bench_args.h"
@@ -23,14 +22,6 @@ Result<bench::PlanInput> PlanInputFor(const BenchArgs& a,
                                       const datagen::Dataset* ds,
                                       const bench::RunParameters& params,
                                       uint64_t warm_limit);
-
-// This host's last results as the plan's calibration (bench/
-// plan_calibration.h): --calibration's file, or the newest of this host in
-// RESULTS_ROOT/*/bench.json and beside --out; none with
-// --calibration none or --device-profile (a plan for another host).
-std::optional<bench::Calibration> CalibrationFor(
-    const BenchArgs& a, const dataset::Spec& spec,
-    const bench::RunParameters& params);
 
 // The run, or only its plan (--plan).
 Status RunParent(const BenchArgs& a);

@@ -12,9 +12,10 @@ namespace {
 
 // The model's seconds for the build `b` recorded in a dataset of `spec`.
 double Modelled(const dataset::Spec& spec, const BackendBuild& b) {
-  const unsigned share = std::max(1u, b.cores / std::max(1u, b.builds_at_once));
+  const GenRecord& g = b.gen;
+  const unsigned share = std::max(1u, g.cores / std::max(1u, g.builds_at_once));
   return dataset::EstimateBuildSeconds(spec, b.backend,
-                                       std::min(std::max(1u, b.jobs), share));
+                                       std::min(std::max(1u, g.jobs), share));
 }
 
 }  // namespace
@@ -42,14 +43,14 @@ std::map<std::string, StoreCalibration> CalibrateGen(
     if (!ds.ok()) continue;
     for (const std::string& store : ds->CompleteBackends()) {
       auto b = ds->Build(store);
-      if (!b.ok() || b->jobs == 0 || b->host != host) continue;
+      if (!b.ok() || b->gen.jobs == 0 || b->gen.host != host) continue;
       if (b->pairs[0] + b->pairs[1] < kMinCalibrationPairs) continue;
       const double modelled = Modelled(ds->spec(), b.value());
       if (!(modelled > 0) || !(b->build_seconds > 0)) continue;
       auto it = out.find(store);
-      if (it != out.end() && it->second.started >= b->started) continue;
+      if (it != out.end() && it->second.started >= b->gen.started) continue;
       out[store] = {b->build_seconds / modelled, b->build_seconds, modelled,
-                    ds->MarkerPath(store), b->started};
+                    ds->MarkerPath(store), b->gen.started};
     }
   }
   return out;

@@ -10,7 +10,6 @@
 #include <thread>
 
 #include "common/files.h"
-#include "common/host_id.h"
 #include "common/progress.h"
 #include "datagen/dataset.h"
 #include "datagen/dataset_files.h"
@@ -99,7 +98,7 @@ struct SharedState {
   Dataset ds;
   std::atomic<bool> cancel{false};
   GroupProgress* progress = nullptr;
-  unsigned builds_at_once = 1;
+  unsigned builds_at_once = 1;  // For the markers' GenRecord.
 };
 
 std::string RebuildHint(const GenOptions& o) {
@@ -157,9 +156,9 @@ Status PrepareDirectory(const GenOptions& o) {
   return WriteIdentity(o.dir, o.spec, "");
 }
 
-// The backend's folder, empty: the remains of an interrupted build removed.
-Result<std::string> EmptyBackendDir(SharedState* shared,
-                                    const std::string& backend) {
+Result<BackendBuild> BuildOne(const GenOptions& o, SharedState* shared,
+                              const std::string& backend,
+                              const LoaderFactory& factory) {
   std::string bdir;
   {
     std::lock_guard lock(shared->mu);
@@ -174,40 +173,10 @@ Result<std::string> EmptyBackendDir(SharedState* shared,
   }
   fs::create_directories(bdir, ec);
   if (ec) return Status::IOError(bdir + ": cannot create: " + ec.message());
-  return bdir;
-}
 
-// The finished build's identity (the first build's fingerprint) and its
-// completion marker.
-Status RecordBuild(const GenOptions& o, SharedState* shared,
-                   const BackendBuild& b) {
-  std::lock_guard lock(shared->mu);
-  Dataset& ds = shared->ds;
-  if (!ds.fingerprint().empty() && ds.fingerprint() != b.fingerprint) {
-    return Status::Corruption("gen " + b.backend + ": stream fingerprint " +
-                              b.fingerprint + " differs from the dataset's " +
-                              ds.fingerprint() +
-                              " (non-deterministic generator?)");
-  }
-  if (ds.fingerprint().empty()) {
-    FLATBENCH_RETURN_IF_ERROR(WriteIdentity(o.dir, o.spec, b.fingerprint));
-  }
-  FLATBENCH_RETURN_IF_ERROR(WriteMarker(ds, b));
-  FLATBENCH_ASSIGN_OR_RETURN(ds, Dataset::Open(o.dir));
-  return Status::Ok();
-}
-
-Result<BackendBuild> BuildOne(const GenOptions& o, SharedState* shared,
-                              const std::string& backend,
-                              const LoaderFactory& factory) {
-  FLATBENCH_ASSIGN_OR_RETURN(const std::string bdir,
-                             EmptyBackendDir(shared, backend));
   const unsigned jobs = std::max(1u, o.jobs);
   auto start = std::chrono::steady_clock::now();
-  const double started =
-      std::chrono::duration<double>(
-          std::chrono::system_clock::now().time_since_epoch())
-          .count();
+  const GenRecord how = GenRecordNow(jobs, shared->builds_at_once);
   FLATBENCH_ASSIGN_OR_RETURN(std::unique_ptr<BulkLoader> loader,
                              factory(backend, bdir, o.spec, jobs));
   // Steps: one per account to bucket it, then one per pair loaded.
@@ -239,11 +208,7 @@ Result<BackendBuild> BuildOne(const GenOptions& o, SharedState* shared,
   b.disk_bytes = DiskBytes(bdir);
   b.pairs[0] = digest->pairs[0];
   b.pairs[1] = digest->pairs[1];
-  b.jobs = jobs;
-  b.builds_at_once = shared->builds_at_once;
-  b.cores = std::max(1u, std::thread::hardware_concurrency());
-  b.host = MachineIdHash();
-  b.started = started;
+  b.gen = how;
   if (o.spec.stream.blocks > 0) {
     b.shape = "{\"kind\":\"fresh\",\"blocks\":" +
               std::to_string(o.spec.stream.blocks) + "}";
@@ -253,7 +218,19 @@ Result<BackendBuild> BuildOne(const GenOptions& o, SharedState* shared,
                  static_cast<unsigned long long>(b.pairs[0] + b.pairs[1]),
                  b.build_seconds);
   }
-  FLATBENCH_RETURN_IF_ERROR(RecordBuild(o, shared, b));
+  std::lock_guard lock(shared->mu);
+  Dataset& ds = shared->ds;
+  if (!ds.fingerprint().empty() && ds.fingerprint() != b.fingerprint) {
+    return Status::Corruption("gen " + backend + ": stream fingerprint " +
+                              b.fingerprint + " differs from the dataset's " +
+                              ds.fingerprint() +
+                              " (non-deterministic generator?)");
+  }
+  if (ds.fingerprint().empty()) {
+    FLATBENCH_RETURN_IF_ERROR(WriteIdentity(o.dir, o.spec, b.fingerprint));
+  }
+  FLATBENCH_RETURN_IF_ERROR(WriteMarker(ds, b));
+  FLATBENCH_ASSIGN_OR_RETURN(ds, Dataset::Open(o.dir));
   return b;
 }
 

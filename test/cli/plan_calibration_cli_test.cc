@@ -36,10 +36,10 @@ void BuiltArena(const std::string& dir, double seconds) {
   b.build_seconds = seconds;
   b.pairs[0] = spec.accounts;
   b.pairs[1] = spec.storage_slots();
-  b.jobs = 2;
-  b.builds_at_once = 2;
-  b.cores = 2;
-  b.host = flatbench::MachineIdHash();
+  b.gen.jobs = 2;
+  b.gen.builds_at_once = 2;
+  b.gen.cores = 2;
+  b.gen.host = flatbench::MachineIdHash();
   REQUIRE(datagen::WriteMarker(datagen::Dataset::Open(dir).value(), b).ok());
 }
 

@@ -70,11 +70,11 @@ void CraftedBuild(const std::string& dir, const dataset::Spec& spec,
   b.disk_bytes = 1 << 20;
   b.pairs[0] = spec.accounts;
   b.pairs[1] = spec.storage_slots();
-  b.jobs = jobs;
-  b.builds_at_once = jobs == 0 ? 0 : 2;
-  b.cores = jobs == 0 ? 0 : 2;
-  b.host = host;
-  b.started = started;
+  b.gen.jobs = jobs;
+  b.gen.builds_at_once = jobs == 0 ? 0 : 2;
+  b.gen.cores = jobs == 0 ? 0 : 2;
+  b.gen.host = host;
+  b.gen.started = started;
   REQUIRE(WriteMarker(ds.value(), b).ok());
 }
 
@@ -111,9 +111,9 @@ TEST_CASE("the gen estimate calibrates from this host's newest builds",
   // back as unknown.
   auto b = Dataset::Open(tmp / "data/b");
   REQUIRE(b.ok());
-  CHECK(b->Build("arena")->host == "h1");
-  CHECK(b->Build("arena")->builds_at_once == 2);
-  CHECK(b->Build("rocksdb")->jobs == 0);
+  CHECK(b->Build("arena")->gen.host == "h1");
+  CHECK(b->Build("arena")->gen.builds_at_once == 2);
+  CHECK(b->Build("rocksdb")->gen.jobs == 0);
 }
 
 }  // namespace
