@@ -4,7 +4,6 @@
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-#include <xxhash.h>
 
 #include <filesystem>
 #include <fstream>
@@ -12,7 +11,7 @@
 #include <thread>
 
 #include "bench/page_cache.h"
-#include "common/hex.h"
+#include "common/host_id.h"
 #include "common/results_schema.h"
 
 namespace flatbench::bench {
@@ -120,10 +119,7 @@ nlohmann::json DescribeEnvironment(const std::string& data_dir) {
   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   set(results::kRamBytes,
       pages > 0 && page > 0 ? static_cast<int64_t>(pages) * page : 0);
-  // The host's identity without its secret: a hash of /etc/machine-id.
-  std::string id = FirstLine("/etc/machine-id");
-  set(results::kMachineIdHash,
-      id.empty() ? kUnknown : Hex64(XXH3_64bits(id.data(), id.size())));
+  set(results::kMachineIdHash, MachineIdHash());
   Mount m = MountOf(data_dir);
   set(results::kFilesystem, m.fstype.empty() ? kUnknown : m.fstype);
   set(results::kDevice,

@@ -8,35 +8,11 @@
 #include <utility>
 
 #include "common/files.h"
+#include "common/text.h"
 #include "dataset/names.h"
 
 namespace flatbench::bench {
 namespace {
-
-// Measured at smoke scale on a 2-core VM with a virtio disk, medians over
-// a gonogo run's passes (RESEARCH.md, section 6). A server backend's open
-// and probe include starting its server.
-const std::map<std::string, BackendCost>& CostTable() {
-  static const auto* table = new std::map<std::string, BackendCost>{
-      {"arena", {0.05, 2e-4, 1e-5, 4e-6, 0.1, 2e-5}},
-      {"rocksdb", {0.1, 2.5e-4, 1e-5, 8e-6, 0.15, 2e-5}},
-      {"lmdb", {0.05, 2e-4, 2e-4, 4e-6, 0.1, 2e-5}},
-      {"sqlite", {0.05, 3e-4, 3e-4, 1e-5, 0.1, 2e-5}},
-      {"postgres", {1.5, 4e-4, 4e-4, 6e-5, 1.6, 2e-5}},
-      {"fs", {0.01, 4e-4, 2e-4, 2e-5, 0.1, 2e-5}},
-  };
-  return *table;
-}
-
-std::string Count(uint64_t n) {
-  const std::string digits = std::to_string(n);
-  std::string out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
 
 std::string DescribeScope(const PlanInput& in, const BackendScope& sc) {
   const ScheduleOptions& o = in.schedule;
@@ -73,104 +49,22 @@ std::string DescribeScope(const PlanInput& in, const BackendScope& sc) {
   return out.empty() ? "nothing" : out;
 }
 
+BackendFacts FactsOf(const PlanInput& in, const std::string& backend) {
+  auto f = in.facts.find(backend);
+  return f == in.facts.end() ? BackendFacts() : f->second;
+}
+
 }  // namespace
 
-BackendCost CostOf(const std::string& backend) {
-  const std::string base = dataset::StoreOf(backend);
-  auto it = CostTable().find(base);
-  if (it != CostTable().end()) return it->second;
-  BackendCost slowest;
-  for (const auto& [name, c] : CostTable()) {
-    slowest.open_s = std::max(slowest.open_s, c.open_s);
-    slowest.cold_read_s = std::max(slowest.cold_read_s, c.cold_read_s);
-    slowest.cold_miss_s = std::max(slowest.cold_miss_s, c.cold_miss_s);
-    slowest.warm_read_s = std::max(slowest.warm_read_s, c.warm_read_s);
-    slowest.probe_s = std::max(slowest.probe_s, c.probe_s);
-  }
-  return slowest;
-}
-
-double AtDevice(double figure, const HostCost& host) {
-  if (figure < kCostDeviceLatencyS) return figure;
-  return figure - kCostDeviceLatencyS + host.device_latency_s;
-}
-
-HostCost HostCostFromProfile(const DeviceProfile& profile, HostCost base) {
-  HostCost h = base;
-  h.cores = std::max(1, profile.cpus);
-  h.device_latency_s =
-      profile.LatencySeconds(1, 4096, DeviceProfile::Bound::kMid);
-  double best = 0;
-  for (const DeviceProfileCell& c : profile.cells) {
-    best = std::max(best, profile.ReadsPerS(c.depth, 4096));
-  }
-  h.device_parallelism =
-      std::max(1, static_cast<int>(std::lround(best * h.device_latency_s)));
-  return h;
-}
-
-double EstimateStep(const Step& step, const BackendFacts& facts,
-                    const BackendCost& cost, const HostCost& host,
-                    bool drop_caches) {
-  const bool cold = IsCold(step.mode);
-  const double files = static_cast<double>(facts.files);
-  const double evict =
-      drop_caches ? host.drop_caches_s : files * cost.per_file_s;
-  // The request and the residency checks (mincore over every file).
-  double s = 0.02 + 2 * files * cost.per_file_s;
-  if (step.cell.op == Op::kStartup) {
-    const double probes = static_cast<double>(step.reads_per_thread);
-    return s + probes * ((cold ? evict : 0.0) + cost.probe_s +
-                         files * cost.per_file_s);
-  }
-  const double threads = static_cast<double>(step.cell.threads);
-  const bool batch = step.cell.op == Op::kBatch;
-  // A batch pass reads batch_size keys per call, each call's reads in
-  // flight together.
-  const double keys_per_op = batch ? static_cast<double>(step.batch_size) : 1;
-  const double ops =
-      threads * static_cast<double>(step.reads_per_thread) * keys_per_op;
-  double per_op = 0, at_once = 1;
-  if (cold) {
-    s += evict + cost.open_s;
-    at_once = std::min<double>(threads * keys_per_op, host.device_parallelism);
-    if (step.device_reads_per_thread > 0) {
-      const double depth = static_cast<double>(step.DeviceThreads());
-      s += depth * static_cast<double>(step.device_reads_per_thread) *
-           AtDevice(cost.cold_read_s, host) /
-           std::min<double>(depth, host.device_parallelism);
-    }
-    per_op =
-        AtDevice(step.cell.kind == datagen::KeyKind::kHit ? cost.cold_read_s
-                                                          : cost.cold_miss_s,
-                 host);
-    if (step.cell.op == Op::kScan)
-      per_op = 2 * AtDevice(cost.cold_read_s, host);
-  } else {
-    at_once = std::min<double>(threads, host.cores);
-    per_op = cost.warm_read_s;
-    if (step.cell.op == Op::kScan) per_op = 10 * cost.warm_read_s;
-  }
-  return s + ops * per_op / at_once;
-}
-
-double WarmBeginSeconds(const BackendFacts& facts, const BackendCost& cost,
-                        const dataset::Spec& spec) {
-  // Reading the files in (about 200 MB/s), holding them, opening, and the
-  // warm-up reads: per table at most three per page (worker_state.h).
-  const double pages = static_cast<double>(facts.disk_bytes) / 4096.0;
-  const double keys = static_cast<double>(spec.accounts + spec.storage_slots());
-  const double warmup = std::min({3 * pages, keys, 400'000.0});
-  return static_cast<double>(facts.disk_bytes) / 200e6 +
-         static_cast<double>(facts.files) * cost.per_file_s * 4 + cost.open_s +
-         warmup * cost.warm_read_s;
-}
-
 double PlannedStepSeconds(const PlanInput& in, const Step& step) {
-  auto f = in.facts.find(step.backend);
-  const BackendFacts facts = f == in.facts.end() ? BackendFacts() : f->second;
+  if (in.calibration && in.calibration->same_run) {
+    auto it = in.calibration->step_seconds.find(StepKey(step));
+    if (it != in.calibration->step_seconds.end()) return it->second;
+  }
+  const BackendFacts facts = FactsOf(in, step.backend);
   const BackendCost cost = CostOf(step.backend);
-  double secs = EstimateStep(step, facts, cost, in.host, in.drop_caches);
+  double secs =
+      EstimateStep(step, in.spec, facts, cost, in.host, in.drop_caches);
   if (step.mode == Mode::kWarm && step.cell.op == Op::kStartup) {
     secs += WarmBeginSeconds(facts, cost, in.spec);  // Warmed again.
   }
@@ -203,188 +97,214 @@ std::tuple<int, int, int, int, int> Priority(const PlanInput& in, Mode mode,
           static_cast<int>(c.table), c.threads};
 }
 
+// Below the gate's scale: each backend's share by its role.
+void ScopeByRole(const PlanInput& in, ScheduleOptions* o) {
+  if (in.gate_scale) return;
+  for (const auto& b : o->backends) {
+    const bool gated = Listed(in.gated, b) || in.reference_full;
+    o->scopes[b] = SmallScaleScope(in, gated);
+  }
+}
+
+bool RunsWarm(const ScheduleOptions& o) {
+  return std::find(o.modes.begin(), o.modes.end(), Mode::kWarm) !=
+         o.modes.end();
+}
+
+// Warm mode holds every warm backend's files at once: admitted gated
+// first, then in the order given, while they fit the host's limit.
+void AdmitWarm(const PlanInput& in, Plan* plan) {
+  ScheduleOptions& o = plan->schedule;
+  if (!RunsWarm(o) || in.warm_limit == 0) return;
+  std::vector<std::string> order;
+  for (const auto& b : o.backends) {
+    if (Listed(in.gated, b)) order.push_back(b);
+  }
+  for (const auto& b : o.backends) {
+    if (!Listed(in.gated, b)) order.push_back(b);
+  }
+  uint64_t held = 0;
+  for (const auto& b : order) {
+    if (Listed(o.no_warm, b)) continue;
+    const uint64_t bytes = FactsOf(in, b).disk_bytes;
+    if (held + bytes <= in.warm_limit) {
+      held += bytes;
+      continue;
+    }
+    BackendScope& sc = o.scopes[b];
+    sc.modes.clear();
+    for (Mode m : o.modes) {
+      if (m != Mode::kWarm) sc.modes.push_back(m);
+    }
+    plan->notes.push_back("warm for " + b + ": its files (" +
+                          HumanBytes(bytes) + ") do not fit beside the " +
+                          HumanBytes(held) +
+                          " already held resident (this host can hold " +
+                          HumanBytes(in.warm_limit) + ")");
+  }
+}
+
+// A reference row's cells, by priority, that fit `budget` seconds; its
+// first cell when none does, so that the row exists.
+std::vector<std::pair<Mode, Cell>> FittingCells(
+    const PlanInput& in, const std::string& backend,
+    std::vector<std::pair<Mode, Step>> list, double budget) {
+  std::stable_sort(list.begin(), list.end(), [&](const auto& x, const auto& y) {
+    return Priority(in, x.first, x.second.cell) <
+           Priority(in, y.first, y.second.cell);
+  });
+  double spent = 0;
+  bool warmed = false;
+  std::vector<std::pair<Mode, Cell>> chosen;
+  for (const auto& [mode, step] : list) {
+    double cost = PlannedStepSeconds(in, step);
+    if (mode == Mode::kWarm && !warmed) {
+      cost += WarmBeginSeconds(FactsOf(in, backend), CostOf(backend), in.spec);
+    }
+    if (spent + cost > budget) continue;
+    spent += cost;
+    warmed = warmed || mode == Mode::kWarm;
+    chosen.push_back({mode, step.cell});
+  }
+  if (chosen.empty() && !list.empty()) {
+    chosen.push_back({list.front().first, list.front().second.cell});
+  }
+  return chosen;
+}
+
+std::string ReferenceNote(const std::string& backend, size_t cells,
+                          const std::vector<std::pair<Mode, Cell>>& chosen,
+                          const std::vector<Mode>& modes, double budget) {
+  std::map<Mode, int> kept;
+  for (const auto& [m, c] : chosen) ++kept[m];
+  std::string list;
+  for (Mode m : modes) {
+    if (!list.empty()) list += ", ";
+    list += std::to_string(kept[m]) + " " + ModeName(m);
+  }
+  return backend + " (reference): " + std::to_string(cells - chosen.size()) +
+         " of " + std::to_string(cells) + " cells; the " +
+         std::to_string(chosen.size()) + " kept (" + list +
+         ") fit its share of the time (" + FormatDuration(budget) +
+         ", half a gated backend's); --full-reference runs them all";
+}
+
+// Below the gate's scale, a reference row runs what fits its time share;
+// whether any row was narrowed.
+bool FitReferenceRows(const PlanInput& in, Plan* plan) {
+  if (in.gate_scale || in.reference_full) return false;
+  ScheduleOptions& o = plan->schedule;
+  std::map<std::string, double> total;
+  std::map<std::string, std::vector<std::pair<Mode, Step>>> steps;
+  for (const auto& phase : plan->phases) {
+    for (const auto& step : phase.steps) {
+      total[step.backend] += PlannedStepSeconds(in, step);
+      steps[step.backend].push_back({phase.mode, step});
+    }
+  }
+  double gated_sum = 0;
+  int gated_n = 0;
+  for (const auto& b : o.backends) {
+    if (!Listed(in.gated, b)) continue;
+    gated_sum += total[b];
+    ++gated_n;
+  }
+  if (gated_n == 0) return false;
+  const double budget = kReferenceTimeShare * gated_sum / gated_n;
+  bool changed = false;
+  for (const auto& b : o.backends) {
+    if (Listed(in.gated, b)) continue;
+    const auto& list = steps[b];
+    auto chosen = FittingCells(in, b, list, budget);
+    if (chosen.size() == list.size()) continue;
+    changed = true;
+    plan->notes.push_back(
+        ReferenceNote(b, list.size(), chosen, o.modes, budget));
+    o.scopes[b].only = std::move(chosen);
+  }
+  return changed;
+}
+
+// Each backend's start (its worker and sanity check): the calibration's
+// when it measured this run, else the model's.
+double StartOf(const PlanInput& in, const std::string& backend) {
+  if (in.calibration && in.calibration->start_s) {
+    return *in.calibration->start_s;
+  }
+  const bool lazy =
+      std::find(in.schedule.modes.begin(), in.schedule.modes.end(),
+                Mode::kColdLazy) != in.schedule.modes.end();
+  return StartSeconds(in.spec, FactsOf(in, backend), CostOf(backend), in.host,
+                      in.check_samples, lazy);
+}
+
+// The rows (backend x mode, in schedule order), each step's estimate and
+// the whole.
+void Tally(const PlanInput& in, Plan* plan) {
+  const ScheduleOptions& o = plan->schedule;
+  for (const auto& b : o.backends) {
+    const bool gated = Listed(in.gated, b);
+    auto sc = o.scopes.find(b);
+    plan->shares.push_back(
+        b + " (" + (gated ? "gated" : "reference") + "): " +
+        DescribeScope(in, sc == o.scopes.end() ? BackendScope() : sc->second));
+    plan->start_seconds[b] = StartOf(in, b);
+    plan->seconds += plan->start_seconds[b];
+  }
+  std::map<std::pair<std::string, Mode>, size_t> row_of;
+  for (const auto& phase : plan->phases) {
+    std::set<std::string> warmed;
+    for (const auto& step : phase.steps) {
+      const auto key = std::make_pair(step.backend, phase.mode);
+      if (!row_of.count(key)) {
+        row_of[key] = plan->rows.size();
+        PlanRow r;
+        r.backend = step.backend;
+        r.role = Listed(in.gated, step.backend) ? "gated" : "reference";
+        r.mode = phase.mode;
+        plan->rows.push_back(r);
+      }
+      PlanRow& row = plan->rows[row_of[key]];
+      double secs = PlannedStepSeconds(in, step);
+      if (in.calibration && in.calibration->same_run &&
+          in.calibration->step_seconds.count(StepKey(step))) {
+        ++plan->steps_measured;
+      }
+      if (phase.mode == Mode::kWarm && warmed.insert(step.backend).second) {
+        secs += WarmBeginSeconds(FactsOf(in, step.backend),
+                                 CostOf(step.backend), in.spec);
+      }
+      ++row.passes;
+      if (step.device_reads_per_thread > 0) ++row.device_cells;
+      row.seconds += secs;
+      plan->step_seconds.push_back(secs);
+      plan->seconds += secs;
+    }
+  }
+}
+
 }  // namespace
 
 Result<Plan> MakePlan(const PlanInput& in) {
   Plan plan;
   plan.schedule = in.schedule;
-  ScheduleOptions& o = plan.schedule;
-  if (!in.gate_scale) {
-    for (const auto& b : o.backends) {
-      const bool gated = Listed(in.gated, b) || in.reference_full;
-      o.scopes[b] = SmallScaleScope(in, gated);
-    }
-  }
-  // Warm admission, gated backends first, then in the order given.
-  const bool warm =
-      std::find(o.modes.begin(), o.modes.end(), Mode::kWarm) != o.modes.end();
-  if (warm && in.warm_limit > 0) {
-    std::vector<std::string> order;
-    for (const auto& b : o.backends) {
-      if (Listed(in.gated, b)) order.push_back(b);
-    }
-    for (const auto& b : o.backends) {
-      if (!Listed(in.gated, b)) order.push_back(b);
-    }
-    uint64_t held = 0;
-    for (const auto& b : order) {
-      if (Listed(o.no_warm, b)) continue;
-      auto f = in.facts.find(b);
-      const uint64_t bytes = f == in.facts.end() ? 0 : f->second.disk_bytes;
-      if (held + bytes <= in.warm_limit) {
-        held += bytes;
-        continue;
-      }
-      BackendScope& sc = o.scopes[b];
-      sc.modes.clear();
-      for (Mode m : o.modes) {
-        if (m != Mode::kWarm) sc.modes.push_back(m);
-      }
-      plan.notes.push_back("warm for " + b + ": its files (" +
-                           HumanBytes(bytes) + ") do not fit beside the " +
-                           HumanBytes(held) +
-                           " already held resident (this host can hold " +
-                           HumanBytes(in.warm_limit) + ")");
-    }
-  }
-  for (const auto& b : o.backends) {
-    if (Listed(o.no_warm, b) && warm) {
+  ScopeByRole(in, &plan.schedule);
+  AdmitWarm(in, &plan);
+  for (const auto& b : plan.schedule.backends) {
+    if (Listed(plan.schedule.no_warm, b) && RunsWarm(plan.schedule)) {
       plan.notes.push_back("warm for " + b +
                            ": it reads around the page cache");
     }
   }
-  FLATBENCH_ASSIGN_OR_RETURN(plan.phases, MakeSchedule(in.spec, o));
-
-  // Below the gate's scale, a reference row runs what fits its time share.
-  if (!in.gate_scale && !in.reference_full) {
-    std::map<std::string, double> total;
-    std::map<std::string, std::vector<std::pair<Mode, Step>>> steps;
-    for (const auto& phase : plan.phases) {
-      for (const auto& step : phase.steps) {
-        total[step.backend] += PlannedStepSeconds(in, step);
-        steps[step.backend].push_back({phase.mode, step});
-      }
-    }
-    double gated_sum = 0;
-    int gated_n = 0;
-    for (const auto& b : o.backends) {
-      if (Listed(in.gated, b)) {
-        gated_sum += total[b];
-        ++gated_n;
-      }
-    }
-    const double budget =
-        gated_n > 0 ? kReferenceTimeShare * gated_sum / gated_n : 0;
-    bool changed = false;
-    for (const auto& b : o.backends) {
-      if (Listed(in.gated, b) || gated_n == 0) continue;
-      auto& list = steps[b];
-      std::stable_sort(list.begin(), list.end(),
-                       [&](const auto& x, const auto& y) {
-                         return Priority(in, x.first, x.second.cell) <
-                                Priority(in, y.first, y.second.cell);
-                       });
-      auto f = in.facts.find(b);
-      const BackendFacts facts =
-          f == in.facts.end() ? BackendFacts() : f->second;
-      double spent = 0;
-      bool warmed = false;
-      std::vector<std::pair<Mode, Cell>> chosen;
-      for (const auto& [mode, step] : list) {
-        double cost = PlannedStepSeconds(in, step);
-        if (mode == Mode::kWarm && !warmed) {
-          cost += WarmBeginSeconds(facts, CostOf(b), in.spec);
-        }
-        if (spent + cost > budget) continue;
-        spent += cost;
-        warmed = warmed || mode == Mode::kWarm;
-        chosen.push_back({mode, step.cell});
-      }
-      if (chosen.size() == list.size()) continue;
-      changed = true;
-      if (chosen.empty()) {
-        // Nothing fits: its first cell, so that the row exists.
-        chosen.push_back({list.front().first, list.front().second.cell});
-      }
-      std::map<Mode, int> kept;
-      for (const auto& [m, c] : chosen) ++kept[m];
-      std::string modes;
-      for (Mode m : o.modes) {
-        if (!modes.empty()) modes += ", ";
-        modes += std::to_string(kept[m]) + " " + ModeName(m);
-      }
-      plan.notes.push_back(
-          b + " (reference): " + std::to_string(list.size() - chosen.size()) +
-          " of " + std::to_string(list.size()) + " cells; the " +
-          std::to_string(chosen.size()) + " kept (" + modes +
-          ") fit its share of the time (" + FormatDuration(budget) +
-          ", half a gated backend's); --full-reference runs them all");
-      o.scopes[b].only = std::move(chosen);
-    }
-    if (changed) {
-      FLATBENCH_ASSIGN_OR_RETURN(plan.phases, MakeSchedule(in.spec, o));
-    }
+  FLATBENCH_ASSIGN_OR_RETURN(plan.phases, MakeSchedule(in.spec, plan.schedule));
+  if (FitReferenceRows(in, &plan)) {
+    FLATBENCH_ASSIGN_OR_RETURN(plan.phases,
+                               MakeSchedule(in.spec, plan.schedule));
   }
-
-  for (const auto& b : o.backends) {
-    const bool gated = Listed(in.gated, b);
-    auto sc = o.scopes.find(b);
-    plan.shares.push_back(
-        b + " (" + (gated ? "gated" : "reference") + "): " +
-        DescribeScope(in, sc == o.scopes.end() ? BackendScope() : sc->second));
-  }
-  std::map<std::pair<std::string, Mode>, size_t> row_of;
-  for (const auto& phase : plan.phases) {
-    std::set<std::string> warmed;
-    for (const auto& step : phase.steps) {
-      const auto key = std::make_pair(step.backend, phase.mode);
-      if (!row_of.count(key)) {
-        row_of[key] = plan.rows.size();
-        PlanRow r;
-        r.backend = step.backend;
-        r.role = Listed(in.gated, step.backend) ? "gated" : "reference";
-        r.mode = phase.mode;
-        plan.rows.push_back(r);
-      }
-      PlanRow& row = plan.rows[row_of[key]];
-      double secs = PlannedStepSeconds(in, step);
-      if (phase.mode == Mode::kWarm && warmed.insert(step.backend).second) {
-        auto f = in.facts.find(step.backend);
-        secs +=
-            WarmBeginSeconds(f == in.facts.end() ? BackendFacts() : f->second,
-                             CostOf(step.backend), in.spec);
-      }
-      ++row.passes;
-      if (step.device_reads_per_thread > 0) ++row.device_cells;
-      row.seconds += secs;
-      plan.step_seconds.push_back(secs);
-      plan.seconds += secs;
-    }
-  }
+  if (in.calibration) plan.calibration = Describe(*in.calibration);
+  Tally(in, &plan);
   return plan;
 }
-
-Eta::Eta(std::vector<double> estimates) : each_(std::move(estimates)) {
-  for (double e : each_) total_ += e;
-  left_ = total_;
-}
-
-void Eta::Done(size_t index, double seconds) {
-  if (index >= each_.size()) return;
-  done_ += each_[index];
-  left_ -= each_[index];
-  measured_ += std::max(0.0, seconds);
-}
-
-double Eta::Scale() const {
-  // The model counts as this many estimated seconds already measured at
-  // scale 1: a twentieth of the run, at most a minute.
-  const double prior = std::min(60.0, 0.05 * total_);
-  if (done_ + prior <= 0) return 1.0;
-  return (measured_ + prior) / (done_ + prior);
-}
-
-double Eta::LeftSeconds() const { return std::max(0.0, left_) * Scale(); }
 
 std::string FormatDuration(double seconds) {
   const long s = std::lround(std::max(0.0, seconds));
@@ -400,6 +320,17 @@ std::string FormatDuration(double seconds) {
   return buf;
 }
 
+std::string EstimateSource(const Plan& plan) {
+  if (plan.calibration.empty()) {
+    return "(the estimate is the built-in cost model, not a measurement: no "
+           "results of this host to calibrate it with)";
+  }
+  return "(the estimate: " + plan.calibration + "; " +
+         std::to_string(plan.steps_measured) + " of " +
+         std::to_string(plan.step_seconds.size()) +
+         " steps at their measured times, the rest from the built-in model)";
+}
+
 std::string FormatPlan(const Plan& plan) {
   std::string out;
   char buf[160];
@@ -409,19 +340,25 @@ std::string FormatPlan(const Plan& plan) {
   out += buf;
   uint64_t passes = 0, device = 0;
   for (const auto& r : plan.rows) {
-    std::snprintf(buf, sizeof(buf), "  %-14s %-9s %-9s %7s %7s %14s\n",
-                  r.backend.c_str(), r.role.c_str(), ModeName(r.mode),
-                  Count(r.passes).c_str(), Count(r.device_cells).c_str(),
-                  FormatDuration(r.seconds).c_str());
+    std::snprintf(
+        buf, sizeof(buf), "  %-14s %-9s %-9s %7s %7s %14s\n", r.backend.c_str(),
+        r.role.c_str(), ModeName(r.mode), Thousands(r.passes).c_str(),
+        Thousands(r.device_cells).c_str(), FormatDuration(r.seconds).c_str());
     out += buf;
     passes += r.passes;
     device += r.device_cells;
   }
+  double start = 0;
+  for (const auto& [b, s] : plan.start_seconds) start += s;
+  std::snprintf(buf, sizeof(buf), "  %-14s %-35s %14s\n", "start",
+                "workers started, sanity checks",
+                FormatDuration(start).c_str());
+  out += buf;
   std::snprintf(buf, sizeof(buf), "  %-14s %-9s %-9s %7s %7s %14s\n", "total",
-                "", "", Count(passes).c_str(), Count(device).c_str(),
+                "", "", Thousands(passes).c_str(), Thousands(device).c_str(),
                 FormatDuration(plan.seconds).c_str());
   out += buf;
-  out += "  (the estimate is a per-pass cost model, not a measurement)\n";
+  out += "  " + EstimateSource(plan) + "\n";
   for (const auto& n : plan.notes) out += "  left out: " + n + "\n";
   return out;
 }

@@ -98,8 +98,9 @@ void Erase(json& array, const std::string& s) {
 
 }  // namespace
 
-SweepNeeds EstimateSweep(const SweepPlan& plan, uint64_t reads_per_pass,
-                         uint64_t passes_per_size) {
+SweepNeeds EstimateSweep(
+    const SweepPlan& plan,
+    const std::function<double(const dataset::Spec&)>& bench_seconds) {
   SweepNeeds n;
   uint64_t all_sizes = 0;
   const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
@@ -116,11 +117,7 @@ SweepNeeds EstimateSweep(const SweepPlan& plan, uint64_t reads_per_pass,
     all_sizes += needs.disk;
     n.disk_bytes = std::max(n.disk_bytes, needs.disk);
     n.ram_bytes = std::max(n.ram_bytes, needs.ram);
-    // A planning figure, not a measurement: each cold pass costs an
-    // eviction and a reopen (about 2 s at medium, more with size) and its
-    // reads at about 0.2 ms each, one thread's worth at a time.
-    n.bench_seconds += static_cast<double>(passes_per_size) *
-                       (2.0 + static_cast<double>(reads_per_pass) * 2e-4);
+    n.bench_seconds += bench_seconds(spec);
   }
   if (plan.keep) n.disk_bytes = all_sizes;
   return n;

@@ -74,15 +74,20 @@ struct SweepSteps {
   std::function<bool(uint64_t accounts)> after_generate;
 };
 
-// What a plan needs, from dataset/estimate.h and datagen/needs.h.
+// What a plan needs, from dataset/estimate.h and datagen/needs.h, and the
+// bench plan of each size.
 struct SweepNeeds {
   uint64_t disk_bytes = 0;  // Peak: the largest size (all sizes with keep).
   uint64_t ram_bytes = 0;   // The largest size's generator, plus 1 GiB.
   double build_seconds = 0;
-  double bench_seconds = 0;  // A rough planning figure, see sweep.cc.
+  double bench_seconds = 0;  // Each size's bench plan (plan.h), summed.
 };
-SweepNeeds EstimateSweep(const SweepPlan& plan, uint64_t reads_per_pass,
-                         uint64_t passes_per_size);
+// `bench_seconds` prices one size's bench run: the estimate of the plan
+// bench makes for that dataset (flatbench sweep: bench::MakePlan with the
+// sweep's bench flags).
+SweepNeeds EstimateSweep(
+    const SweepPlan& plan,
+    const std::function<double(const dataset::Spec&)>& bench_seconds);
 
 // Refuses (kRefuseOverwrite, with the figures) a plan that does not fit
 // the free disk under plan.dir, the available memory, or plan.max_hours.

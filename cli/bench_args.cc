@@ -3,6 +3,7 @@
 #include <cassert>
 
 #include "backends/table.h"
+#include "bench/environment.h"
 #include "bench/page_cache.h"
 #include "bench/schedule.h"
 #include "cli/flags.h"
@@ -21,6 +22,12 @@ std::vector<T> Parsed(const std::vector<std::string>& names, ParseFn parse) {
     assert(known);
   }
   return out;
+}
+
+// A context text of this host's environment, empty when unknown.
+std::string Known(const nlohmann::json& env, const results::ContextKey& k) {
+  const std::string v = env.value(std::string(k.name), std::string());
+  return v == "unknown" ? "" : v;
 }
 
 }  // namespace
@@ -79,6 +86,26 @@ bench::RunParameters MakeParameters(const BenchArgs& a,
                 ? "fadvise"
                 : "drop_caches";
   return p;
+}
+
+std::optional<bench::Calibration> CalibrationFor(
+    const BenchArgs& a, const dataset::Spec& spec,
+    const bench::RunParameters& params) {
+  // A device profile plans for another host; this host's figures are not
+  // that host's.
+  if (!a.device_profile.empty() || a.calibration == "none") return {};
+  const nlohmann::json env = bench::DescribeEnvironment(a.dir);
+  bench::CalibrationTarget t;
+  t.machine_id_hash = Known(env, results::kMachineIdHash);
+  t.device = Known(env, results::kDevice);
+  t.evict = params.evict;
+  t.spec = spec.Canonical();
+  t.reads_per_pass = params.schedule.reads_per_pass;
+  t.device_reads = params.schedule.device_reads;
+  const std::vector<std::string> files =
+      a.calibration.empty() ? bench::DefaultResultsFiles(a.results_root, a.out)
+                            : std::vector<std::string>{a.calibration};
+  return bench::NewestCalibration(files, t);
 }
 
 bench::Opener MakeOpener(const datagen::Dataset& ds) {

@@ -4,10 +4,12 @@
 // and the argv that starts a worker.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "bench/defaults.h"
+#include "bench/plan_calibration.h"
 #include "bench/results.h"
 #include "bench/schedule.h"
 #include "bench/worker.h"
@@ -17,6 +19,10 @@
 #include "dataset/spec.h"
 
 namespace flatbench::cli {
+
+// Where gonogo puts its timestamped results folders unless --results says
+// otherwise; the plan calibrates from the newest of them by default.
+inline constexpr char kDefaultResultsRoot[] = "results";
 
 struct BenchArgs {
   std::string dir, out;
@@ -49,6 +55,13 @@ struct BenchArgs {
   bool plan_only = false;       // --plan: print the plan, run nothing.
   bool full_reference = false;  // Reference rows run the whole matrix.
   std::string thresholds;       // Which backends are gated.
+  // Results whose figures calibrate the plan (bench/plan_calibration.h):
+  // empty, the newest of this host where bench and gonogo leave them;
+  // "none", the built-in model alone.
+  std::string calibration;
+  // Hidden (gonogo): the folder of its timestamped results, searched for
+  // calibration by default.
+  std::string results_root = kDefaultResultsRoot;
   // Hidden (gonogo --plan): plan a dataset of this scale not built yet.
   std::string plan_scale;
   uint64_t plan_accounts = 0;
@@ -69,6 +82,14 @@ std::vector<std::string> KindNames();
 // `spec`, and how cold passes evict.
 bench::RunParameters MakeParameters(const BenchArgs& a,
                                     const dataset::Spec& spec);
+
+// This host's last results as the plan's calibration (bench/
+// plan_calibration.h): --calibration's file, or the newest of this host in
+// RESULTS_ROOT/*/bench.json and beside --out; none with
+// --calibration none or --device-profile (a plan for another host).
+std::optional<bench::Calibration> CalibrationFor(
+    const BenchArgs& a, const dataset::Spec& spec,
+    const bench::RunParameters& params);
 
 // Opens a backend of `ds` by name (the workers' and probes' opener).
 bench::Opener MakeOpener(const datagen::Dataset& ds);

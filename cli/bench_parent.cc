@@ -77,6 +77,9 @@ Result<bench::PlanInput> PlanInputFor(const BenchArgs& a,
     FLATBENCH_ASSIGN_OR_RETURN(auto p, LoadDeviceProfileFile(a.device_profile));
     in.host = bench::HostCostFromProfile(p.profile, in.host);
   }
+  in.check_samples = a.check_samples;
+  in.calibration = CalibrationFor(a, spec, params);
+  if (in.calibration) in.host = bench::Calibrated(*in.calibration, in.host);
   for (const auto& b : params.schedule.backends) {
     bench::BackendFacts f;
     if (ds == nullptr) {

@@ -74,6 +74,66 @@ constexpr char kBenchHelp[] =
     "removes it and starts over. The journal is removed once every pass is "
     "in OUT.";
 
+// The operations' options: scans, startup probes, batches.
+void AddOperationOptions(CLI::App* sub, BenchArgs* a) {
+  sub->add_option("--scan-length", a->scan_length,
+                  "scan: pairs per scan (the page size), 1 to 100000")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100'000));
+  sub->add_option("--scans", a->scans,
+                  "scan: scans per pass, over all threads (default: a tenth "
+                  "of --reads)")
+      ->check(AtLeastOne());
+  sub->add_option("--startup-probes", a->startup_probes,
+                  "startup: probe processes per pass, 1 to 1000")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
+  sub->add_option("--batch-size", a->batch_size,
+                  "batch: keys per MultiGet call (B), 1 to 4096; the "
+                  "efficiency is against the device at depth B")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 4096));
+}
+
+// The device cells, the device profile recorded, and the eviction.
+void AddDeviceOptions(CLI::App* sub, BenchArgs* a) {
+  auto* dev = sub->add_option(
+      "--device-reads", a->device_reads,
+      "Reads per device cell, over all threads (default: as many as "
+      "--reads)");
+  sub->add_flag("--no-device", a->no_device,
+                "Skip the device cells (no figure against the device, and "
+                "the report's storage-uniformity gate cannot pass)")
+      ->excludes(dev);
+  sub->add_option("--device-profile", a->device_profile,
+                  "Record this device profile (flatbench device --out) in "
+                  "the results' context as flatbench.device_profile; checked "
+                  "first: exit 66 if the file is missing, 65 naming it and "
+                  "the key if it is not a valid profile");
+  sub->add_option("--evict", a->evict,
+                  "auto (drop_caches when writable, else fadvise), "
+                  "drop_caches, or fadvise (per file, leaves the rest of "
+                  "the page cache alone)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "drop_caches", "fadvise"}));
+}
+
+// Hidden: what gonogo, a worker and a probe are told.
+void AddInternalOptions(CLI::App* sub, BenchArgs* a) {
+  sub->add_option("--results-root", a->results_root, "internal")->group("");
+  sub->add_option("--plan-scale", a->plan_scale, "internal")->group("");
+  sub->add_option("--plan-accounts", a->plan_accounts, "internal")->group("");
+  sub->add_option("--plan-slots", a->plan_slots, "internal")->group("");
+  sub->add_option("--worker", a->worker, "internal: be one backend's worker")
+      ->group("");
+  sub->add_option("--run-origin", a->run_origin_ns, "internal")->group("");
+  sub->add_option("--startup-probe", a->startup_probe,
+                  "internal: be a startup probe of this backend")
+      ->group("");
+  sub->add_option("--probe-key", a->probe_key, "internal")->group("");
+  sub->add_flag("--probe-lazy", a->probe_lazy, "internal")->group("");
+}
+
 }  // namespace
 
 Command AddBench(CLI::App& app) {
@@ -94,6 +154,11 @@ Command AddBench(CLI::App& app) {
   sub->add_flag("--full-reference", a->full_reference,
                 "Reference rows (backends the thresholds do not name) run the "
                 "whole matrix below the gate's scale too, not one repetition");
+  sub->add_option("--calibration", a->calibration,
+                  "Results JSON whose step times and device rates calibrate "
+                  "the plan's estimate (default: the newest results of this "
+                  "host in results/*/bench.json and beside --out; none: the "
+                  "built-in cost model alone)");
   sub->add_option("--thresholds", a->thresholds,
                   "Thresholds JSON whose backends are gated (default: the "
                   "built-in thresholds.json)");
@@ -107,23 +172,7 @@ Command AddBench(CLI::App& app) {
                 "(MultiGet of --batch-size hit keys) and startup "
                 "(a fresh process to its first read)")
       ->check(CLI::IsMember(KindNames()));
-  sub->add_option("--scan-length", a->scan_length,
-                  "scan: pairs per scan (the page size), 1 to 100000")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 100'000));
-  sub->add_option("--scans", a->scans,
-                  "scan: scans per pass, over all threads (default: a tenth "
-                  "of --reads)")
-      ->check(AtLeastOne());
-  sub->add_option("--startup-probes", a->startup_probes,
-                  "startup: probe processes per pass, 1 to 1000")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 1000));
-  sub->add_option("--batch-size", a->batch_size,
-                  "batch: keys per MultiGet call (B), 1 to 4096; the "
-                  "efficiency is against the device at depth B")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 4096));
+  AddOperationOptions(sub, a.get());
   auto* threads =
       AddListOption(sub, "--threads", &a->threads,
                     "Thread counts, 1 to 1024 (batch cells: 1,2 unless given)")
@@ -136,26 +185,7 @@ Command AddBench(CLI::App& app) {
                   "Passes per cell, 1 to 1000 (default 3 at tiny/smoke, 5 "
                   "above)")
       ->check(CLI::Range(1, 1000));
-  auto* dev = sub->add_option(
-      "--device-reads", a->device_reads,
-      "Reads per device cell, over all threads (default: as many as "
-      "--reads)");
-  sub->add_flag("--no-device", a->no_device,
-                "Skip the device cells (no figure against the device, and the "
-                "report's "
-                "storage-uniformity gate cannot pass)")
-      ->excludes(dev);
-  sub->add_option("--device-profile", a->device_profile,
-                  "Record this device profile (flatbench device --out) in "
-                  "the results' context as flatbench.device_profile; checked "
-                  "first: exit 66 if the file is missing, 65 naming it and "
-                  "the key if it is not a valid profile");
-  sub->add_option("--evict", a->evict,
-                  "auto (drop_caches when writable, else fadvise), "
-                  "drop_caches, or fadvise (per file, leaves the rest of "
-                  "the page cache alone)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"auto", "drop_caches", "fadvise"}));
+  AddDeviceOptions(sub, a.get());
   sub->add_flag("--force", a->force, "Replace an existing --out file");
   sub->add_flag("--fresh", a->fresh,
                 "Start over: remove the journal of an earlier, unfinished "
@@ -170,17 +200,7 @@ Command AddBench(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 30));
   sub->add_flag("--quiet", a->quiet, "No progress lines");
-  sub->add_option("--plan-scale", a->plan_scale, "internal")->group("");
-  sub->add_option("--plan-accounts", a->plan_accounts, "internal")->group("");
-  sub->add_option("--plan-slots", a->plan_slots, "internal")->group("");
-  sub->add_option("--worker", a->worker, "internal: be one backend's worker")
-      ->group("");
-  sub->add_option("--run-origin", a->run_origin_ns, "internal")->group("");
-  sub->add_option("--startup-probe", a->startup_probe,
-                  "internal: be a startup probe of this backend")
-      ->group("");
-  sub->add_option("--probe-key", a->probe_key, "internal")->group("");
-  sub->add_flag("--probe-lazy", a->probe_lazy, "internal")->group("");
+  AddInternalOptions(sub, a.get());
   return {sub, [a, threads] {
             a->threads_given = threads->count() > 0;
             if (!a->startup_probe.empty()) return RunProbe(*a);

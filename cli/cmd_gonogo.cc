@@ -45,7 +45,8 @@ struct GonogoArgs {
   uint32_t slots = 4;
   std::string dir;
   std::string out;
-  std::string results_root = "results";
+  std::string results_root = kDefaultResultsRoot;
+  std::string calibration;  // bench --calibration; empty: its default.
   std::vector<std::string> backends;  // Empty: every one in this build.
   std::vector<int> threads;           // Empty: bench's default.
   std::string evict;
@@ -186,6 +187,8 @@ cli::BenchArgs BenchOf(const GonogoArgs& a, const std::string& out) {
   b.thresholds = a.thresholds;
   b.full_reference = a.full_reference;
   b.device_profile = a.device_profile;
+  b.calibration = a.calibration;
+  b.results_root = a.results_root;
   return b;
 }
 
@@ -210,6 +213,12 @@ std::vector<std::string> BenchArgv(const cli::BenchArgs& b) {
   if (b.full_reference) args.push_back("--full-reference");
   if (!b.device_profile.empty()) {
     args.insert(args.end(), {"--device-profile", b.device_profile});
+  }
+  if (!b.calibration.empty()) {
+    args.insert(args.end(), {"--calibration", b.calibration});
+  }
+  if (b.results_root != kDefaultResultsRoot) {
+    args.insert(args.end(), {"--results-root", b.results_root});
   }
   return args;
 }
@@ -453,6 +462,35 @@ int RunGonogo(GonogoArgs a) {
   return report::OutcomeExitCode(summary->outcome);
 }
 
+// The options that shape the plan: --plan itself, gen's jobs, the host
+// planned for and the calibration.
+void AddPlanOptions(CLI::App* sub, GonogoArgs* a) {
+  sub->add_flag("--plan", a->plan_only,
+                "Print the plan (what gen would build, and bench's passes "
+                "and estimated time per backend and mode) and exit 0 "
+                "without running or writing anything");
+  sub->add_option("--jobs", a->jobs,
+                  "Jobs (threads) gen builds with, 1 to 1024 (default: the "
+                  "host's hardware threads; with --plan --device-profile, "
+                  "that host's cpus)")
+      ->check(CLI::Range(1, 1024));
+  sub->add_option("--calibration", a->calibration,
+                  "Results JSON whose step times and device rates calibrate "
+                  "the plan's estimate (default: the newest bench.json of "
+                  "this host under --results; none: the built-in cost model "
+                  "alone); the gen estimate calibrates from this host's "
+                  "dataset markers beside --dir")
+      ->check([](const std::string& v) -> std::string {
+        return v == "none" || std::filesystem::exists(v)
+                   ? ""
+                   : "no such results file: " + v;
+      });
+  sub->add_option("--device-profile", a->device_profile,
+                  "A device profile (flatbench device --out P.json): bench "
+                  "records it; with --plan, the plan is for the host it "
+                  "describes (its cpus and device)");
+}
+
 }  // namespace
 
 Command AddGonogo(CLI::App& app) {
@@ -506,19 +544,7 @@ Command AddGonogo(CLI::App& app) {
                 "check (counts and sampled lookups)");
   sub->add_flag("--fresh", a->fresh,
                 "Start a new results directory instead of resuming");
-  sub->add_flag("--plan", a->plan_only,
-                "Print the plan (what gen would build, and bench's passes "
-                "and estimated time per backend and mode) and exit 0 "
-                "without running or writing anything");
-  sub->add_option("--jobs", a->jobs,
-                  "Jobs (threads) gen builds with, 1 to 1024 (default: the "
-                  "host's hardware threads; with --plan --device-profile, "
-                  "that host's cpus)")
-      ->check(CLI::Range(1, 1024));
-  sub->add_option("--device-profile", a->device_profile,
-                  "A device profile (flatbench device --out P.json): bench "
-                  "records it; with --plan, the plan is for the host it "
-                  "describes (its cpus and device)");
+  AddPlanOptions(sub, a.get());
   sub->add_option("--shape", a->shape,
                   "fresh: the stores as bulk-loaded; aged: then aged by "
                   "--blocks blocks of the default stream through each "

@@ -8,7 +8,10 @@
 #include <sstream>
 
 #include "backends/table.h"
+#include "bench/plan.h"
 #include "bench/sweep.h"
+#include "cli/bench_args.h"
+#include "cli/bench_parent.h"
 #include "cli/command.h"
 #include "cli/exit.h"
 #include "cli/flags.h"
@@ -66,6 +69,11 @@ Status ParseAccounts(const std::string& csv, std::vector<uint64_t>* out) {
   return Status::Ok();
 }
 
+// Where the sweep builds the dataset of a size (bench/sweep.cc's layout).
+std::string SizeDir(const std::string& dir, uint64_t accounts) {
+  return dir + "/data-" + std::to_string(accounts);
+}
+
 dataset::Spec SizeSpec(uint64_t accounts, uint32_t slots) {
   dataset::Spec s;
   s.scale = "custom";
@@ -106,81 +114,52 @@ Status CheckEverySize(const std::vector<std::string>& stores,
   return Status::Ok();
 }
 
-int RunSweepCommand(const SweepArgs& a) {
-  InstallStopHandler("sweep", StopRole::kParent);
-  bench::SweepPlan plan;
-  if (Status st = ParseAccounts(a.accounts, &plan.accounts); !st.ok()) {
-    return Fail(st);
-  }
-  // By default, the stores buildable at every size: those the largest
-  // size admits.
-  const std::vector<std::string> asked =
-      a.backends.empty()
-          ? backends::DefaultStores(SizeSpec(plan.accounts.back(), a.slots))
-          : a.backends;
-  // Read variants ("arena+cache") read their store's files: it is built
-  // (and its geometry recorded) even when only the variant was asked for.
-  const std::vector<std::string> stores = dataset::StoresOf(asked);
-  std::vector<std::string> variants;
-  for (const auto& b : asked) {
-    if (dataset::StoreOf(b) != b) variants.push_back(b);
-  }
-  std::vector<std::string> measured = stores;
-  measured.insert(measured.end(), variants.begin(), variants.end());
-  const std::string names = Join(stores);
-  const std::string bench_names = Join(measured);
-  const std::string threads = Join(a.threads);
-  plan.dir = a.dir;
-  plan.slots_per_account = a.slots;
-  plan.backends = stores;
-  plan.read_variants = variants;
-  plan.keep = a.keep;
-  plan.progress = !a.quiet;
-  plan.max_hours = a.max_hours;
-  plan.device_profile = !a.no_device;
-  plan.jobs = a.jobs;
-  if (Status st = CheckEverySize(stores, plan.accounts, a.slots, a.dir);
-      !st.ok()) {
-    return Fail(st);
-  }
-  // The gate's mode only, every gated cell: the same schedule and gates
-  // as `bench --modes cold`.
-  plan.bench_args = {"--modes",       std::string(results::kModeCold),
-                     "--threads",     threads,
-                     "--reads",       std::to_string(a.reads),
-                     "--repetitions", std::to_string(a.repetitions),
-                     "--evict",       a.evict};
-  if (a.no_device) plan.bench_args.push_back("--no-device");
-
-  // Cold passes per size: backends x 5 read cells x threads x repetitions,
-  // plus a device cell before each hit pass.
-  const uint64_t thread_counts = a.threads.size();
-  const uint64_t passes = measured.size() * (a.no_device ? 5 : 7) *
-                          thread_counts * static_cast<uint64_t>(a.repetitions);
-  bench::SweepNeeds needs = bench::EstimateSweep(plan, a.reads, passes);
-  // The device profile: its reads, and writing its scratch file.
-  if (plan.device_profile) needs.bench_seconds += a.device_seconds + 10;
-  if (a.plan_only || !a.quiet) {
-    std::string left_out;
-    for (const auto& s : backends::Stores()) {
-      if (std::find(stores.begin(), stores.end(), s) == stores.end()) {
-        left_out += (left_out.empty() ? "" : ", ") + s;
-      }
+// The backends measured: those asked, or by default the stores buildable
+// at every size (those the largest size admits) and the read variants the
+// table measures by default of a store among them (arena+cache): the
+// prediction for a fast device depends on the read path's CPU per read.
+std::vector<std::string> SweepBackends(const SweepArgs& a,
+                                       uint64_t largest_accounts) {
+  if (!a.backends.empty()) return a.backends;
+  std::vector<std::string> out =
+      backends::DefaultStores(SizeSpec(largest_accounts, a.slots));
+  for (std::string& v : backends::DefaultVariants()) {
+    if (std::find(out.begin(), out.end(), dataset::StoreOf(v)) != out.end()) {
+      out.push_back(std::move(v));
     }
-    std::fprintf(stderr,
-                 "sweep plan: sizes %s accounts x %u slots; backends %s%s\n",
-                 a.accounts.c_str(), a.slots, bench_names.c_str(),
-                 left_out.empty() || !a.backends.empty()
-                     ? ""
-                     : (" (left out: " + left_out +
-                        ", not buildable at every size or not asked)")
-                           .c_str());
   }
-  if (Status st = bench::CheckSweepFits(plan, needs); !st.ok()) {
-    return Fail(st);
-  }
-  if (a.plan_only) return 0;
+  return out;
+}
 
+// The estimate of the plan bench makes for one size's dataset, before it
+// is built: the sweep's bench flags on gen's size estimates.
+Result<double> BenchSeconds(const SweepArgs& a,
+                            const std::vector<std::string>& measured,
+                            const dataset::Spec& spec) {
+  BenchArgs b;
+  b.dir = SizeDir(a.dir, spec.accounts);
+  // Where the sweep's bench writes it: the sizes measured before, beside
+  // it, calibrate the plan.
+  b.out = a.dir + "/bench-" + std::to_string(spec.accounts) + ".json";
+  b.backends = measured;
+  b.modes = {std::string(results::kModeCold)};
+  b.threads = a.threads;
+  b.reads = a.reads;
+  b.repetitions = a.repetitions;
+  b.no_device = a.no_device;
+  b.evict = a.evict;
+  bench::RunParameters params = MakeParameters(b, spec);
+  params.schedule.backends = measured;
+  FLATBENCH_ASSIGN_OR_RETURN(auto in,
+                             PlanInputFor(b, spec, nullptr, params, 0));
+  FLATBENCH_ASSIGN_OR_RETURN(const bench::Plan plan, bench::MakePlan(in));
+  return plan.seconds;
+}
+
+// Builds, measures and profiles through child processes of this binary.
+bench::SweepSteps ChildSteps(const SweepArgs& a, const bench::SweepPlan& plan,
+                             const std::string& names,
+                             const std::string& bench_names) {
   bench::SweepSteps steps;
   // How a step's child ended: ok, the error its command documents (it has
   // printed the message), or kChildFailed for a crash (common/
@@ -190,7 +169,8 @@ int RunSweepCommand(const SweepArgs& a) {
     FLATBENCH_ASSIGN_OR_RETURN(const ChildExit end, SpawnSelf(args));
     return ChildStatus(end, args[0], args[0]);
   };
-  steps.generate = [&](const dataset::Spec& spec, const std::string& dir) {
+  steps.generate = [a, names, spawn](const dataset::Spec& spec,
+                                     const std::string& dir) {
     std::vector<std::string> args = {"gen",
                                      "--scale",
                                      "custom",
@@ -206,14 +186,15 @@ int RunSweepCommand(const SweepArgs& a) {
       args.insert(args.end(), {"--jobs", std::to_string(a.jobs)});
     return spawn(args);
   };
-  steps.bench = [&](const std::string& dir, const std::string& out) {
+  steps.bench = [a, plan, bench_names, spawn](const std::string& dir,
+                                              const std::string& out) {
     std::vector<std::string> args = {"bench",     "--dir", dir, "--backends",
                                      bench_names, "--out", out, "--force"};
     if (a.quiet) args.push_back("--quiet");
     args.insert(args.end(), plan.bench_args.begin(), plan.bench_args.end());
     return spawn(args);
   };
-  steps.profile = [&]() -> Result<nlohmann::json> {
+  steps.profile = [a, plan, spawn]() -> Result<nlohmann::json> {
     const std::string out = plan.dir + "/device-profile.json";
     std::vector<std::string> args = {
         "device", "--dir",   plan.dir,    "--out",
@@ -238,7 +219,82 @@ int RunSweepCommand(const SweepArgs& a) {
       return accounts != stop;
     };
   }
-  Status st = bench::RunSweep(plan, steps);
+  return steps;
+}
+
+void PrintPlan(const SweepArgs& a, const std::vector<std::string>& stores,
+               const std::string& bench_names) {
+  std::string left_out;
+  for (const auto& s : backends::Stores()) {
+    if (std::find(stores.begin(), stores.end(), s) == stores.end()) {
+      left_out += (left_out.empty() ? "" : ", ") + s;
+    }
+  }
+  std::fprintf(stderr,
+               "sweep plan: sizes %s accounts x %u slots; backends %s%s\n",
+               a.accounts.c_str(), a.slots, bench_names.c_str(),
+               left_out.empty() || !a.backends.empty()
+                   ? ""
+                   : (" (left out: " + left_out +
+                      ", not buildable at every size or not asked)")
+                         .c_str());
+}
+
+int RunSweepCommand(const SweepArgs& a) {
+  InstallStopHandler("sweep", StopRole::kParent);
+  bench::SweepPlan plan;
+  if (Status st = ParseAccounts(a.accounts, &plan.accounts); !st.ok()) {
+    return Fail(st);
+  }
+  const std::vector<std::string> asked = SweepBackends(a, plan.accounts.back());
+  // Read variants ("arena+cache") read their store's files: it is built
+  // (and its geometry recorded) even when only the variant was asked for.
+  const std::vector<std::string> stores = dataset::StoresOf(asked);
+  std::vector<std::string> variants;
+  for (const auto& b : asked) {
+    if (dataset::StoreOf(b) != b) variants.push_back(b);
+  }
+  std::vector<std::string> measured = stores;
+  measured.insert(measured.end(), variants.begin(), variants.end());
+  const std::string bench_names = Join(measured);
+  plan.dir = a.dir;
+  plan.slots_per_account = a.slots;
+  plan.backends = stores;
+  plan.read_variants = variants;
+  plan.keep = a.keep;
+  plan.progress = !a.quiet;
+  plan.max_hours = a.max_hours;
+  plan.device_profile = !a.no_device;
+  plan.jobs = a.jobs;
+  if (Status st = CheckEverySize(stores, plan.accounts, a.slots, a.dir);
+      !st.ok()) {
+    return Fail(st);
+  }
+  // The gate's mode only, every gated cell: the same schedule and gates
+  // as `bench --modes cold`.
+  plan.bench_args = {"--modes",       std::string(results::kModeCold),
+                     "--threads",     Join(a.threads),
+                     "--reads",       std::to_string(a.reads),
+                     "--repetitions", std::to_string(a.repetitions),
+                     "--evict",       a.evict};
+  if (a.no_device) plan.bench_args.push_back("--no-device");
+  Status priced;
+  bench::SweepNeeds needs =
+      bench::EstimateSweep(plan, [&](const dataset::Spec& spec) {
+        auto s = BenchSeconds(a, measured, spec);
+        if (!s.ok() && priced.ok()) priced = s.status();
+        return s.ok() ? s.value() : 0.0;
+      });
+  if (!priced.ok()) return Fail(priced);
+  // The device profile: its reads, and writing its scratch file.
+  if (plan.device_profile) needs.bench_seconds += a.device_seconds + 10;
+  if (a.plan_only || !a.quiet) PrintPlan(a, stores, bench_names);
+  if (Status st = bench::CheckSweepFits(plan, needs); !st.ok()) {
+    return Fail(st);
+  }
+  if (a.plan_only) return 0;
+  Status st =
+      bench::RunSweep(plan, ChildSteps(a, plan, Join(stores), bench_names));
   if (StopSignal() != 0) {
     std::fprintf(stderr,
                  "sweep: stopped by %s%s%s; every process it started is "
@@ -267,14 +323,18 @@ constexpr char kSweepHelp[] =
     "a rerun with the same flags skips measured sizes and rebuilds an "
     "interrupted one (gen resumes per backend). Only datasets the sweep "
     "created are removed. By default it measures the stores buildable at "
-    "every size (the fs store only up to its limit); a backend named in "
+    "every size (the fs store only up to its limit) and the arena's cached "
+    "read path (arena+cache), whose CPU per read the prediction for a fast "
+    "device depends on; a backend named in "
     "--backends that some size is above the limit of is refused (exit 64, "
     "naming it and the size) before the first size. Before anything is "
     "written, the plan's disk "
     "(the largest size's backends, or every size with --keep), RAM and "
     "estimated time are checked; a plan that does not fit is refused with "
     "the figures (exit 73). Then `flatbench report DIR/sweep.json --out R` "
-    "writes the prediction report: predicted, not a verdict.";
+    "writes the prediction report: predicted, not a verdict. The plan's "
+    "time is gen's estimate and each size's bench plan (bench --plan), "
+    "calibrated by this host's last results when there are some.";
 
 }  // namespace
 
@@ -292,7 +352,7 @@ Command AddSweep(CLI::App& app) {
       ->required();
   AddListOption(sub, "--backends", &a->backends,
                 "Comma-separated backends (default: every store buildable at "
-                "every size asked), and "
+                "every size asked, and arena+cache), and "
                 "read paths of the arena (arena+cache, arena+pread, "
                 "arena+direct) measured on its files")
       ->check(CLI::IsMember(backends::Names()));

@@ -10,7 +10,9 @@
 #include "bench/plan.h"
 #include "cli/bench_parent.h"
 #include "common/files.h"
+#include "common/host_id.h"
 #include "datagen/dataset.h"
+#include "datagen/gen_calibration.h"
 #include "datagen/needs.h"
 #include "dataset/estimate.h"
 #include "dataset/names.h"
@@ -33,17 +35,34 @@ std::string CommaNames(const std::vector<std::string>& v) {
   return out;
 }
 
-// Which figures of the estimate were measured, and where; which assumed.
-void FigureSources(const GonogoEstimate& e,
-                   const std::vector<std::string>& stores,
-                   const std::optional<DeviceProfileFile>& profile,
-                   GonogoEstimate* out) {
+std::string Factors(const std::map<std::string, datagen::StoreCalibration>& c,
+                    const std::vector<std::string>& stores) {
+  std::string out;
+  for (const auto& s : stores) {
+    auto it = c.find(s);
+    if (it == c.end()) continue;
+    char buf[200];
+    std::snprintf(buf, sizeof(buf),
+                  "%s x %.2f (%.1f s measured, %.1f s "
+                  "modelled: %s)",
+                  s.c_str(), it->second.factor, it->second.measured_s,
+                  it->second.modelled_s, it->second.marker.c_str());
+    out += (out.empty() ? "" : "; ") + std::string(buf);
+  }
+  return out;
+}
+
+// Where the gen estimate's figures come from.
+void GenSources(const GonogoEstimate& e, const std::vector<std::string>& stores,
+                const std::map<std::string, datagen::StoreCalibration>& gen,
+                GonogoEstimate* out) {
   std::map<std::string, std::vector<std::string>> rates_from;
-  std::vector<std::string> two_measured, two_assumed;
+  std::vector<std::string> two_measured, two_assumed, parallel, one_writer;
   for (const auto& s : stores) {
     const dataset::StoreFigures& f = dataset::FiguresOf(s);
     rates_from[std::string(f.rates_from)].push_back(s);
     (f.two_jobs_measured ? two_measured : two_assumed).push_back(s);
+    (f.one_writer ? one_writer : parallel).push_back(s);
   }
   for (const auto& [where, names] : rates_from) {
     out->measured.push_back("gen rate at one job of " + CommaNames(names) +
@@ -53,32 +72,52 @@ void FigureSources(const GonogoEstimate& e,
     out->measured.push_back("gen rate at two jobs of " +
                             CommaNames(two_measured));
   }
-  out->measured.push_back(
-      "on-disk size over raw bytes (arena, RocksDB, LMDB at medium; SQLite "
-      "at smoke)");
-  out->measured.push_back(
-      "the bench's per-pass costs (smoke, 2-core VM, virtio disk)");
-  if (profile.has_value()) {
-    const bench::HostCost h =
-        bench::HostCostFromProfile(profile->profile, bench::HostCost());
-    char buf[200];
-    std::snprintf(buf, sizeof(buf),
-                  "that host's cpus (%d), 4 KiB read latency at depth 1 "
-                  "(%.0f us) and reads served at once (%d): %s",
-                  profile->profile.cpus, h.device_latency_s * 1e6,
-                  h.device_parallelism, profile->profile.source.c_str());
-    out->measured.push_back(buf);
+  if (!one_writer.empty()) {
+    out->measured.push_back(
+        "one writer: " + CommaNames(one_writer) +
+        " at their writer's rate from two jobs on (their two-job rate)");
+  }
+  const std::string factors = Factors(gen, stores);
+  if (!factors.empty()) {
+    out->measured.push_back("gen calibrated by this host's last builds: " +
+                            factors);
   }
   if (!two_assumed.empty()) {
     out->assumed.push_back("gen rate at two jobs of " +
                            CommaNames(two_assumed) +
                            " (not measured yet: dataset/estimate.cc)");
   }
-  if (e.jobs > 2) {
+  if (e.jobs > 2 && !parallel.empty()) {
     out->assumed.push_back(
         "Amdahl's law from the one- and two-job rates up "
         "to " +
-        std::to_string(e.jobs) + " jobs");
+        std::to_string(e.jobs) + " jobs for " + CommaNames(parallel));
+  }
+}
+
+// Which figures of the estimate were measured, and where; which assumed.
+void FigureSources(const GonogoEstimate& e,
+                   const std::vector<std::string>& stores,
+                   const std::optional<DeviceProfileFile>& profile,
+                   const std::map<std::string, datagen::StoreCalibration>& gen,
+                   const bench::Plan& plan, GonogoEstimate* out) {
+  GenSources(e, stores, gen, out);
+  out->measured.push_back(
+      "on-disk size over raw bytes (arena, RocksDB, LMDB at medium; SQLite "
+      "at smoke)");
+  out->measured.push_back(
+      "the bench's per-step costs: 2-core VM, virtio disk; " +
+      bench::EstimateSource(plan));
+  if (profile.has_value()) {
+    const bench::HostCost h =
+        bench::HostCostFromProfile(profile->profile, bench::HostCost());
+    char buf[240];
+    std::snprintf(buf, sizeof(buf),
+                  "that host's cpus (%d) and 4 KiB reads/s at depth 1 "
+                  "(%.0f) and %d (%.0f): %s",
+                  profile->profile.cpus, h.ReadsPerS(1), h.device.back().depth,
+                  h.device.back().reads_per_s, profile->profile.source.c_str());
+    out->measured.push_back(buf);
   }
   out->assumed.push_back(
       "the disk keeps up with every writer, and RAM admits the stores at "
@@ -121,32 +160,32 @@ Result<std::vector<std::string>> GonogoDefaultBackends(
   return out;
 }
 
-Result<GonogoEstimate> EstimateGonogo(
-    const dataset::Spec& spec, const std::string& dir, const BenchArgs& bench,
-    unsigned jobs, const std::optional<DeviceProfileFile>& profile) {
-  GonogoEstimate e;
-  if (profile.has_value()) {
-    e.cores = static_cast<unsigned>(std::max(1, profile->profile.cpus));
-    e.jobs = jobs != 0 ? jobs : e.cores;
-    e.host = "the host of " + profile->profile.source + " (" +
-             std::to_string(e.cores) + " cpus, " + profile->profile.dir + ", " +
-             profile->profile.filesystem + ")";
-  } else {
-    e.cores = HostThreads();
-    e.jobs = ResolveJobs(jobs);
-    e.host = "this host (" + std::to_string(e.cores) + " hardware threads)";
-  }
-  const std::vector<std::string> stores = dataset::StoresOf(bench.backends);
-  // The stores this build holds that the run leaves out, priced too.
-  std::vector<std::string> extra;
-  for (const auto& s : backends::DefaultStores(spec)) {
-    if (!InList(stores, s)) extra.push_back(s);
-  }
+namespace {
 
-  // The bench plan of the run and of those stores beside it: each
-  // backend's steps cost the same either way (a reference row's share
-  // follows from the gated backends alone, and warm mode admits the run's
-  // backends first).
+// The host planned for: the profile's, or this one.
+void DescribeHost(unsigned jobs,
+                  const std::optional<DeviceProfileFile>& profile,
+                  GonogoEstimate* e) {
+  if (profile.has_value()) {
+    e->cores = static_cast<unsigned>(std::max(1, profile->profile.cpus));
+    e->jobs = jobs != 0 ? jobs : e->cores;
+    e->host = "the host of " + profile->profile.source + " (" +
+              std::to_string(e->cores) + " cpus, " + profile->profile.dir +
+              ", " + profile->profile.filesystem + ")";
+  } else {
+    e->cores = HostThreads();
+    e->jobs = ResolveJobs(jobs);
+    e->host = "this host (" + std::to_string(e->cores) + " hardware threads)";
+  }
+}
+
+// The bench plan of the run and of the stores `extra` beside it: each
+// backend's steps cost the same either way (a reference row's share
+// follows from the gated backends alone, and warm mode admits the run's
+// backends first).
+Result<bench::Plan> BenchPlanWith(const dataset::Spec& spec,
+                                  const BenchArgs& bench,
+                                  const std::vector<std::string>& extra) {
   BenchArgs b = bench;
   b.backends.insert(b.backends.end(), extra.begin(), extra.end());
   bench::RunParameters params = MakeParameters(b, spec);
@@ -161,12 +200,48 @@ Result<GonogoEstimate> EstimateGonogo(
       const bench::PlanInput in,
       PlanInputFor(b, spec, nullptr, params,
                    bench::WarmHoldLimitBytes(MemAvailableBytes())));
-  FLATBENCH_ASSIGN_OR_RETURN(const bench::Plan plan, bench::MakePlan(in));
-  std::map<std::string, double> bench_of;
+  return bench::MakePlan(in);
+}
+
+// This host's last builds near `dir`, unless the plan is for another host
+// or calibration is off.
+std::map<std::string, datagen::StoreCalibration> GenCalibration(
+    const std::string& dir, const BenchArgs& bench,
+    const std::optional<DeviceProfileFile>& profile) {
+  if (profile.has_value() || bench.calibration == "none") return {};
+  return datagen::CalibrateGen(datagen::NearbyDatasets(dir), MachineIdHash());
+}
+
+double Factor(const std::map<std::string, double>& factors,
+              const std::string& store) {
+  auto it = factors.find(store);
+  return it == factors.end() ? 1.0 : it->second;
+}
+
+}  // namespace
+
+Result<GonogoEstimate> EstimateGonogo(
+    const dataset::Spec& spec, const std::string& dir, const BenchArgs& bench,
+    unsigned jobs, const std::optional<DeviceProfileFile>& profile) {
+  GonogoEstimate e;
+  DescribeHost(jobs, profile, &e);
+  const std::vector<std::string> stores = dataset::StoresOf(bench.backends);
+  // The stores this build holds that the run leaves out, priced too.
+  std::vector<std::string> extra;
+  for (const auto& s : backends::DefaultStores(spec)) {
+    if (!InList(stores, s)) extra.push_back(s);
+  }
+  FLATBENCH_ASSIGN_OR_RETURN(const bench::Plan plan,
+                             BenchPlanWith(spec, bench, extra));
+  std::map<std::string, double> bench_of = plan.start_seconds;
   for (const auto& r : plan.rows) bench_of[r.backend] += r.seconds;
+  const auto gen = GenCalibration(dir, bench, profile);
+  std::map<std::string, double> factors;
+  for (const auto& [store, c] : gen) factors[store] = c.factor;
 
   auto ds = datagen::Dataset::Open(dir);
-  const datagen::RunNeeds needs = datagen::EstimateRunNeeds(spec, dir, stores, e.jobs);
+  const datagen::RunNeeds needs =
+      datagen::EstimateRunNeeds(spec, dir, stores, e.jobs);
   e.disk = needs.disk;
   e.ram = needs.ram;
   std::vector<std::string> to_build;
@@ -176,11 +251,12 @@ Result<GonogoEstimate> EstimateGonogo(
     r.in_run = in_run;
     r.bench = bench_of[name];
     if (dataset::StoreOf(name) == name) {
+      const double f = Factor(factors, name);
       r.built = ds.ok() && ds->spec() == spec && ds->Build(name).ok();
       r.disk = dataset::EstimateDiskBytes(spec, name);
       r.ram = dataset::EstimateGeneratorBytes(spec, e.jobs);
-      r.gen_one = dataset::EstimateBuildSeconds(spec, name, 1);
-      r.gen_jobs = dataset::EstimateBuildSeconds(spec, name, e.jobs);
+      r.gen_one = f * dataset::EstimateBuildSeconds(spec, name, 1);
+      r.gen_jobs = f * dataset::EstimateBuildSeconds(spec, name, e.jobs);
       if (in_run && !r.built) to_build.push_back(name);
     }
     e.rows.push_back(r);
@@ -188,13 +264,14 @@ Result<GonogoEstimate> EstimateGonogo(
   for (const auto& name : bench.backends) add_row(name, true);
   for (const auto& name : extra) add_row(name, false);
   for (const auto& s : to_build) {
-    e.gen_one += dataset::EstimateBuildSeconds(spec, s, 1);
+    e.gen_one += Factor(factors, s) * dataset::EstimateBuildSeconds(spec, s, 1);
   }
-  e.gen_jobs = dataset::EstimateGenSeconds(spec, to_build, e.jobs, e.cores);
+  e.gen_jobs =
+      dataset::EstimateGenSeconds(spec, to_build, e.jobs, e.cores, factors);
   for (const auto& name : bench.backends) e.bench += bench_of[name];
   std::vector<std::string> priced = stores;
   priced.insert(priced.end(), extra.begin(), extra.end());
-  FigureSources(e, priced, profile, &e);
+  FigureSources(e, priced, profile, gen, plan, &e);
   return e;
 }
 

@@ -1,10 +1,13 @@
 #include "datagen/dataset.h"
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "common/files.h"
+#include "common/host_id.h"
 #include "datagen/dataset_files.h"
 #include "dataset/names.h"
 
@@ -86,6 +89,18 @@ bool IsDatasetFile(const std::string& name) {
   return false;
 }
 
+GenRecord GenRecordNow(unsigned jobs, unsigned builds_at_once) {
+  GenRecord r;
+  r.jobs = jobs;
+  r.builds_at_once = builds_at_once;
+  r.cores = std::max(1u, std::thread::hardware_concurrency());
+  r.host = MachineIdHash();
+  r.started = std::chrono::duration<double>(
+                  std::chrono::system_clock::now().time_since_epoch())
+                  .count();
+  return r;
+}
+
 Status WriteMarker(const Dataset& ds, const BackendBuild& b) {
   json j = {{"backend", b.backend},
             {"fingerprint", b.fingerprint},
@@ -94,6 +109,13 @@ Status WriteMarker(const Dataset& ds, const BackendBuild& b) {
             {"account_pairs", b.pairs[0]},
             {"storage_pairs", b.pairs[1]}};
   if (!b.shape.empty()) j["shape"] = json::parse(b.shape);
+  if (b.gen.jobs > 0) {
+    j["gen"] = {{"jobs", b.gen.jobs},
+                {"builds_at_once", b.gen.builds_at_once},
+                {"cores", b.gen.cores},
+                {"host", b.gen.host},
+                {"started", b.gen.started}};
+  }
   return WriteFileAtomic(ds.MarkerPath(b.backend), j.dump(2) + "\n");
 }
 
@@ -162,6 +184,14 @@ Result<BackendBuild> ReadMarker(const std::string& path) {
     b.pairs[0] = j.at("account_pairs").get<uint64_t>();
     b.pairs[1] = j.at("storage_pairs").get<uint64_t>();
     if (j.contains("shape")) b.shape = j.at("shape").dump();
+    if (j.contains("gen")) {
+      const json& g = j.at("gen");
+      b.gen.jobs = g.at("jobs").get<unsigned>();
+      b.gen.builds_at_once = g.at("builds_at_once").get<unsigned>();
+      b.gen.cores = g.at("cores").get<unsigned>();
+      b.gen.host = g.at("host").get<std::string>();
+      b.gen.started = g.at("started").get<double>();
+    }
   } catch (const json::exception& e) {
     return Status::Corruption(path + ": malformed marker: " + e.what());
   }

@@ -28,6 +28,21 @@
 
 namespace flatbench::datagen {
 
+// How gen built a store, for the plan's calibration (datagen/
+// gen_calibration.h): its jobs, the builds that ran at once, the host's
+// hardware threads and identity (common/host_id.h), and its start.
+struct GenRecord {
+  unsigned jobs = 0;  // 0: not recorded (a marker written before this was).
+  unsigned builds_at_once = 0;
+  unsigned cores = 0;
+  std::string host;
+  double started = 0;  // Unix seconds.
+};
+
+// A build starting now on this host with `jobs` jobs, `builds_at_once`
+// builds running at once.
+GenRecord GenRecordNow(unsigned jobs, unsigned builds_at_once);
+
 struct BackendBuild {
   std::string backend;
   std::string fingerprint;  // 16 hex digits.
@@ -38,6 +53,7 @@ struct BackendBuild {
   // {"kind": "fresh", "blocks": N} for gen of an aged spec; "aged" with the
   // upkeep figures for a store aged by its write path (datagen/age.h).
   std::string shape;
+  GenRecord gen;  // How gen built it (jobs 0 when age wrote the marker).
 };
 
 class Dataset {

@@ -98,6 +98,7 @@ struct SharedState {
   Dataset ds;
   std::atomic<bool> cancel{false};
   GroupProgress* progress = nullptr;
+  unsigned builds_at_once = 1;  // For the markers' GenRecord.
 };
 
 std::string RebuildHint(const GenOptions& o) {
@@ -175,6 +176,7 @@ Result<BackendBuild> BuildOne(const GenOptions& o, SharedState* shared,
 
   const unsigned jobs = std::max(1u, o.jobs);
   auto start = std::chrono::steady_clock::now();
+  const GenRecord how = GenRecordNow(jobs, shared->builds_at_once);
   FLATBENCH_ASSIGN_OR_RETURN(std::unique_ptr<BulkLoader> loader,
                              factory(backend, bdir, o.spec, jobs));
   // Steps: one per account to bucket it, then one per pair loaded.
@@ -206,6 +208,7 @@ Result<BackendBuild> BuildOne(const GenOptions& o, SharedState* shared,
   b.disk_bytes = DiskBytes(bdir);
   b.pairs[0] = digest->pairs[0];
   b.pairs[1] = digest->pairs[1];
+  b.gen = how;
   if (o.spec.stream.blocks > 0) {
     b.shape = "{\"kind\":\"fresh\",\"blocks\":" +
               std::to_string(o.spec.stream.blocks) + "}";
@@ -312,6 +315,7 @@ Status BuildPending(const GenOptions& o, const LoaderFactory& factory,
   const uint64_t steps = 2 * o.spec.accounts + o.spec.storage_slots();
   GroupProgress progress("gen", "steps", steps * pending.size(), o.progress);
   SharedState shared(std::move(ds), &progress);
+  shared.builds_at_once = std::max(1u, concurrent);
   std::atomic<size_t> next{0};
   std::mutex error_mu;
   std::optional<Status> first_error;

@@ -9,15 +9,19 @@
 // medium scale (RESEARCH.md, section 6), plus a 10% margin.
 //
 // Build time (RESEARCH.md, section 6, "The gen time model"): each store's
-// build rate at one job and at two jobs, measured, gives its parallel share
-// by Amdahl's law, p = 2 (1 - r1 / r2): the part of its one-job time that
-// N jobs divide by N (the arena's shards, RocksDB's SST files, PostgreSQL's
-// COPY connections; for LMDB and SQLite, whose engine takes one writer,
-// only the key and value generation beside it). Several stores build at
-// once, so a whole gen takes the longer of its work spread over the cores
-// and its longest store alone.
+// build rate at one job and at two jobs, measured. A store whose engine
+// writes in parallel (the arena's shards, RocksDB's SST files, PostgreSQL's
+// COPY connections) gets its parallel share by Amdahl's law,
+// p = 2 (1 - r1 / r2): the part of its one-job time that N jobs divide by
+// N. A store whose engine takes one writer (LMDB, SQLite, the fs store)
+// goes at its writer's rate from two jobs on, the rate measured at two
+// jobs, when the keys and values are made beside the writer: more jobs
+// make them faster, not the writer. Several stores build at once, so a
+// whole gen takes the longer of its work spread over the cores and its
+// longest store alone.
 
 #include <cstdint>
+#include <map>
 #include <span>
 #include <string>
 #include <string_view>
@@ -77,12 +81,20 @@ struct FsStoreEstimate {
 FsStoreEstimate EstimateFsStore(const Spec& spec, uint64_t block_bytes = 4096);
 
 // The share of `store`'s one-job build time that jobs divide (Amdahl's p,
-// from its one- and two-job rates), in [0, 1].
+// from its one- and two-job rates), in [0, 1]. It prices the stores that
+// write in parallel; gen starts the builds of lower shares first.
 double ParallelShare(const StoreFigures& f);
+
+// A one-writer store's rate from two jobs on: its two-job rate (or its
+// one-job rate, if that was higher), pairs per second.
+double WriterRate(const StoreFigures& f);
 
 // Seconds to build `store` for `spec` alone with `jobs` jobs (0 counts as
 // 1) on a host with at least that many cores, at the measured rates
-// (StoreFigures): setup + T1 ((1 - p) + p / jobs), T1 = pairs / r1.
+// (StoreFigures), T1 = pairs / r1 being its one-job time: setup +
+// T1 ((1 - p) + p / jobs) for a store that writes in parallel; setup + T1
+// at one job and setup + max(T1 / jobs, pairs / WriterRate) from two jobs
+// on for a one-writer store.
 double EstimateBuildSeconds(const Spec& spec, const std::string& store,
                             unsigned jobs = 1);
 
@@ -96,6 +108,13 @@ double EstimateBuildSeconds(const Spec& spec, const std::string& store,
 double EstimateGenSeconds(const Spec& spec,
                           const std::vector<std::string>& stores, unsigned jobs,
                           unsigned cores);
+// The same with each store's times (its one-job work, its setup and its own
+// time at the jobs) scaled by its factor in `factors` (1 when absent): this
+// host's measured builds against the model (datagen/gen_calibration.h).
+double EstimateGenSeconds(const Spec& spec,
+                          const std::vector<std::string>& stores, unsigned jobs,
+                          unsigned cores,
+                          const std::map<std::string, double>& factors);
 
 // Wall seconds of aging `store` by `blocks` blocks of `changes` changes
 // (flatbench age, RESEARCH.md section 11): its measured seconds per block,

@@ -17,21 +17,28 @@ namespace flatbench::report {
 std::vector<PredictedCheck> PredictChecks(const SweepInput& sweep,
                                           const Thresholds& thresholds,
                                           double target_pairs) {
-  using Key = std::tuple<size_t, std::string, std::string, int>;
+  // The candidate first ("arena" sorts before "arena+cache").
+  using Key = std::tuple<std::string, size_t, std::string, std::string, int>;
   std::map<Key, PredictedCheck> by_cell;
   for (const auto& size : sweep.sizes) {
-    const Verdict v = ComputeVerdict(size.results, thresholds);
-    for (size_t i = 0; i < v.checks.size(); ++i) {
-      const RatioCheck& c = v.checks[i];
-      Key key{i, c.candidate.table, c.candidate.kind, c.candidate.threads};
-      PredictedCheck& p = by_cell[key];
-      p.threshold = c.threshold;
-      p.table = c.candidate.table;
-      p.kind = c.candidate.kind;
-      p.threads = c.candidate.threads;
-      if (!c.available || !(c.ratio > 0)) continue;
-      p.points.push_back(
-          {static_cast<double>(size.pairs), c.ratio, c.interval});
+    const Verdict verdict = ComputeVerdict(size.results, thresholds);
+    std::vector<const Verdict*> judged = {&verdict};
+    for (const Verdict& v : verdict.variants) judged.push_back(&v);
+    for (const Verdict* v : judged) {
+      for (size_t i = 0; i < v->checks.size(); ++i) {
+        const RatioCheck& c = v->checks[i];
+        const std::string& path = v->thresholds.candidate;
+        PredictedCheck& p = by_cell[Key{path, i, c.candidate.table,
+                                        c.candidate.kind, c.candidate.threads}];
+        p.read_path = path;
+        p.threshold = c.threshold;
+        p.table = c.candidate.table;
+        p.kind = c.candidate.kind;
+        p.threads = c.candidate.threads;
+        if (!c.available || !(c.ratio > 0)) continue;
+        p.points.push_back(
+            {static_cast<double>(size.pairs), c.ratio, c.interval});
+      }
     }
   }
   std::vector<PredictedCheck> out;
@@ -103,7 +110,7 @@ Result<PredictionSummary> WritePredictionReport(
       full.ok() ? static_cast<double>(full->accounts + full->storage_slots())
                 : 0;
   for (const auto& p : PredictChecks(sweep, thresholds, target)) {
-    if (!p.fitted) continue;
+    if (!p.fitted || p.read_path != thresholds.candidate) continue;
     if (p.outlook == PredictedCheck::Outlook::kPass) ++s.predicted_pass;
     if (p.outlook == PredictedCheck::Outlook::kFail) ++s.predicted_fail;
     if (p.outlook == PredictedCheck::Outlook::kUndecided) ++s.undecided;

@@ -18,6 +18,9 @@ namespace flatbench::report {
 
 // One gated cell's ratio over the sweep and at full scale.
 struct PredictedCheck {
+  // The read path judged: the candidate, or one of its read-path variants
+  // ("arena+cache"), whose checks the verdict names for it.
+  std::string read_path;
   RatioThreshold threshold;
   std::string table, kind;
   int threads = 0;
@@ -32,7 +35,8 @@ struct PredictedCheck {
 };
 
 // Applies `thresholds` to every size (the verdict's own ratio computation,
-// verdict.h) and extrapolates each check's cells to `target_pairs`.
+// verdict.h) and extrapolates each check's cells to `target_pairs`: the
+// candidate's, then each of its read-path variants' in the sweep.
 std::vector<PredictedCheck> PredictChecks(const SweepInput& sweep,
                                           const Thresholds& thresholds,
                                           double target_pairs);
@@ -55,6 +59,7 @@ struct PredictionOptions {
 
 struct PredictionSummary {
   std::string markdown_path, html_path;
+  // The candidate's own gated cells (its read-path variants apart).
   int predicted_fail = 0, predicted_pass = 0, undecided = 0;
 };
 

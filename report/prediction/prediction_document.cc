@@ -30,51 +30,14 @@ std::string BoundText(const RatioThreshold& t) {
 
 std::string Pairs(double pairs) { return Short(pairs) + " pairs"; }
 
-Section Headline(const SweepInput& sweep, const dataset::Spec& full,
-                 const std::vector<PredictedCheck>& checks,
-                 const std::map<std::string, BackendGeometry>& full_geometry) {
-  Section s{"Prediction (predicted, not a verdict)", {}};
-  const auto& first = sweep.sizes.front();
-  const auto& last = sweep.sizes.back();
-  int fail = 0, pass = 0, undecided = 0, unfitted = 0;
-  std::vector<const PredictedCheck*> failing;
-  for (const auto& p : checks) {
-    if (!p.fitted) {
-      ++unfitted;
-      continue;
-    }
-    if (p.outlook == Outlook::kFail) failing.push_back(&p);
-    fail += p.outlook == Outlook::kFail;
-    pass += p.outlook == Outlook::kPass;
-    undecided += p.outlook == Outlook::kUndecided;
-  }
-  std::sort(failing.begin(), failing.end(),
-            [](auto* a, auto* b) { return a->margin < b->margin; });
-  s.blocks.push_back(Paragraph(
-      "Predicted, not a verdict. Each gated ratio was measured at " +
-      std::to_string(sweep.sizes.size()) + " dataset sizes, from " +
-      Pairs(static_cast<double>(first.pairs)) + " to " +
-      Pairs(static_cast<double>(last.pairs)) +
-      ", on one host, and its trend against log(size) extrapolated to full "
-      "scale (" +
-      Short(static_cast<double>(full.accounts)) + " accounts × " +
-      std::to_string(full.slots_per_account) + " slots = " +
-      Pairs(static_cast<double>(full.accounts + full.storage_slots())) +
-      "), a factor of " +
-      Short(static_cast<double>(full.accounts + full.storage_slots()) /
-            static_cast<double>(last.pairs)) +
-      " beyond the largest size measured. Of " +
-      std::to_string(fail + pass + undecided) + " gated cells with a trend, " +
-      std::to_string(fail) +
-      " are predicted to fail (their whole 95% "
-      "interval on the failing side), " +
-      std::to_string(pass) + " to pass, and " + std::to_string(undecided) +
-      " have an interval that holds the bound" +
-      (unfitted > 0 ? "; " + std::to_string(unfitted) +
-                          " cells lacked two measured sizes"
-                    : "") +
-      ". Only a valid full-scale run (flatbench gonogo --scale full) gives a "
-      "verdict."));
+std::string JoinNames(const std::set<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+// The worst predicted failures, at most eight, worst first.
+Block FailingList(const std::vector<const PredictedCheck*>& failing) {
   std::vector<std::string> items;
   for (size_t i = 0; i < failing.size() && i < 8; ++i) {
     const auto& p = *failing[i];
@@ -88,13 +51,15 @@ Section Headline(const SweepInput& sweep, const dataset::Spec& full,
     items.push_back("and " + std::to_string(failing.size() - 8) +
                     " more predicted failures (table below)");
   }
-  if (!items.empty()) {
-    Block b;
-    b.kind = Block::Kind::kList;
-    b.items = std::move(items);
-    s.blocks.push_back(std::move(b));
-  }
-  // The assumptions that matter most, with what the model says of each.
+  Block b;
+  b.kind = Block::Kind::kList;
+  b.items = std::move(items);
+  return b;
+}
+
+// The assumptions that matter most, with what the model says of each.
+Block Assumptions(const SweepSize& last,
+                  const std::map<std::string, BackendGeometry>& full_geometry) {
   std::vector<std::string> assumptions = {
       "The trend holds: each ratio keeps moving by the same factor per "
       "decade of pairs beyond the largest size measured. A step it cannot "
@@ -130,7 +95,68 @@ Section Headline(const SweepInput& sweep, const dataset::Spec& full,
   Block b;
   b.kind = Block::Kind::kList;
   b.items = std::move(assumptions);
-  s.blocks.push_back(std::move(b));
+  return b;
+}
+
+Section Headline(const SweepInput& sweep, const dataset::Spec& full,
+                 const std::vector<PredictedCheck>& checks,
+                 const std::map<std::string, BackendGeometry>& full_geometry) {
+  Section s{"Prediction (predicted, not a verdict)", {}};
+  const auto& first = sweep.sizes.front();
+  const auto& last = sweep.sizes.back();
+  int fail = 0, pass = 0, undecided = 0, unfitted = 0;
+  std::vector<const PredictedCheck*> failing;
+  std::set<std::string> paths;  // The candidate's other read paths.
+  const std::string candidate = checks.empty() ? "" : checks.front().read_path;
+  for (const auto& p : checks) {
+    if (p.read_path != candidate) {
+      paths.insert(p.read_path);
+      continue;
+    }
+    if (!p.fitted) {
+      ++unfitted;
+      continue;
+    }
+    if (p.outlook == Outlook::kFail) failing.push_back(&p);
+    fail += p.outlook == Outlook::kFail;
+    pass += p.outlook == Outlook::kPass;
+    undecided += p.outlook == Outlook::kUndecided;
+  }
+  std::sort(failing.begin(), failing.end(),
+            [](auto* a, auto* b) { return a->margin < b->margin; });
+  s.blocks.push_back(Paragraph(
+      "Predicted, not a verdict. Each gated ratio was measured at " +
+      std::to_string(sweep.sizes.size()) + " dataset sizes, from " +
+      Pairs(static_cast<double>(first.pairs)) + " to " +
+      Pairs(static_cast<double>(last.pairs)) +
+      ", on one host, and its trend against log(size) extrapolated to full "
+      "scale (" +
+      Short(static_cast<double>(full.accounts)) + " accounts × " +
+      std::to_string(full.slots_per_account) + " slots = " +
+      Pairs(static_cast<double>(full.accounts + full.storage_slots())) +
+      "), a factor of " +
+      Short(static_cast<double>(full.accounts + full.storage_slots()) /
+            static_cast<double>(last.pairs)) +
+      " beyond the largest size measured. Of " +
+      std::to_string(fail + pass + undecided) + " gated cells with a trend, " +
+      std::to_string(fail) +
+      " are predicted to fail (their whole 95% "
+      "interval on the failing side), " +
+      std::to_string(pass) + " to pass, and " + std::to_string(undecided) +
+      " have an interval that holds the bound" +
+      (unfitted > 0 ? "; " + std::to_string(unfitted) +
+                          " cells lacked two measured sizes"
+                    : "") +
+      ". Only a valid full-scale run (flatbench gonogo --scale full) gives a "
+      "verdict." +
+      (paths.empty()
+           ? std::string()
+           : " These counts are " + candidate +
+                 "'s; its other read paths measured (" + JoinNames(paths) +
+                 ") are predicted beside it below, each check "
+                 "named for its read path.")));
+  if (!failing.empty()) s.blocks.push_back(FailingList(failing));
+  s.blocks.push_back(Assumptions(last, full_geometry));
   return s;
 }
 

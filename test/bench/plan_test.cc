@@ -146,8 +146,18 @@ TEST_CASE(
   for (const auto& p : plan->phases) steps += p.steps.size();
   CHECK(passes == steps);
   CHECK(plan->step_seconds.size() == steps);
-  CHECK(rows == Approx(plan->seconds));
-  CHECK(CostOf("arena+other").cold_read_s == CostOf("arena").cold_read_s);
+  // The rows, and each backend's worker start and sanity check.
+  REQUIRE(plan->start_seconds.size() == 2);
+  double starts = 0;
+  for (const auto& [b, s] : plan->start_seconds) {
+    CHECK(s > 0);
+    starts += s;
+  }
+  CHECK(rows + starts == Approx(plan->seconds));
+  CHECK(plan->start_seconds.at("arena+other") ==
+        Approx(plan->start_seconds.at("arena")));
+  CHECK(CostOf("arena+other").hit_reads == CostOf("arena").hit_reads);
+  CHECK(CostOf("arena+other").open_s == CostOf("arena").open_s);
   // A variant the thresholds do not name is a reference row.
   bool reference = false;
   for (const auto& r : plan->rows) {
@@ -171,15 +181,16 @@ TEST_CASE(
   const BackendCost c;
   const HostCost h;
   const BackendFacts f{1 << 20, 1};
-  const double cold1 = EstimateStep(s, f, c, h, false);
+  const dataset::Spec spec = Input("smoke", {}).spec;
+  const double cold1 = EstimateStep(s, spec, f, c, h, false);
   s.mode = Mode::kWarm;
-  const double warm1 = EstimateStep(s, f, c, h, false);
+  const double warm1 = EstimateStep(s, spec, f, c, h, false);
   CHECK(cold1 > warm1);
   // The same reads over 4 threads: the device serves them at once.
   s.mode = Mode::kCold;
   s.cell.threads = 4;
   s.reads_per_thread = 250;
-  CHECK(EstimateStep(s, f, c, h, false) < cold1);
+  CHECK(EstimateStep(s, spec, f, c, h, false) < cold1);
   CHECK(FormatDuration(59) == "59 s");
   CHECK(FormatDuration(460) == "7 min 40 s");
   CHECK(FormatDuration(7500) == "2 h 05 min");

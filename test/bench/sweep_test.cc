@@ -28,6 +28,37 @@ json ReadJson(const std::string& path) {
   return json::parse(ss.str(), nullptr, false);
 }
 
+// The second tiny size's geometry (2,000 accounts x 2 slots): the gated
+// stores report theirs, the reference stores none.
+void CheckGeometry(const json& geometry) {
+  for (const auto& b : backends::Stores()) {
+    CAPTURE(b);
+    if (!geometry.contains(b)) {
+      CHECK((b != "arena" && b != "rocksdb" && b != "lmdb"));
+      continue;
+    }
+    const json& g = geometry[b]["storage"];
+    CHECK(g["pairs"] == 4000);
+    CHECK(g["data_units"].get<uint64_t>() > 0);
+  }
+}
+
+// By default a sweep measures the arena's cached read path beside the
+// arena, at every size.
+void CheckCachedReadPath(const json& state) {
+  const std::string measured = state["backends"].get<std::string>();
+  CHECK(measured.find("arena,") != std::string::npos);
+  CHECK(measured.find("arena+cache") != std::string::npos);
+  for (const auto& size : state["sizes"]) {
+    bool cached_passes = false;
+    for (const auto& e : size["results"]["benchmarks"]) {
+      const std::string name = e["name"].get<std::string>();
+      cached_passes = cached_passes || name.rfind("arena+cache/", 0) == 0;
+    }
+    CHECK(cached_passes);
+  }
+}
+
 const std::string kSmall =
     " --accounts 1000,2000 --slots-per-account 2 --threads 1 --reads 200 "
     "--repetitions 1 --no-device --evict fadvise";
@@ -76,19 +107,9 @@ TEST_CASE(
   CHECK(state["created_datasets"].empty());
   CHECK(fs::exists(dir + "/data-1000"));
   CHECK_FALSE(fs::exists(dir + "/data-2000"));
-  const json& geometry = state["sizes"][1]["geometry"];
-  for (const auto& b : backends::Stores()) {
-    CAPTURE(b);
-    // Reference stores report no geometry; the gated three must.
-    if (!geometry.contains(b)) {
-      CHECK((b != "arena" && b != "rocksdb" && b != "lmdb"));
-      continue;
-    }
-    const json& g = geometry[b]["storage"];
-    CHECK(g["pairs"] == 4000);
-    CHECK(g["data_units"].get<uint64_t>() > 0);
-  }
+  CheckGeometry(state["sizes"][1]["geometry"]);
   CHECK(state["sizes"][1]["results"]["benchmarks"].size() > 0);
+  CheckCachedReadPath(state);
 
   // Another plan in the same directory is refused, naming what differs.
   auto other = RunFlatbench("sweep --dir " + dir +
@@ -107,6 +128,9 @@ TEST_CASE(
   ss << md.rdbuf();
   CHECK(ss.str().find("predicted, not a verdict") != std::string::npos);
   CHECK(ss.str().find("arena/rocksdb cold hit reads/s") != std::string::npos);
+  // And the report predicts it, in rows of its own.
+  CHECK(ss.str().find("| arena+cache/rocksdb cold hit reads/s |") !=
+        std::string::npos);
   CHECK(fs::exists(tmp / "report/report.html"));
   // Without a profile the report says how to give one (the next test gives
   // one).

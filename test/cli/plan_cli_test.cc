@@ -124,7 +124,7 @@ TEST_CASE(
 TEST_CASE("RESEARCH.md's gen rate table is the estimate's") {
   const auto rows = flatbench::testing::MarkdownTable(
       Doc("RESEARCH.md"),
-      {"store", "pairs/s, 1 job", "pairs/s, 2 jobs", "2-job rate",
+      {"store", "pairs/s, 1 job", "pairs/s, 2 jobs", "2-job rate", "writer",
        "parallel share", "full scale alone, 1 job",
        "full scale alone, 32 jobs"});
   REQUIRE(rows.size() == dataset::AllStoreFigures().size());
@@ -134,15 +134,16 @@ TEST_CASE("RESEARCH.md's gen rate table is the estimate's") {
     const std::string s(f.store);
     CAPTURE(s);
     const auto& r = rows[i++];
-    REQUIRE(r.size() >= 7);
+    REQUIRE(r.size() >= 8);
     CHECK(r[0] == s);
     CHECK(r[1] == Rate(f.pairs_per_second));
     CHECK(r[2] == Rate(f.pairs_per_second_2));
     CHECK(r[3] == (f.two_jobs_measured ? "measured" : "assumed"));
-    CHECK(r[4] == Share(dataset::ParallelShare(f)));
-    CHECK(r[5] == flatbench::bench::FormatDuration(
-                      dataset::EstimateBuildSeconds(full, s, 1)));
+    CHECK(r[4] == (f.one_writer ? "one" : "parallel"));
+    CHECK(r[5] == (f.one_writer ? "–" : Share(dataset::ParallelShare(f))));
     CHECK(r[6] == flatbench::bench::FormatDuration(
+                      dataset::EstimateBuildSeconds(full, s, 1)));
+    CHECK(r[7] == flatbench::bench::FormatDuration(
                       dataset::EstimateBuildSeconds(full, s, 32)));
   }
 }
@@ -269,10 +270,12 @@ TEST_CASE("gonogo --plan --device-profile plans for that host") {
   CHECK(r.err.find("on the host of device profile " + profile + " (32 cpus") !=
         std::string::npos);
   CHECK(r.err.find("with 32 jobs") != std::string::npos);
-  CHECK(r.err.find("measured: that host's cpus (32), 4 KiB read latency at "
-                   "depth 1 (80 us) and reads served at once (26)") !=
-        std::string::npos);
+  CHECK(r.err.find("measured: that host's cpus (32) and 4 KiB reads/s at "
+                   "depth 1 (12500) and 32 (320000)") != std::string::npos);
   CHECK(r.err.find("assumed: Amdahl's law") != std::string::npos);
+  // Another host's plan takes nothing from this one's results.
+  CHECK(r.err.find("the estimate is the built-in cost model") !=
+        std::string::npos);
   CHECK(After(r.err, "    gen about ")
             .rfind(flatbench::bench::FormatDuration(dataset::EstimateGenSeconds(
                        Spec("full"), kGated, 32, 32)),
@@ -308,12 +311,15 @@ TEST_CASE("the device profile prices cold reads on that host") {
   const flatbench::bench::HostCost h =
       flatbench::bench::HostCostFromProfile(p.value(), {});
   CHECK(h.cores == 32);
-  CHECK(h.device_latency_s == Approx(80e-6));
-  CHECK(h.device_parallelism == 26);  // 320,000 reads/s x 80 us.
-  // A figure holding one device read takes that host's latency; one below
-  // (a miss a filter answers) is the CPU's alone.
-  CHECK(flatbench::bench::AtDevice(2e-4, h) == Approx(2e-4 - 1e-4 + 80e-6));
-  CHECK(flatbench::bench::AtDevice(1e-5, h) == Approx(1e-5));
+  // 4 KiB reads at 80, 90 and 100 us at depths 1, 8 and 32.
+  CHECK(h.ReadsPerS(1) == Approx(1 / 80e-6));
+  CHECK(h.ReadsPerS(8) == Approx(8 / 90e-6));
+  CHECK(h.ReadsPerS(32) == Approx(32 / 100e-6));
+  // Between them the latency runs linearly in log2(depth): depth 16 is
+  // halfway from 8 to 32, at 95 us. Beyond them, the nearest depth's rate.
+  CHECK(h.ReadsPerS(16) == Approx(16 / 95e-6));
+  CHECK(h.ReadsPerS(64) == Approx(32 / 100e-6));
+  CHECK(h.ReadsPerS(0.5) == Approx(1 / 80e-6));
 }
 
 TEST_CASE("sweep checks every size against every backend's limit first") {
@@ -330,6 +336,7 @@ TEST_CASE("sweep checks every size against every backend's limit first") {
   std::string backends = After(plan.err, "sweep plan: ");
   backends = backends.substr(0, backends.find(" ("));
   CHECK(backends.find("arena") != std::string::npos);
+  CHECK(backends.find("arena+cache") != std::string::npos);  // Beside it.
   CHECK(backends.find("fs,") == std::string::npos);
   CHECK(backends.find(",fs") == std::string::npos);
   CHECK(!std::filesystem::exists(tmp / "sw/sweep.json"));

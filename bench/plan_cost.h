@@ -1,0 +1,110 @@
+#pragma once
+// The bench plan's cost model: what one step of the schedule costs, in
+// seconds, from the costs that dominate it (RESEARCH.md section 6, "The
+// bench time model"). With R keys in a pass of T threads (a batch call
+// reads B keys, so its depth is T x B), D(d) the host's 4 KiB random reads
+// per second at depth d, and P a table's pages:
+//
+//   every step   step_s (the request, the results, the journal's append)
+//                + a residency check (mincore) of every file
+//   cold step    + the eviction: drop_caches_s, or fadvise_s and
+//                  per_file_s per file by fadvise, and its residency check
+//                + the device cell before a hit pass: its reads / D(depth)
+//                + the open: open_s + open_s_per_pair x pairs (cold-lazy
+//                  preloads nothing: open_s)
+//                + the pass: max(I/O, CPU), where I/O = the pages it reads
+//                  / D(T x B) and CPU = R x cpu_read_s / min(T, cores); a
+//                  pass reads R x hit_reads (or miss_reads) pages, less
+//                  those that land on a page it read already:
+//                  P (1 - exp(-R x reads / P)); a scan reads scan_reads
+//                  pages
+//   warm step    + R x warm_read_s / min(T, cores) (a scan: 10 reads)
+//   startup      + per probe: probe_s (spawn, open, first read), and in a
+//                  cold mode an eviction
+// and, once per backend before its first step, its worker's start and
+// sanity check (StartSeconds).
+//
+// The figures below were measured on this project's 2-core VM with a
+// virtio disk (RESEARCH.md section 6); a device profile gives another
+// host's device and cores, and this host's last results calibrate them
+// (plan_calibration.h).
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bench/schedule.h"
+#include "common/device_profile.h"
+#include "dataset/spec.h"
+
+namespace flatbench::bench {
+
+// What one backend's passes cost.
+struct BackendCost {
+  double open_s = 0.05;        // A cold open's fixed part, in seconds.
+  double open_s_per_pair = 0;  // Its part per pair: metadata it loads.
+  double hit_reads = 1;        // 4 KiB device reads per cold hit.
+  double miss_reads = 1;       // Per cold miss (0: a filter answers).
+  double cpu_read_s = 4e-6;    // CPU per cold read beside its I/O.
+  double warm_read_s = 4e-6;   // One warm read at one thread.
+  double scan_reads = 3;       // 4 KiB device reads per cold scan.
+  double probe_s = 0.2;        // A startup probe: spawn, open, read.
+  double per_file_s = 2e-5;    // Per file: fadvise, mincore.
+};
+
+// The figures for `backend` (a read variant "B+HOW" costs what B does);
+// a backend the table does not know gets the slowest figures.
+BackendCost CostOf(const std::string& backend);
+
+// 4 KiB random reads per second at one queue depth.
+struct DeviceRate {
+  int depth = 1;
+  double reads_per_s = 0;
+};
+
+// The host's side of the model.
+struct HostCost {
+  // The device's 4 KiB random reads at each depth measured: this
+  // project's VM's device cells (RESEARCH.md section 6).
+  std::vector<DeviceRate> device = {{1, 20000}, {8, 67000}, {32, 110000}};
+  int cores = 2;                // Threads that run at once.
+  double step_s = 0.02;         // A step's request, results and journal.
+  double drop_caches_s = 0.16;  // sync and drop_caches, once per cold step.
+  double fadvise_s = 0.005;     // An eviction by fadvise, beside per_file_s.
+
+  // Reads per second at `depth`: the latency (depth / rate) interpolated
+  // in log2(depth) between the depths measured, clamped at both ends.
+  double ReadsPerS(double depth) const;
+};
+
+// The host a device profile describes (`flatbench device --out`): its
+// cores (the profile's cpus) and its 4 KiB read rate at each depth.
+HostCost HostCostFromProfile(const DeviceProfile& profile, HostCost base);
+
+// One backend's facts the plan needs.
+struct BackendFacts {
+  uint64_t disk_bytes = 0;
+  uint64_t files = 0;
+};
+
+// The estimated seconds of `step` of a backend with `facts` in a dataset
+// of `spec`; eviction by drop_caches or else fadvise.
+double EstimateStep(const Step& step, const dataset::Spec& spec,
+                    const BackendFacts& facts, const BackendCost& cost,
+                    const HostCost& host, bool drop_caches);
+
+// Holding a backend's files resident for warm mode: reading them in (about
+// 200 MB/s), opening, and its warm-up reads (worker_state.h).
+double WarmBeginSeconds(const BackendFacts& facts, const BackendCost& cost,
+                        const dataset::Spec& spec);
+
+// A backend's worker start and sanity check, before the run's first step:
+// a process start (probe_s), then per open mode checked (cold-lazy's too
+// when the run has it) an open and `samples` keys of every table and kind
+// at depth 1; the pages those keys read, once (the second mode finds them
+// in the page cache), less those read twice, as a cold pass's.
+double StartSeconds(const dataset::Spec& spec, const BackendFacts& facts,
+                    const BackendCost& cost, const HostCost& host,
+                    uint64_t samples, bool lazy);
+
+}  // namespace flatbench::bench
