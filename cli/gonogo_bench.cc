@@ -1,0 +1,161 @@
+// gonogo's bench phase: its arguments and command line, and the plan of
+// the whole run (gonogo --plan).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "backends/table.h"
+#include "bench/plan.h"
+#include "cli/command.h"
+#include "cli/exit.h"
+#include "cli/flags.h"
+#include "cli/gonogo_plan.h"
+#include "cli/gonogo_run.h"
+#include "cli/report_summary.h"
+#include "common/child_process.h"
+#include "common/device_profile.h"
+#include "common/files.h"
+#include "common/stop_signals.h"
+#include "common/text.h"
+#include "datagen/dataset.h"
+#include "datagen/needs.h"
+#include "dataset/estimate.h"
+#include "dataset/names.h"
+#include "report/document/report.h"
+#include "report/thresholds.h"
+#include "report/verdict/verdict.h"
+
+namespace flatbench::cli {
+
+int PhaseExit(const ChildExit& end, const std::string& command,
+              const std::string& phase) {
+  Status st = ChildStatus(end, command, phase);
+  if (st.ok()) return 0;
+  return st.code() == Code::kChildFailed ? Fail(st) : st.ExitCode();
+}
+
+cli::BenchArgs BenchOf(const GonogoArgs& a, const std::string& out) {
+  cli::BenchArgs b;
+  b.dir = a.dir;
+  b.out = out;
+  b.backends = a.backends;
+  b.force = true;
+  // Every kind: the point reads the verdict reads, and the scans and
+  // startups the report shows beside them (never gated). Every mode: the
+  // plan leaves out the warm passes of backends the host cannot hold.
+  b.modes = {"warm", "cold", "cold-lazy"};
+  b.kinds = {"hit", "miss-absent", "miss-live", "scan", "startup"};
+  if (!a.threads.empty()) b.threads = a.threads;
+  // Below the gate's scale, eviction per file (fadvise, verified with
+  // mincore as always) rather than drop_caches, which also empties the
+  // page cache of everything else on the host, every pass.
+  b.evict = a.evict;
+  if (b.evict.empty()) {
+    auto t = a.thresholds.empty() ? report::BuiltInThresholds()
+                                  : report::LoadThresholdsFile(a.thresholds);
+    b.evict = t.ok() && t->gate_scale != a.scale ? "fadvise" : "auto";
+  }
+  b.reads = a.reads;
+  b.repetitions = a.repetitions;
+  b.thresholds = a.thresholds;
+  b.full_reference = a.full_reference;
+  b.device_profile = a.device_profile;
+  b.calibration = a.calibration;
+  b.results_root = a.results_root;
+  return b;
+}
+
+std::vector<std::string> BenchArgv(const cli::BenchArgs& b) {
+  std::vector<std::string> args = {
+      "bench",          "--dir",       b.dir,     "--backends",
+      Join(b.backends), "--out",       b.out,     "--force",
+      "--modes",        Join(b.modes), "--kinds", Join(b.kinds)};
+  if (b.threads != cli::BenchArgs().threads) {
+    args.insert(args.end(), {"--threads", Join(b.threads)});
+  }
+  args.insert(args.end(), {"--evict", b.evict});
+  if (b.reads != 0) {
+    args.insert(args.end(), {"--reads", std::to_string(b.reads)});
+  }
+  if (b.repetitions != 0) {
+    args.insert(args.end(), {"--repetitions", std::to_string(b.repetitions)});
+  }
+  if (!b.thresholds.empty()) {
+    args.insert(args.end(), {"--thresholds", b.thresholds});
+  }
+  if (b.full_reference) args.push_back("--full-reference");
+  if (!b.device_profile.empty()) {
+    args.insert(args.end(), {"--device-profile", b.device_profile});
+  }
+  if (!b.calibration.empty()) {
+    args.insert(args.end(), {"--calibration", b.calibration});
+  }
+  if (b.results_root != kDefaultResultsRoot) {
+    args.insert(args.end(), {"--results-root", b.results_root});
+  }
+  return args;
+}
+
+int PrintGonogoPlan(const GonogoArgs& a, const dataset::Spec& spec,
+                    const std::optional<DeviceProfileFile>& profile) {
+  const cli::BenchArgs bench = BenchOf(a, "-");
+  const bool aged = a.shape == "aged";
+  const int phases = aged ? 5 : 4;
+  auto est = EstimateGonogo(spec, a.dir, bench, a.jobs, profile);
+  if (!est.ok()) return Fail(est.status().WithContext("gonogo --plan"));
+  std::string todo;
+  for (const auto& r : est->rows) {
+    if (!r.in_run || r.built || r.disk == 0) continue;
+    todo += (todo.empty() ? "" : ",") + r.backend;
+  }
+  std::fprintf(stderr, "gonogo plan (%s scale, dataset %s):\n%s",
+               a.scale.c_str(), a.dir.c_str(),
+               FormatGonogoEstimate(est.value()).c_str());
+  std::fprintf(stderr, "  [1/%d] gen: %s\n", phases,
+               todo.empty()
+                   ? "every backend built already"
+                   : (todo + " with " + std::to_string(est->jobs) +
+                      (est->jobs == 1 ? " job" : " jobs") + ", about " +
+                      bench::FormatDuration(est->gen_jobs) + " (estimate)")
+                         .c_str());
+  int phase = 1;
+  if (aged) {
+    double age = 0;
+    for (const std::string& store : dataset::StoresOf(a.backends)) {
+      age += dataset::EstimateAgeSeconds(
+          spec, store, a.blocks, dataset::StreamSpec().changes_per_block,
+          dataset::kDefaultMergeEvery, std::max(1u, est->jobs));
+    }
+    std::fprintf(stderr,
+                 "  [%d/%d] age: %llu blocks through every store's write "
+                 "path, about %s (estimate: each store's measured seconds "
+                 "per block and the arena's merge rate, RESEARCH.md section "
+                 "11)\n",
+                 ++phase, phases, static_cast<unsigned long long>(a.blocks),
+                 bench::FormatDuration(age).c_str());
+  }
+  std::fprintf(stderr, "  [%d/%d] verify%s\n", ++phase, phases,
+               a.full_verify ? " (every pair; RESEARCH.md, section 6)"
+                             : " --quick: seconds");
+  std::fprintf(stderr, "  [%d/%d] bench:\n", ++phase, phases);
+  std::vector<std::string> args = BenchArgv(bench);
+  args.insert(args.end(),
+              {"--plan", "--plan-scale", spec.scale, "--plan-accounts",
+               std::to_string(spec.accounts), "--plan-slots",
+               std::to_string(spec.slots_per_account)});
+  auto end = SpawnSelf(args);
+  if (!end.ok()) return Fail(end.status().WithContext("bench --plan"));
+  if (int rc = PhaseExit(end.value(), "bench", "bench --plan"); rc != 0) {
+    return rc;
+  }
+  std::fprintf(stderr, "  [%d/%d] report: seconds\n", ++phase, phases);
+  return 0;
+}
+
+}  // namespace flatbench::cli
