@@ -195,15 +195,90 @@ Result<json> CollectGeometry(
   return out;
 }
 
+namespace {
+
+// Whether the sweep's document holds `accounts`' size already.
+bool SizeDone(const json& doc, uint64_t accounts) {
+  for (const auto& s : doc[sweep::kSizes.name]) {
+    if (s.value(sweep::kAccounts.name, uint64_t{0}) == accounts) return true;
+  }
+  return false;
+}
+
+// One size measured: its dataset generated (recorded first as the sweep's
+// own, so a rerun recognises it), benched, its geometry collected, and the
+// dataset removed unless kept. Returns the size's entry.
+Result<json> MeasureSize(const SweepPlan& plan, const SweepSteps& steps,
+                         uint64_t accounts, const std::string& tag, json* doc,
+                         const std::function<Status()>& save) {
+  std::error_code ec;
+  const dataset::Spec spec = SpecOf(plan, accounts);
+  const std::string data = SizeDir(plan, accounts);
+  json& created = (*doc)[sweep::kCreatedDatasets.name];
+  // A directory that existed before, and is not on the list, is the user's
+  // and stays.
+  if (!fs::exists(data, ec)) {
+    if (!Contains(created, data)) created.push_back(data);
+    FLATBENCH_RETURN_IF_ERROR(save());
+  }
+  if (plan.progress) std::fprintf(stderr, "== %s: gen\n", tag.c_str());
+  if (Status st = steps.generate(spec, data); !st.ok()) {
+    return st.WithContext(tag);
+  }
+  if (steps.after_generate && !steps.after_generate(accounts)) {
+    return Status::IOError(tag + ": stopped after gen (test hook)");
+  }
+  const std::string out =
+      (fs::path(plan.dir) / ("bench-" + std::to_string(accounts) + ".json"))
+          .string();
+  if (plan.progress) std::fprintf(stderr, "== %s: bench\n", tag.c_str());
+  const auto bench_start = std::chrono::steady_clock::now();
+  if (Status st = steps.bench(data, out); !st.ok()) return st.WithContext(tag);
+  const double bench_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                    bench_start)
+          .count();
+  FLATBENCH_ASSIGN_OR_RETURN(auto results_text, ReadSmallFile(out));
+  json results = json::parse(results_text, nullptr, false);
+  if (results.is_discarded() || !results.is_object()) {
+    return Status::Corruption(out + ": bench wrote results that are not JSON");
+  }
+  auto geometry = CollectGeometry(
+      plan.backends, [&](const std::string& b) { return steps.open(data, b); });
+  if (!geometry.ok()) return geometry.status().WithContext(tag);
+  json size = json::object();
+  size[sweep::kAccounts.name] = accounts;
+  size[sweep::kPairs.name] = spec.accounts + spec.storage_slots();
+  size[sweep::kSpec.name] = spec.Canonical();
+  size[sweep::kDatasetDir.name] = fs::absolute(data, ec).string();
+  size[sweep::kBenchSeconds.name] = bench_seconds;
+  size[sweep::kGeometry.name] = std::move(geometry).value();
+  size[sweep::kResults.name] = std::move(results);
+  bool removed = false;
+  if (!plan.keep && Contains(created, data)) {
+    fs::remove_all(data, ec);
+    if (ec) return Status::IOError(data + ": cannot remove: " + ec.message());
+    Erase(created, data);
+    removed = true;
+  }
+  size[sweep::kDatasetRemoved.name] = removed;
+  return size;
+}
+
+}  // namespace
+
+// The phases: the sweep's document loaded (or resumed), the device profile
+// once, then each size not measured yet, its entry kept in size order.
 Status RunSweep(const SweepPlan& plan, const SweepSteps& steps) {
   std::error_code ec;
   fs::create_directories(plan.dir, ec);
   if (ec) return Status::IOError(plan.dir + ": cannot create: " + ec.message());
   const std::string path = (fs::path(plan.dir) / sweep::kFileName).string();
   FLATBENCH_ASSIGN_OR_RETURN(json doc, LoadState(plan, path));
-  auto save = [&] { return WriteFileAtomic(path, doc.dump(1) + "\n"); };
+  const std::function<Status()> save = [&] {
+    return WriteFileAtomic(path, doc.dump(1) + "\n");
+  };
   FLATBENCH_RETURN_IF_ERROR(save());
-
   // The device profile first, while the directory holds no dataset being
   // built or read: once per sweep, kept across resumes.
   if (plan.device_profile && steps.profile &&
@@ -217,77 +292,20 @@ Status RunSweep(const SweepPlan& plan, const SweepSteps& steps) {
   const size_t n = plan.accounts.size();
   for (size_t i = 0; i < n; ++i) {
     const uint64_t accounts = plan.accounts[i];
-    const dataset::Spec spec = SpecOf(plan, accounts);
     const std::string tag = "sweep [" + std::to_string(i + 1) + "/" +
                             std::to_string(n) + "] " +
                             std::to_string(accounts) + " accounts";
-    bool done = false;
-    for (const auto& s : doc[sweep::kSizes.name]) {
-      if (s.value(sweep::kAccounts.name, uint64_t{0}) == accounts) done = true;
-    }
-    if (done) {
-      if (plan.progress)
+    if (SizeDone(doc, accounts)) {
+      if (plan.progress) {
         std::fprintf(stderr, "== %s: done earlier\n", tag.c_str());
+      }
       continue;
     }
-    const std::string data = SizeDir(plan, accounts);
-    json& created = doc[sweep::kCreatedDatasets.name];
-    // Recorded before gen writes anything, so an interruption cannot leave
-    // a dataset of ours that a rerun would not recognise; a directory that
-    // existed before, and is not on the list, is the user's and stays.
-    if (!fs::exists(data, ec)) {
-      if (!Contains(created, data)) created.push_back(data);
-      FLATBENCH_RETURN_IF_ERROR(save());
-    }
     const auto start = std::chrono::steady_clock::now();
-    if (plan.progress) std::fprintf(stderr, "== %s: gen\n", tag.c_str());
-    if (Status st = steps.generate(spec, data); !st.ok()) {
-      return st.WithContext(tag);
-    }
-    if (steps.after_generate && !steps.after_generate(accounts)) {
-      return Status::IOError(tag + ": stopped after gen (test hook)");
-    }
-    const std::string out =
-        (fs::path(plan.dir) / ("bench-" + std::to_string(accounts) + ".json"))
-            .string();
-    if (plan.progress) std::fprintf(stderr, "== %s: bench\n", tag.c_str());
-    const auto bench_start = std::chrono::steady_clock::now();
-    if (Status st = steps.bench(data, out); !st.ok()) {
-      return st.WithContext(tag);
-    }
-    const double bench_seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                      bench_start)
-            .count();
-    FLATBENCH_ASSIGN_OR_RETURN(auto results_text, ReadSmallFile(out));
-    json results = json::parse(results_text, nullptr, false);
-    if (results.is_discarded() || !results.is_object()) {
-      return Status::Corruption(out +
-                                ": bench wrote results that are not JSON");
-    }
-    auto geometry = CollectGeometry(plan.backends, [&](const std::string& b) {
-      return steps.open(data, b);
-    });
-    if (!geometry.ok()) return geometry.status().WithContext(tag);
-
-    json size = json::object();
-    size[sweep::kAccounts.name] = accounts;
-    size[sweep::kPairs.name] = spec.accounts + spec.storage_slots();
-    size[sweep::kSpec.name] = spec.Canonical();
-    size[sweep::kDatasetDir.name] = fs::absolute(data, ec).string();
-    size[sweep::kBenchSeconds.name] = bench_seconds;
-    size[sweep::kGeometry.name] = std::move(geometry).value();
-    size[sweep::kResults.name] = std::move(results);
-    bool removed = false;
-    if (!plan.keep && Contains(created, data)) {
-      fs::remove_all(data, ec);
-      if (ec) {
-        return Status::IOError(data + ": cannot remove: " + ec.message());
-      }
-      Erase(created, data);
-      removed = true;
-    }
-    size[sweep::kDatasetRemoved.name] = removed;
+    FLATBENCH_ASSIGN_OR_RETURN(
+        json size, MeasureSize(plan, steps, accounts, tag, &doc, save));
+    const double bench_seconds = size[sweep::kBenchSeconds.name].get<double>();
+    const bool removed = size[sweep::kDatasetRemoved.name].get<bool>();
     auto& sizes = doc[sweep::kSizes.name];
     sizes.push_back(std::move(size));
     std::sort(sizes.begin(), sizes.end(), [](const json& a, const json& b) {
