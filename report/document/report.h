@@ -27,7 +27,10 @@ struct RenderedReport {
   std::map<std::string, std::string> charts;  // File name -> SVG text.
 };
 
-RenderedReport RenderReport(const Verdict& verdict, const ResultSet& results);
+// `docs_root`: Document::docs_root, where references to the project's
+// documents link to ("" leaves them plain text).
+RenderedReport RenderReport(const Verdict& verdict, const ResultSet& results,
+                            const std::string& docs_root = "");
 
 struct ReportSummary {
   Outcome outcome = Outcome::kInconclusive;
