@@ -12,7 +12,7 @@ namespace {
 // tables and charts scroll inside their own box); charts keep their drawn
 // size, so their text stays legible, and scroll rather than shrink.
 const char kStyle[] = R"css(
-body { font-family: sans-serif; max-width: 1200px; margin: 1em auto;
+body { font-family: sans-serif; max-width: 1248px; margin: 1em auto;
        padding: 0 1em; color: #222; }
 p, li, summary, nav { overflow-wrap: anywhere; }
 h1 { font-size: 1.4em; margin: 0.2em 0; }
@@ -32,8 +32,8 @@ th.num, td.num { text-align: right; }
 section.card { font-size: 0.85em; }
 section.card ul { margin: 0.3em 0; }
 section.card p { margin: 0.3em 0; }
-table.card { font-size: 0.9em; margin: 0.3em 0 0.4em; }
-table.card th, table.card td { padding: 0.05em 0.4em; white-space: nowrap;
+table.card { font-size: 0.82em; margin: 0.3em 0 0.4em; }
+table.card th, table.card td { padding: 0.05em 0.3em; white-space: nowrap;
                                 font-variant-numeric: tabular-nums; }
 table.card td.pass { background: #e8f5e8; }
 table.card td.fail { background: #fbe3e6; }

@@ -10,7 +10,8 @@ Two checks, each printed with its figures:
   - on a desktop (1280 x 900) the page, with every <details> folded as it
     opens, is at most --max-screens screens tall, and the bottom line and
     the decision card (the page's first <section>) end within the first
-    screen.
+    screen, the card's table as wide as its box at most (no column is
+    scrolled out of sight).
 
 Chromium is driven through its DevTools protocol over a pipe
 (--remote-debugging-pipe), so the viewport is exactly the size asked for;
@@ -36,7 +37,10 @@ DESKTOP = (1280, 900)
 FIGURES_JS = """(() => {
   const d = document.documentElement;
   const card = document.querySelector('section');
+  const table = document.querySelector('table.card');
   return JSON.stringify({
+    card_width: table ? table.scrollWidth : null,
+    card_room: table ? table.parentElement.clientWidth : null,
     scroll_width: d.scrollWidth,
     client_width: d.clientWidth,
     scroll_height: d.scrollHeight,
@@ -182,6 +186,15 @@ def main():
           + (f"{bottom:.0f} px" if bottom is not None else "(no section)")
           + f" (first screen: {DESKTOP[1]} px): " + ("ok" if first else "FAIL"))
     ok = ok and first
+    width, room = desk["card_width"], desk["card_room"]
+    if width is None:
+        print(f"{DESKTOP[0]}x{DESKTOP[1]}: no decision card in this report")
+    else:
+        whole = width <= room
+        print(f"{DESKTOP[0]}x{DESKTOP[1]}: the card's table is {width} px "
+              f"wide in {room} px: "
+              + ("ok" if whole else "FAIL (columns scroll)"))
+        ok = ok and whole
     return 0 if ok else 1
 
 
