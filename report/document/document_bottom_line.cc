@@ -94,6 +94,11 @@ std::string GroupText(const Verdict& v, const RatioThreshold& th) {
     fail += c.ClearlyFailed() ? 1 : 0;
   }
   const bool hit = th.metric == Metric::kHitReadsPerS;
+  if (missing == all) {
+    return (hit ? "against " : "misses against ") + th.baseline +
+           ", no figure for any of its " + std::to_string(all) +
+           " checks (needs " + NeedsText(th) + ")";
+  }
   std::string out = (hit ? "against " : "misses against ") + th.baseline +
                     ", " + std::to_string(pass) + " of " + std::to_string(all) +
                     (hit ? " hit checks pass" : " pass");

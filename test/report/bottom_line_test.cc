@@ -209,6 +209,30 @@ TEST_CASE("the bottom line of an INCONCLUSIVE full-scale run",
           "Next: more repetitions narrow the intervals: `./flatbench.sh "
           "gonogo --scale full --repetitions 10 --fresh`.");
   }
+  SECTION("without the miss cells") {
+    b.jitter = 0;
+    auto doc = b.Build();
+    for (const char* cell : {"lmdb/account/miss-absent/",
+                             "lmdb/storage/"
+                             "miss-absent/",
+                             "lmdb/storage/miss-live/"}) {
+      REQUIRE(testing::RemoveEntries(doc, cell) > 0);
+    }
+    Verdict v = Judge(doc);
+    REQUIRE(FailedGateNames(v) ==
+            std::vector<std::string>{"required cells present"});
+    const BottomLine line = BottomLineOf(v, Parse(doc));
+    CHECK(line.paths[0] ==
+          "arena (mmap), provisionally: against rocksdb, 6 of 6 hit checks "
+          "pass (ratio 2.000, needs ≥ 1.800); against lmdb, 6 of 6 hit "
+          "checks pass (ratio 1.000, needs ≥ 0.850); misses against lmdb, no "
+          "figure for any of its 9 checks (needs ≤ 1.200).");
+    CHECK(line.limit.empty());
+    CHECK(line.next ==
+          "Next: the whole matrix, without flags that leave backends, tables "
+          "or thread counts out: `./flatbench.sh gonogo --scale full "
+          "--fresh`.");
+  }
   SECTION("on a host with too few hardware threads") {
     b.jitter = 0;
     b.hardware_threads = 8;
