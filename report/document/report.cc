@@ -16,20 +16,6 @@ namespace flatbench::report {
 
 namespace {
 
-// Where the project's documents are, relative to `out_dir`, with a
-// trailing slash ("../../"); "" when this build's source tree (which holds
-// RESEARCH.md) is not on this machine.
-std::string DocsRoot(const std::string& out_dir) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::path root(FLATBENCH_DOCS_ROOT);
-  if (!fs::exists(root / "RESEARCH.md", ec)) return "";
-  const fs::path dir = fs::weakly_canonical(fs::absolute(out_dir, ec), ec);
-  const fs::path rel = fs::relative(fs::canonical(root, ec), dir, ec);
-  if (ec || rel.empty()) return "";
-  return rel.generic_string() + "/";
-}
-
 RenderedReport Render(Document doc, const std::string& docs_root) {
   doc.docs_root = docs_root;
   RenderedReport out;
@@ -70,6 +56,17 @@ Result<std::optional<std::pair<ResultSet, ResultSet>>> ShapePair(
 }
 
 }  // namespace
+
+std::string DocsRoot(const std::string& out_dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path root(FLATBENCH_DOCS_ROOT);
+  if (!fs::exists(root / "RESEARCH.md", ec)) return "";
+  const fs::path dir = fs::weakly_canonical(fs::absolute(out_dir, ec), ec);
+  const fs::path rel = fs::relative(fs::canonical(root, ec), dir, ec);
+  if (ec || rel.empty()) return "";
+  return rel.generic_string() + "/";
+}
 
 RenderedReport RenderReport(const Verdict& verdict, const ResultSet& results,
                             const std::string& docs_root) {

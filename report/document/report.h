@@ -48,6 +48,11 @@ struct ReportSummary {
 // kRefuseOverwrite (out_dir/report.md exists and !force), kIOError.
 Result<ReportSummary> WriteReport(const ReportOptions& options);
 
+// Where the project's documents are, relative to `out_dir`, with a
+// trailing slash ("../../"), for Document::docs_root; "" when this build's
+// source tree (which holds RESEARCH.md) is not on this machine.
+std::string DocsRoot(const std::string& out_dir);
+
 // Makes `out_dir` ready for a report: refuses (kRefuseOverwrite) when it
 // already holds report.md and `force` is false, else creates it (kIOError
 // when it cannot). Shared by the verdict and the prediction report.
