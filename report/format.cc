@@ -72,6 +72,21 @@ std::string Seconds(double s) {
   return Sig(s, 3) + " s";
 }
 
+std::string Millis(double s) {
+  if (!std::isfinite(s)) return kDash;
+  const double ms = s * 1e3;
+  if (std::fabs(ms) >= 100) return Count(ms) + " ms";
+  if (ms != 0 && std::fabs(ms) < 1e-3) return "< 0.001 ms";
+  return Sig(ms, 3) + " ms";
+}
+
+std::string Mebibytes(double bytes) {
+  if (!std::isfinite(bytes)) return kDash;
+  constexpr double kMiB = 1024.0 * 1024, kGiB = kMiB * 1024;
+  if (std::fabs(bytes) >= kGiB) return Fixed(bytes / kGiB, 2) + " GiB";
+  return Sig(bytes / kMiB, 3) + " MiB";
+}
+
 std::string Short(double v) {
   if (!std::isfinite(v)) return kDash;
   double a = std::fabs(v);

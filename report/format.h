@@ -24,6 +24,12 @@ std::string Bytes(double bytes);
 std::string Percent(double fraction);
 // Seconds: "1.23 s", "1,235 s".
 std::string Seconds(double s);
+// Seconds as milliseconds, for startup and open times: "50.8 ms",
+// "0.0199 ms", "1,235 ms"; below a microsecond "< 0.001 ms".
+std::string Millis(double s);
+// Memory and sizes in MiB, from 1 GiB on in GiB: "21.5 MiB", "0 MiB",
+// "1.20 GiB", so a column never mixes B, KiB and MiB.
+std::string Mebibytes(double bytes);
 // A compact axis label: "640k", "3.2M", "0.85".
 std::string Short(double v);
 

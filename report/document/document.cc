@@ -1,9 +1,12 @@
 #include "report/document/document.h"
 
 #include <set>
+#include <string_view>
+#include <utility>
 
 #include "report/document/document_context.h"
 #include "report/document/document_parts.h"
+#include "report/document/links.h"
 #include "report/format.h"
 
 namespace flatbench::report {
@@ -11,43 +14,6 @@ namespace {
 
 namespace r = flatbench::results;
 using Style = TableCell::Style;
-
-// The verdict's prose, below the decision card (document_card.cc).
-Section VerdictSection(const Verdict& v) {
-  Section s{kWhyTitle, {}, kWhyAnchor};
-  if (!v.variants.empty()) {
-    s.blocks.push_back(Paragraph(
-        "Every read path of " + v.thresholds.candidate +
-        " in the results is judged by the same thresholds, one line each in "
-        "the card above. " +
-        CandidateLabel(v.thresholds.candidate) +
-        ", the seed's design, comes first and alone sets the verdict and the "
-        "exit code; the other read paths read the same files another way "
-        "and say whether a failure belongs to the format or to its read "
-        "path."));
-  }
-  s.blocks.push_back(Paragraph(CandidateLabel(v.thresholds.candidate) + ": " +
-                               OutcomeName(v.outcome) + ". " + v.reason));
-  for (const auto& variant : v.variants) {
-    s.blocks.push_back(Paragraph(variant.thresholds.candidate + ": " +
-                                 OutcomeName(variant.outcome) + ". " +
-                                 variant.reason));
-  }
-  s.blocks.push_back(Paragraph(
-      "Thresholds: " + v.thresholds.source + ", XXH3-64 " +
-      v.thresholds.digest + "; applied to " + v.thresholds.gate_mode +
-      " mode at " + v.thresholds.gate_scale +
-      " scale, medians over the repetitions of each cell. A check is within "
-      "noise when the " +
-      Percent(kConfidence) +
-      " percentile bootstrap interval of its ratio of medians (" +
-      std::to_string(kResamples) +
-      " resamples of each backend's repetitions, fixed seed) contains its "
-      "bound; on a valid run one check failing with its interval clear of "
-      "its bound makes the verdict NO-GO, otherwise a check within noise "
-      "makes it INCONCLUSIVE."));
-  return s;
-}
 
 Section GateSection(const Verdict& v) {
   Section s{kGatesTitle, {}, kGatesAnchor};
@@ -65,6 +31,8 @@ Section GateSection(const Verdict& v) {
   s.blocks.push_back(TableBlock(std::move(t)));
   if (!details.items.empty()) {
     s.blocks.push_back(Paragraph("What the failing gates found:"));
+    details.fold =
+        "Each finding (" + std::to_string(details.items.size()) + ")";
     s.blocks.push_back(std::move(details));
   }
   return s;
@@ -141,14 +109,12 @@ Section CellSection(const Verdict& v, const ResultSet& res) {
       "its open, before the pass (median over passes; in cold modes, what "
       "the open itself read)."));
   s.blocks.push_back(TableBlock(PreloadTable(v, res)));
-  std::string schedule = res.Context(r::kSchedule);
   s.blocks.push_back(Paragraph(
       "The schedule: when each backend's passes ran, in seconds from the "
       "start of the run, and their positions in the run's order. With "
-      "interleaved repetitions every backend's passes span the whole run." +
-      (schedule.empty()
-           ? std::string()
-           : " The run recorded its order as: " + schedule + ".")));
+      "interleaved repetitions every backend's passes span the whole run. "
+      "The order the run recorded is flatbench.schedule, under Dataset and "
+      "run parameters."));
   s.blocks.push_back(TableBlock(ScheduleTable(v, res)));
   std::set<std::string> other;
   for (const auto& [key, st] : v.cells) {
@@ -164,21 +130,63 @@ Section CellSection(const Verdict& v, const ResultSet& res) {
 
 }  // namespace
 
+std::string Heading(const Document& doc, const Section& section) {
+  return section.title == "Verdict" ? doc.verdict_line : section.title;
+}
+
+std::string TocLabel(const Document& doc, const Section& section) {
+  return section.toc.empty() ? Heading(doc, section) : section.toc;
+}
+
+std::string SectionId(const Document& doc, const Section& section) {
+  return section.anchor.empty() ? Anchor(Heading(doc, section))
+                                : section.anchor;
+}
+
+// Sections' labels in the table of contents, by the start of the title.
+constexpr std::pair<std::string_view, std::string_view> kTocLabels[] = {
+    {"Verdict", "Verdict"},
+    {"What the run says", "Findings"},
+    {"Validity gates", "Gates"},
+    {"Why this verdict", "Why"},
+    {"Per-cell results", "Per cell"},
+    {"Reads/s and latency", "Reads/s and p99"},
+    {"Batched lookups", "Batches"},
+    {"The stores' shape", "Shape"},
+    {"Memory and open time", "Memory"},
+    {"Build time and on-disk size", "Build"},
+    {"Backend settings", "Settings"},
+    {"Dataset and run parameters", "Dataset"},
+    {"Thresholds used", "Thresholds"},
+};
+
+// The order a decision-maker reads in: the bottom line and the card, what
+// the run says, the ratio charts, the gates and why, the per-cell tables,
+// then everything else.
 Document BuildDocument(const Verdict& v, const ResultSet& results) {
   Document d;
   d.title = "flatbench go/no-go report";
   d.outcome = v.outcome;
   d.verdict_line = std::string("Verdict: ") + OutcomeName(v.outcome);
-  d.sections.push_back(CardSection(v, ShapeBrief(results)));
+  Section card = CardSection(v, ShapeBrief(results));
+  card.blocks.insert(card.blocks.begin(), BottomLineBlock(v, results));
+  d.sections.push_back(std::move(card));
   d.sections.push_back(FindingsSection(v));
-  d.sections.push_back(VerdictSection(v));
+  d.sections.push_back(RatioChartSection(v));
   d.sections.push_back(GateSection(v));
+  d.sections.push_back(WhySection(v));
   d.sections.push_back(CellSection(v, results));
-  d.sections.push_back(ChartSection(v));
+  d.sections.push_back(CellChartSection(v));
   d.sections.push_back(OpsSection(v, results));
   d.sections.push_back(BatchSection(v));
   if (!results.shapes.empty()) d.sections.push_back(ShapeSection(results));
   AddContextSections(v, results, &d);
+  // Short labels keep the table of contents to a line or two.
+  for (Section& s : d.sections) {
+    for (const auto& [title, label] : kTocLabels) {
+      if (s.title.rfind(title, 0) == 0) s.toc = label;
+    }
+  }
   return d;
 }
 

@@ -24,9 +24,12 @@ struct TableCell {
 
 struct Table {
   std::vector<std::string> header;
+  // HTML folds a table of more than kFoldRows rows into <details> under
+  // this summary (default: "the table, N rows"); never the card.
   std::vector<std::vector<TableCell>> rows;
   // Per column, or empty: true right-aligns the column (numbers).
   std::vector<bool> right_aligned;
+  std::string summary;
   // The decision card's table: drawn compact and on one line per row.
   bool card = false;
   bool RightAligned(size_t column) const {
@@ -40,18 +43,28 @@ struct Link {
   std::string anchor;  // The Section::anchor it points to.
 };
 
+// Tables with more rows than this fold into <details> in HTML (Block::fold).
+inline constexpr size_t kFoldRows = 12;
+// No paragraph or list item of the report is longer than this (characters).
+inline constexpr size_t kMaxParagraph = 600;
+
 struct Block {
-  enum class Kind { kParagraph, kList, kTable, kChart };
+  // kBox: a framed box titled `text` holding `items` (the bottom line).
+  enum class Kind { kParagraph, kList, kTable, kChart, kBox };
   Kind kind = Kind::kParagraph;
-  std::string text;                // kParagraph.
+  std::string text;                // kParagraph; kBox: its title.
   std::vector<Link> links;         // kParagraph: links in HTML only.
-  std::vector<std::string> items;  // kList.
+  std::vector<std::string> items;  // kList, kBox.
   Table table;                     // kTable.
   BarChart chart;                  // kChart.
   std::string chart_file;          // kChart: file name for markdown.
   // kChart: when set, this pre-rendered SVG is drawn instead of `chart`
   // (inline form for HTML, standalone form for chart_file).
   std::string svg_inline, svg_standalone;
+  // HTML folds the block into <details> under this summary when it is
+  // set, and a table of more than kFoldRows rows (never the card) under
+  // it or "Show the table".
+  std::string fold;
 };
 
 inline Block Paragraph(std::string text) {
@@ -67,10 +80,22 @@ inline Block TableBlock(Table t) {
   return b;
 }
 
+inline Block List(std::vector<std::string> items) {
+  Block b;
+  b.kind = Block::Kind::kList;
+  b.items = std::move(items);
+  return b;
+}
+
 struct Section {
   std::string title;
   std::vector<Block> blocks;
-  std::string anchor = {};  // The HTML id of its heading; empty: none.
+  // The HTML id of its heading; empty: Anchor(Heading(...)) (links.h).
+  std::string anchor = {};
+  // The table of contents' label (default: the heading), and whether HTML
+  // folds the whole section into <details> (environment, settings).
+  std::string toc = {};
+  bool folded = false;
 };
 
 struct Document {
@@ -78,7 +103,20 @@ struct Document {
   Outcome outcome = Outcome::kInconclusive;
   std::string verdict_line;  // "Verdict: GO".
   std::vector<Section> sections;
+  // Where the project's documents are, relative to the report's folder
+  // ("../../"): references to RESEARCH.md and the format documents become
+  // links there. Empty: not known, plain text.
+  std::string docs_root;
 };
+
+// A section's heading as the renderers write it: the card's is the
+// verdict line ("Verdict: GO"). Its anchor is Anchor(Heading(...))
+// (links.h) in both formats.
+std::string Heading(const Document& doc, const Section& section);
+// The table of contents' label of a section: its toc, else its heading.
+std::string TocLabel(const Document& doc, const Section& section);
+// The section's id in HTML: its anchor, else its heading's (links.h).
+std::string SectionId(const Document& doc, const Section& section);
 
 // Lays out the whole report for `verdict` over `results`.
 Document BuildDocument(const Verdict& verdict, const ResultSet& results);

@@ -197,17 +197,20 @@ Section BatchSection(const Verdict& v) {
       "changes the verdict. Each operation is one MultiGet of B hit keys; "
       "keys/s counts every key of every call. CPU/key is the worker "
       "process's CPU time per key; storage reads/key are 4 KiB reads from "
-      "storage (/proc/self/io) per key. Depth is the I/O depth reached, "
-      "mean / max: from the backend's own batch submissions where it counts "
-      "them (the arena's io_uring: the reads a batch had in flight together, "
-      "and the most a session had in flight at once), else the data device's "
-      "in-flight count in /proc/diskstats, sampled every millisecond (every "
-      "process's I/O on "
-      "that device counts). Beside each batch: the same backend's point "
-      "reads of hit keys of the same table and mode at the most threads "
-      "measured (32 in the default matrix), and the batch's keys/s over their "
-      "reads/s. Medians over the repetitions; backends no threshold names "
-      "are reference rows, marked (reference)."));
+      "storage (/proc/self/io) per key."));
+  s.blocks.push_back(Paragraph(
+      "Depth is the I/O depth reached, mean / max: from the backend's own "
+      "batch submissions where it counts them (the arena's io_uring: the "
+      "reads a batch had in flight together, and the most a session had in "
+      "flight at once), else the data device's in-flight count in "
+      "/proc/diskstats, sampled every millisecond (every process's I/O on "
+      "that device counts)."));
+  s.blocks.push_back(Paragraph(
+      "Beside each batch: the same backend's point reads of hit keys of the "
+      "same table and mode at the most threads measured (32 in the default "
+      "matrix), and the batch's keys/s over their reads/s. Medians over the "
+      "repetitions; backends no threshold names are reference rows, marked "
+      "(reference)."));
   s.blocks.push_back(Paragraph(
       "Against the own files' device rate at depth B (4 KiB O_DIRECT "
       "random reads at B threads; cold modes only), two figures: the "

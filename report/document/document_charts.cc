@@ -112,13 +112,18 @@ BarChart RatioChart(const Verdict& v, const RatioThreshold& th) {
   BarChart c;
   const bool hit = th.metric == Metric::kHitReadsPerS;
   c.title = th.name + " per cell and read path, with 95% intervals";
-  c.y_label = "ratio";
+  // The ratio the axis shows and which way is better.
+  c.y_label =
+      v.thresholds.candidate + " ÷ " + th.baseline +
+      (hit ? " reads/s" : " cost per miss") + "\n" +
+      (th.HigherIsBetter() ? "higher is better ↑" : "lower is better ↓");
   c.threshold = th.bound;
   c.threshold_label = "bound " +
                       std::string(th.HigherIsBetter() ? "≥ " : "≤ ") +
                       Ratio(th.bound);
   c.higher_is_better = th.HigherIsBetter();
   c.color_noise = true;
+  c.judge = true;
   c.log_scale = !hit;
   if (hit) c.marker_label = "device ceiling";
   std::vector<const Verdict*> paths = {&v};
@@ -152,23 +157,39 @@ BarChart RatioChart(const Verdict& v, const RatioThreshold& th) {
 
 }  // namespace
 
-Section ChartSection(const Verdict& v) {
+Section RatioChartSection(const Verdict& v) {
+  Section s{"Ratio charts", {}};
+  s.blocks.push_back(Paragraph(
+      "Each check's ratio per cell, every judged read path side by side, "
+      "with its 95% bootstrap interval (whiskers) against the bound "
+      "(dashed). A bar is green when it passes clear of the bound, amber "
+      "within noise (its interval contains the bound) and red when it "
+      "fails clear of it. On hit checks the purple tick is the read path's "
+      "device ceiling. Miss-cost ratios lie far below their bound, so "
+      "their chart has a log axis."));
+  int i = 0;
+  for (const auto& th : v.thresholds.checks) {
+    s.blocks.push_back(
+        ChartBlock(RatioChart(v, th), "ratio_" + std::to_string(i++) + ".svg"));
+  }
+  return s;
+}
+
+Section CellChartSection(const Verdict& v) {
   const std::string& mode = v.thresholds.gate_mode;
-  Section s{"Charts", {}};
+  Section s{"Reads/s and latency per backend", {}};
   s.blocks.push_back(Paragraph(
       "Reads/s and p99 latency are small multiples: rows by table, columns "
       "by thread count, every panel on one log axis, so equal heights are "
       "equal values and equal gaps equal ratios anywhere in the figure. "
-      "Bars are medians over the repetitions, whiskers the min–max spread. "
-      "On cold hits the black tick across each bar is that backend's device "
+      "Bars are medians over the repetitions, whiskers the min–max "
+      "spread."));
+  s.blocks.push_back(Paragraph(
+      "On cold hits the tick across each bar is that backend's device "
       "limit: its own files' device rate over the 4 KiB pages it read per "
       "hit, so the bar's height over the tick is its device-side "
-      "efficiency, and a bar near its tick kept the device busy. Ratio "
-      "charts draw every read path's ratio per cell, side by side, with its "
-      "95% bootstrap interval against the bound (dashed) and, on hit "
-      "checks, the read path's device ceiling as a black tick; with one "
-      "read path, amber bars are within noise. Miss-cost ratios lie far "
-      "below their bound, so their chart has a log axis."));
+      "efficiency, and a bar near its tick kept the device busy. A backend "
+      "without a bar in a panel is marked n/a there."));
   const std::vector<Row> rows = Rows(v, mode);
   BarGrid reads = CellGrid(
       v, mode, rows, [](const CellStats& st) { return st.reads_per_s.median; },
@@ -182,17 +203,12 @@ Section ChartSection(const Verdict& v) {
     reads.marker_label = "device limit (device rate ÷ pages per hit)";
   }
   s.blocks.push_back(GridBlock(reads, "reads_per_s.svg"));
-  int i = 0;
-  for (const auto& th : v.thresholds.checks) {
-    s.blocks.push_back(
-        ChartBlock(RatioChart(v, th), "ratio_" + std::to_string(i++) + ".svg"));
-  }
   BarGrid p99 = CellGrid(
       v, mode, rows,
       [](const CellStats& st) { return st.Of(r::kLatP99Ns).median / 1000; },
       nullptr, nullptr, /*markers=*/false);
   p99.title = "Median p99 latency per backend (" + mode + ")";
-  p99.y_label = "µs";
+  p99.y_label = "p99 latency, µs";
   p99.log_scale = true;
   s.blocks.push_back(GridBlock(p99, "p99.svg"));
   return s;

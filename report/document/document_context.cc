@@ -14,13 +14,6 @@ namespace {
 
 namespace r = flatbench::results;
 
-Block List(std::vector<std::string> items) {
-  Block b;
-  b.kind = Block::Kind::kList;
-  b.items = std::move(items);
-  return b;
-}
-
 std::string Or(const std::string& s, const char* fallback) {
   return s.empty() ? fallback : s;
 }
@@ -35,15 +28,25 @@ std::string NumberField(const std::string& raw, std::string (*fmt)(double)) {
   return fmt(v);
 }
 
-std::string MedianRange(const Spread& s, std::string (*fmt)(double)) {
-  if (s.n == 0) return "–";
+// "median (min–max)", the median alone when every value reads the same, and
+// "–" when no pass recorded the figure.
+std::string MedianRange(const std::vector<double>& values,
+                        std::string (*fmt)(double)) {
+  std::vector<double> recorded;
+  for (double x : values) {
+    if (std::isfinite(x)) recorded.push_back(x);
+  }
+  if (recorded.empty()) return "–";
+  const Spread s = Summarize(std::move(recorded));
+  if (fmt(s.min) == fmt(s.max)) return fmt(s.median);
   return fmt(s.median) + " (" + fmt(s.min) + "–" + fmt(s.max) + ")";
 }
 
 Section MemorySection(const Verdict& v, const ResultSet& res) {
   Section s{"Memory and open time", {}};
   s.blocks.push_back(Paragraph(
-      "Per backend and mode, over every pass: median (min–max). Resident "
+      "Per backend and mode, over every pass: median (min–max), memory in "
+      "MiB or GiB and open time in ms; – where no pass recorded it. Resident "
       "metadata is what each backend holds after open: the arena's index "
       "and filter, RocksDB's table readers and block cache, 0 for LMDB. RSS "
       "is the worker's, plus for a server backend its server processes' "
@@ -70,10 +73,10 @@ Section MemorySection(const Verdict& v, const ResultSet& res) {
       if (open_s.empty()) continue;
       t.rows.push_back({{backend},
                         {mode},
-                        {MedianRange(Summarize(open_rss), Bytes)},
-                        {MedianRange(Summarize(pass_rss), Bytes)},
-                        {MedianRange(Summarize(meta), Bytes)},
-                        {MedianRange(Summarize(open_s), Seconds)},
+                        {MedianRange(open_rss, Mebibytes)},
+                        {MedianRange(pass_rss, Mebibytes)},
+                        {MedianRange(meta, Mebibytes)},
+                        {MedianRange(open_s, Millis)},
                         {std::to_string(open_s.size())}});
     }
   }
@@ -89,7 +92,7 @@ Section BuildSection(const Verdict& v, const ResultSet& res) {
     t.rows.push_back(
         {{backend},
          {NumberField(res.Context(backend, r::kBuildSeconds), Seconds)},
-         {NumberField(res.Context(backend, r::kDiskBytes), Bytes)}});
+         {NumberField(res.Context(backend, r::kDiskBytes), Mebibytes)}});
   }
   s.blocks.push_back(TableBlock(std::move(t)));
   return s;
@@ -133,6 +136,7 @@ void AddDeviceProfile(const std::string& file, const DeviceProfile& p,
 
 Section EnvironmentSection(const ResultSet& res) {
   Section s{"Environment", {}};
+  s.folded = true;
   s.blocks.push_back(Paragraph(
       "Where and how the results were produced. Every file of this report "
       "agrees on each provenance key (the report refuses files that do "
@@ -167,6 +171,7 @@ Section EnvironmentSection(const ResultSet& res) {
 
 Section SettingsSection(const Verdict& v, const ResultSet& res) {
   Section s{"Backend settings", {}};
+  s.folded = true;
   for (const auto& backend : BackendOrder(v)) {
     auto it = res.settings.find(backend);
     if (it == res.settings.end()) {
@@ -327,13 +332,14 @@ std::string BackendLabel(const Verdict& v, const std::string& backend) {
 }
 
 void AddContextSections(const Verdict& v, const ResultSet& res, Document* doc) {
+  doc->sections.push_back(CaveatSection(v, res));
   doc->sections.push_back(MemorySection(v, res));
   doc->sections.push_back(BuildSection(v, res));
+  doc->sections.push_back(ThresholdSection(v));
+  doc->sections.push_back(DatasetSection(res));
+  // The longest, folded in HTML, last.
   doc->sections.push_back(EnvironmentSection(res));
   doc->sections.push_back(SettingsSection(v, res));
-  doc->sections.push_back(DatasetSection(res));
-  doc->sections.push_back(CaveatSection(v, res));
-  doc->sections.push_back(ThresholdSection(v));
 }
 
 }  // namespace flatbench::report

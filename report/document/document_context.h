@@ -1,6 +1,6 @@
 #pragma once
-// The report's sections after the charts: memory, build cost, environment,
-// backend settings, dataset identity, caveats and the thresholds used.
+// The report's last sections: caveats, memory, build cost, the thresholds
+// used, dataset identity, environment and backend settings.
 
 #include <string>
 #include <vector>

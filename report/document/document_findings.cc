@@ -36,6 +36,13 @@ std::string ListText(const std::vector<std::string>& parts) {
   return out;
 }
 
+// Parts that hold commas of their own, one after another: "a; b; c".
+std::string Reasons(const std::vector<std::string>& parts) {
+  std::string out;
+  for (const auto& part : parts) out += (out.empty() ? "" : "; ") + part;
+  return out;
+}
+
 std::string CheckWhere(const RatioCheck& c) {
   return c.threshold.name + " (" + c.candidate.table + " " + c.candidate.kind +
          ", " + ThreadCount(c.candidate.threads) + ")";
@@ -143,7 +150,7 @@ std::string BeyondFinding(const Verdict& v) {
   }
   return "No one-page format could pass " + std::to_string(beyond.size()) +
          " of " + std::to_string(v.checks.size()) +
-         " checks on this device: " + ListText(parts) + more + ".";
+         " checks on this device: " + Reasons(parts) + more + ".";
 }
 
 // The checks whose device ceiling did not hold, or "".
@@ -204,8 +211,8 @@ std::vector<std::string> Findings(const Verdict& v) {
 
 Section FindingsSection(const Verdict& v) {
   Section s{"What the run says", {}};
-  for (auto& sentence : Findings(v)) {
-    s.blocks.push_back(Paragraph(std::move(sentence)));
+  for (const auto& sentence : Findings(v)) {
+    for (auto& b : Prose(sentence)) s.blocks.push_back(std::move(b));
   }
   return s;
 }

@@ -142,11 +142,11 @@ Table StartupTable(const Verdict& v, const std::vector<std::string>& modes) {
       const Spread probes = s->Of(r::kStartupProbes);
       t.rows.push_back({{mode},
                         {BackendLabel(v, backend)},
-                        {Seconds(s->Of(r::kStartupS).median)},
-                        {Seconds(s->Of(r::kStartupMinS).min) + "–" +
-                         Seconds(s->Of(r::kStartupMaxS).max)},
-                        {Seconds(s->Of(r::kOpenSeconds).median)},
-                        {Bytes(s->Of(r::kRssAfterOpenBytes).median)},
+                        {Millis(s->Of(r::kStartupS).median)},
+                        {Millis(s->Of(r::kStartupMinS).min) + "–" +
+                         Millis(s->Of(r::kStartupMaxS).max)},
+                        {Millis(s->Of(r::kOpenSeconds).median)},
+                        {Mebibytes(s->Of(r::kRssAfterOpenBytes).median)},
                         {Count(probes.median * static_cast<double>(probes.n))},
                         {std::to_string(s->repetitions)}});
     }
@@ -185,7 +185,7 @@ BarChart ScanChart(const Verdict& v, const std::string& mode) {
 BarChart StartupChart(const Verdict& v, const std::vector<std::string>& modes) {
   BarChart c;
   c.title = "Startup to first read (median; whiskers fastest–slowest probe)";
-  c.y_label = "ms";
+  c.y_label = "startup, ms";
   c.log_scale = true;
   c.groups = modes;
   for (const auto& backend : BackendOrder(v)) {

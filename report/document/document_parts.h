@@ -86,7 +86,34 @@ DeviceFigures EfficiencyOf(const Verdict& v, const std::string& backend,
 std::vector<std::string> Findings(const Verdict& v);
 Section FindingsSection(const Verdict& v);
 
-Section ChartSection(const Verdict& v);
+// document_charts.cc: each check's ratios per read path against its bound,
+// and the backends' reads/s and p99 latency as small multiples.
+Section RatioChartSection(const Verdict& v);
+Section CellChartSection(const Verdict& v);
+// document_why.cc: why the verdict is what it is, a bullet per failed gate
+// and per check that did not pass clear of its bound, per read path.
+Section WhySection(const Verdict& v);
+
+// prose.cc: `text` as one paragraph, or when it is longer than
+// kMaxParagraph, as its lead (up to its first ": ") and a list of the
+// parts after it (split at "; ", or else at the top-level ", " and " and "
+// of a list), so no paragraph of the report runs past kMaxParagraph.
+std::vector<Block> Prose(const std::string& text);
+
+// document_bottom_line.cc: the bottom line, a box under the badge in plain
+// words from the run's figures: the decision; what the numbers say per
+// judged read path (against each baseline, and misses); the one thing that
+// limits the result, when the figures say so (the scale, the host or the
+// device); and the next step as a command.
+struct BottomLine {
+  std::string decision;
+  std::vector<std::string> paths;  // One per judged read path.
+  std::string limit;               // Empty when nothing limits it.
+  std::string next;
+};
+BottomLine BottomLineOf(const Verdict& v, const ResultSet& r);
+// The box: "The bottom line", then its sentences in that order.
+Block BottomLineBlock(const Verdict& v, const ResultSet& r);
 // document_ops.cc: scans and startup, every backend, every mode measured.
 Section OpsSection(const Verdict& v, const ResultSet& r);
 // document_batch.cc: batched lookups, every backend, every mode measured,

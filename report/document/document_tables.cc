@@ -274,8 +274,8 @@ Table PreloadTable(const Verdict& v, const ResultSet& res) {
       std::string what = res.Context(backend, r::kPreload);
       t.rows.push_back({{backend},
                         {mode},
-                        {Bytes(s.median)},
-                        {Bytes(s.min) + "–" + Bytes(s.max)},
+                        {Mebibytes(s.median)},
+                        {Mebibytes(s.min) + "–" + Mebibytes(s.max)},
                         {what.empty() ? "not recorded" : what}});
     }
   }

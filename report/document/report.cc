@@ -16,7 +16,8 @@ namespace flatbench::report {
 
 namespace {
 
-RenderedReport Render(const Document& doc) {
+RenderedReport Render(Document doc, const std::string& docs_root) {
+  doc.docs_root = docs_root;
   RenderedReport out;
   out.markdown = RenderMarkdown(doc);
   out.html = RenderHtml(doc);
@@ -56,8 +57,20 @@ Result<std::optional<std::pair<ResultSet, ResultSet>>> ShapePair(
 
 }  // namespace
 
-RenderedReport RenderReport(const Verdict& verdict, const ResultSet& results) {
-  return Render(BuildDocument(verdict, results));
+std::string DocsRoot(const std::string& out_dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path root(FLATBENCH_DOCS_ROOT);
+  if (!fs::exists(root / "RESEARCH.md", ec)) return "";
+  const fs::path dir = fs::weakly_canonical(fs::absolute(out_dir, ec), ec);
+  const fs::path rel = fs::relative(fs::canonical(root, ec), dir, ec);
+  if (ec || rel.empty()) return "";
+  return rel.generic_string() + "/";
+}
+
+RenderedReport RenderReport(const Verdict& verdict, const ResultSet& results,
+                            const std::string& docs_root) {
+  return Render(BuildDocument(verdict, results), docs_root);
 }
 
 Status PrepareOutputDir(const std::string& out_dir, bool force) {
@@ -88,15 +101,17 @@ Result<ReportSummary> WriteReport(const ReportOptions& options) {
   FLATBENCH_ASSIGN_OR_RETURN(auto pair, ShapePair(options.inputs));
   Verdict verdict;
   RenderedReport rendered;
+  const std::string docs_root = DocsRoot(options.out_dir);
   if (pair) {
     Verdict fresh = ComputeVerdict(pair->first, thresholds);
     verdict = ComputeVerdict(pair->second, thresholds);
     rendered =
-        Render(BuildShapeComparison(pair->first, fresh, pair->second, verdict));
+        Render(BuildShapeComparison(pair->first, fresh, pair->second, verdict),
+               docs_root);
   } else {
     FLATBENCH_ASSIGN_OR_RETURN(ResultSet results, LoadResults(options.inputs));
     verdict = ComputeVerdict(results, thresholds);
-    rendered = RenderReport(verdict, results);
+    rendered = RenderReport(verdict, results, docs_root);
   }
 
   const fs::path dir(options.out_dir);

@@ -27,7 +27,10 @@ struct RenderedReport {
   std::map<std::string, std::string> charts;  // File name -> SVG text.
 };
 
-RenderedReport RenderReport(const Verdict& verdict, const ResultSet& results);
+// `docs_root`: Document::docs_root, where references to the project's
+// documents link to ("" leaves them plain text).
+RenderedReport RenderReport(const Verdict& verdict, const ResultSet& results,
+                            const std::string& docs_root = "");
 
 struct ReportSummary {
   Outcome outcome = Outcome::kInconclusive;
@@ -44,6 +47,11 @@ struct ReportSummary {
 // kCorruption (malformed JSON or thresholds, results from two datasets),
 // kRefuseOverwrite (out_dir/report.md exists and !force), kIOError.
 Result<ReportSummary> WriteReport(const ReportOptions& options);
+
+// Where the project's documents are, relative to `out_dir`, with a
+// trailing slash ("../../"), for Document::docs_root; "" when this build's
+// source tree (which holds RESEARCH.md) is not on this machine.
+std::string DocsRoot(const std::string& out_dir);
 
 // Makes `out_dir` ready for a report: refuses (kRefuseOverwrite) when it
 // already holds report.md and `force` is false, else creates it (kIOError

@@ -21,30 +21,81 @@ double SvgTextWidth(const std::string& text, double font) {
   return static_cast<double>(chars) * kCharEm * font;
 }
 
+namespace {
+
+using svg_detail::LegendItem;
+
+// A chart's legend: the outcomes when bars are judged (and the series'
+// styles when several are), else the visible series; then the marker.
+std::vector<LegendItem> ChartLegend(const BarChart& chart,
+                                    const std::vector<size_t>& visible) {
+  using namespace svg_detail;  // NOLINT: the renderer's own pieces.
+  std::vector<LegendItem> items;
+  if (JudgedColors(chart)) {
+    items.push_back({kPass, "passes", ""});
+    if (chart.color_noise) {
+      items.push_back(
+          {kNoise, "within noise (interval contains the bound)", ""});
+    }
+    items.push_back({kFail, "fails", ""});
+    for (size_t k = 0; k < visible.size() && chart.judge; ++k) {
+      items.push_back(
+          {kNeutral, chart.series[visible[k]].name, SeriesStyle(k, kNeutral)});
+    }
+  } else {
+    for (size_t s : visible) {
+      items.push_back(
+          {kPalette[s % std::size(kPalette)], chart.series[s].name, ""});
+    }
+  }
+  if (!chart.marker_label.empty()) {
+    items.push_back({"", chart.marker_label, ""});
+  }
+  return items;
+}
+
+// A grid's legend: the visible series in their colours, then the marker.
+std::vector<LegendItem> GridLegend(const BarGrid& grid,
+                                   const std::vector<size_t>& visible) {
+  using namespace svg_detail;  // NOLINT: the renderer's own pieces.
+  std::vector<LegendItem> items;
+  for (size_t s : visible) {
+    if (s >= grid.series_names.size()) continue;
+    items.push_back(
+        {kPalette[s % std::size(kPalette)], grid.series_names[s], ""});
+  }
+  if (!grid.marker_label.empty()) items.push_back({"", grid.marker_label, ""});
+  return items;
+}
+
+// Every panel of the grid, row by row; *most_groups: the most groups of any.
+std::vector<const BarChart*> AllPanels(const BarGrid& grid,
+                                       size_t* most_groups) {
+  std::vector<const BarChart*> all;
+  for (const auto& row : grid.panels) {
+    for (const auto& p : row) {
+      *most_groups = std::max(*most_groups, p.groups.size());
+      all.push_back(&p);
+    }
+  }
+  return all;
+}
+
+}  // namespace
+
 std::string RenderSvg(const BarChart& chart, bool standalone) {
   using namespace svg_detail;  // NOLINT: the renderer's own pieces.
   const double n =
       static_cast<double>(std::max<size_t>(chart.groups.size(), 1));
   const double ns =
-      static_cast<double>(std::max<size_t>(chart.series.size(), 1));
+      static_cast<double>(std::max<size_t>(VisibleSeries({&chart}).size(), 1));
   const double plot_w =
       std::max(kChartWidth - kLeft - kMargin, n * (ns * kMinBar + kGroupGap));
   const Labels labels = LayOutLabels(chart.groups, plot_w / n);
   const double width = kLeft + plot_w + std::max(kMargin, labels.overflow);
 
-  std::vector<LegendItem> items;
-  const bool single = chart.threshold && chart.series.size() == 1;
-  for (size_t s = 0; s < chart.series.size() && !single; ++s) {
-    items.push_back({kPalette[s % std::size(kPalette)], chart.series[s].name});
-  }
-  if (single) {
-    items.push_back({kPass, "passes"});
-    items.push_back({kFail, "fails"});
-    if (chart.color_noise) {
-      items.push_back({kNoise, "within noise (interval contains the bound)"});
-    }
-  }
-  if (!chart.marker_label.empty()) items.push_back({"", chart.marker_label});
+  const std::vector<size_t> visible = VisibleSeries({&chart});
+  const std::vector<LegendItem> items = ChartLegend(chart, visible);
   const double legend_w = width - kLeft - kMargin;
   const double legend_h = LegendRows(items, legend_w) * kLegendRow;
   const Frame f{kLeft, kTitleHeight + legend_h + 16, plot_w, kPlotHeight};
@@ -54,9 +105,9 @@ std::string RenderSvg(const BarChart& chart, bool standalone) {
   std::string o = Open(width, height, chart.title, standalone);
   DrawLegend(items, kLeft, kTitleHeight, legend_w, &o);
   DrawGridLines(axis, f, /*tick_labels=*/true, &o);
-  o += VerticalText(16, f.y + f.h / 2, "axis-title", "",
-                    AxisTitle(chart.y_label, chart.log_scale));
-  DrawBars(chart, axis, f, "", chart.marker_label, &o);
+  o += DrawAxisTitle(AxisTitle(chart.y_label, chart.log_scale), 16,
+                     f.y + f.h / 2);
+  DrawBars(chart, axis, f, "", chart.marker_label, visible, &o);
   DrawLabels(chart.groups, labels, f, &o);
   if (chart.threshold) {
     const double ty = axis.Y(f, *chart.threshold);
@@ -75,16 +126,11 @@ std::string RenderSvg(const BarGrid& grid, bool standalone) {
   size_t cols = 0;
   for (const auto& row : grid.panels) cols = std::max(cols, row.size());
   const double nc = static_cast<double>(std::max<size_t>(cols, 1));
-  const double ns =
-      static_cast<double>(std::max<size_t>(grid.series_names.size(), 1));
   size_t most_groups = 1;
-  std::vector<const BarChart*> all;
-  for (const auto& row : grid.panels) {
-    for (const auto& p : row) {
-      most_groups = std::max(most_groups, p.groups.size());
-      all.push_back(&p);
-    }
-  }
+  const std::vector<const BarChart*> all = AllPanels(grid, &most_groups);
+  // Series without a bar in any panel take no place and no legend entry.
+  const std::vector<size_t> visible = VisibleSeries(all);
+  const double ns = static_cast<double>(std::max<size_t>(visible.size(), 1));
   const double panel_w =
       std::max((kChartWidth - kLeft - kMargin - (nc - 1) * kPanelGap) / nc,
                static_cast<double>(most_groups) * (ns * kMinBar + kGroupGap));
@@ -104,11 +150,7 @@ std::string RenderSvg(const BarGrid& grid, bool standalone) {
   const double width =
       kLeft + nc * panel_w + (nc - 1) * kPanelGap + std::max(kMargin, overflow);
 
-  std::vector<LegendItem> items;
-  for (size_t s = 0; s < grid.series_names.size(); ++s) {
-    items.push_back({kPalette[s % std::size(kPalette)], grid.series_names[s]});
-  }
-  if (!grid.marker_label.empty()) items.push_back({"", grid.marker_label});
+  const std::vector<LegendItem> items = GridLegend(grid, visible);
   const double legend_w = width - kLeft - kMargin;
   const double legend_h = LegendRows(items, legend_w) * kLegendRow;
   const double first_y = kTitleHeight + legend_h + 8 + kColumnHead;
@@ -134,8 +176,8 @@ std::string RenderSvg(const BarGrid& grid, bool standalone) {
                         "font-weight=\"bold\" font-size=\"12\"",
                         grid.row_labels[r]);
     }
-    o += VerticalText(32, y + kPanelHeight / 2, "axis-title", "",
-                      AxisTitle(grid.y_label, grid.log_scale));
+    o += DrawAxisTitle(AxisTitle(grid.y_label, grid.log_scale), 32,
+                       y + kPanelHeight / 2);
     for (size_t c = 0; c < grid.panels[r].size(); ++c) {
       const BarChart& p = grid.panels[r][c];
       const Frame f{kLeft + c * (panel_w + kPanelGap), y, panel_w,
@@ -144,7 +186,7 @@ std::string RenderSvg(const BarGrid& grid, bool standalone) {
       std::string where;
       if (r < grid.row_labels.size()) where += grid.row_labels[r] + ", ";
       if (c < grid.column_labels.size()) where += grid.column_labels[c] + ", ";
-      DrawBars(p, axis, f, where, grid.marker_label, &o);
+      DrawBars(p, axis, f, where, grid.marker_label, visible, &o);
       DrawLabels(
           p.groups,
           LayOutLabels(p.groups, panel_w / static_cast<double>(std::max<size_t>(

@@ -4,10 +4,13 @@
 //
 // Layout: a chart is drawn at least kChartWidth wide (the report page's
 // width), its legend under the title and wrapped to that width, so no
-// legend entry is ever cut off; group labels lie flat (on one or two lines)
-// when they fit their group and are turned 45 degrees, with room reserved
-// for them, when they do not. Text widths are estimated at kCharEm times
-// the font size per character, a bound on sans-serif fonts' average.
+// legend entry is ever cut off. The legend names only the series with a
+// bar somewhere in the chart (the others take no room); a series without
+// a bar in a group where others have one is marked "n/a" in its place; group
+// labels lie flat (on one or two lines) when they fit their group and are
+// turned 45 degrees, with room reserved for them, when they do not. Text widths
+// are estimated at kCharEm times the font size per character, a bound on
+// sans-serif fonts' average.
 
 #include <optional>
 #include <string>
@@ -28,6 +31,8 @@ struct BarSeries {
 
 struct BarChart {
   std::string title;
+  // The value axis's title; a '\n' breaks it into lines (each drawn
+  // along the axis), e.g. "arena ÷ rocksdb reads/s\nhigher is better ↑".
   std::string y_label;
   std::vector<std::string> groups;  // x-axis labels.
   std::vector<BarSeries> series;    // Bars within each group.
@@ -43,6 +48,11 @@ struct BarChart {
   // With one series and a threshold: bars whose error bar straddles the
   // threshold are amber ("within noise") instead of green or red.
   bool color_noise = false;
+  // With a threshold: every series' bars are coloured by their outcome
+  // against it (pass, within noise when color_noise, fail), and the
+  // series are told apart by their fill's style (solid, pale, striped,
+  // pale and dashed), which the legend shows in grey.
+  bool judge = false;
 };
 
 // Small multiples: panels of bars on one shared value axis with one legend,
@@ -58,7 +68,8 @@ struct BarGrid {
   std::vector<std::string> series_names;
   // panels[row][column]: groups and series; the panels' titles, threshold
   // and axis settings are unused (the grid's own apply). A panel without
-  // any value says "no data".
+  // any value says "no data"; a series without a value in any panel is
+  // left out of the legend and the panels.
   std::vector<std::vector<BarChart>> panels;
   bool log_scale = false;
   std::string marker_label;  // As BarChart::marker_label.

@@ -66,11 +66,44 @@ Axis::Axis(const std::vector<const BarChart*>& charts, bool log,
   }
 }
 
+bool JudgedColors(const BarChart& chart) {
+  return chart.threshold && (chart.judge || chart.series.size() == 1);
+}
+
+std::vector<size_t> VisibleSeries(const std::vector<const BarChart*>& charts) {
+  std::vector<size_t> out;
+  size_t most = 0;
+  for (const BarChart* c : charts) most = std::max(most, c->series.size());
+  for (size_t s = 0; s < most; ++s) {
+    bool any = false;
+    for (const BarChart* c : charts) {
+      if (s >= c->series.size()) continue;
+      for (double v : c->series[s].values) any = any || std::isfinite(v);
+    }
+    if (any) out.push_back(s);
+  }
+  return out;
+}
+
+std::string SeriesStyle(size_t rank, const std::string& color) {
+  const std::string fill = "fill=\"" + color + "\"";
+  switch (rank % 4) {
+    case 0:
+      return fill;
+    case 1:
+      return fill + " fill-opacity=\"0.35\" stroke=\"" + color +
+             "\" stroke-width=\"1.5\"";
+    case 2:
+      return fill + " stroke=\"#000000\" stroke-width=\"1\"";
+    default:
+      return fill + " fill-opacity=\"0.35\" stroke=\"" + color +
+             "\" stroke-width=\"1.5\" stroke-dasharray=\"3 2\"";
+  }
+}
+
 std::string BarColor(const BarChart& chart, size_t s, double v, double lo,
                      double hi) {
-  if (!chart.threshold || chart.series.size() != 1) {
-    return kPalette[s % std::size(kPalette)];
-  }
+  if (!JudgedColors(chart)) return kPalette[s % std::size(kPalette)];
   double t = *chart.threshold;
   if (chart.color_noise && lo < t && t < hi) return kNoise;
   bool pass = chart.higher_is_better ? v >= t : v <= t;
@@ -160,15 +193,37 @@ void DrawGridLines(const Axis& axis, const Frame& f, bool tick_labels,
   }
 }
 
-// The bars of `c` (groups side by side, series within each group).
-// Each bar's tooltip names `where` (the panel), series, group and values;
-// a group without any bar says "no data".
+namespace {
+
+// A bar's whisker from lo to hi, over a white halo so that it shows on a
+// marker at the same value.
+void DrawWhisker(const Axis& axis, const Frame& f, double mid, double cap,
+                 double lo, double hi, std::string* o) {
+  for (const char* st : {"stroke=\"#ffffff\" stroke-width=\"3.2\"",
+                         "stroke=\"#000000\" stroke-width=\"1.2\""}) {
+    *o += Line(mid, mid, axis.Y(f, lo), axis.Y(f, hi), st);
+    *o += Line(mid - cap, mid + cap, axis.Y(f, lo), axis.Y(f, lo), st);
+    *o += Line(mid - cap, mid + cap, axis.Y(f, hi), axis.Y(f, hi), st);
+  }
+}
+
+// "n/a", upright along an empty bar's place, for a series without a bar
+// in a group where others have one.
+std::string NotAvailable(double cx, double base, const std::string& tip) {
+  return "<text x=\"0\" y=\"0\" class=\"n-a\" transform=\"translate(" +
+         SvgNumber(cx + 3) + "," + SvgNumber(base - 3) +
+         ") rotate(-90)\" font-size=\"9\" fill=\"#888888\">n/a<title>" +
+         HtmlEscape(tip) + "</title></text>\n";
+}
+
+}  // namespace
+
 void DrawBars(const BarChart& c, const Axis& axis, const Frame& f,
               const std::string& where, const std::string& marker_label,
-              std::string* o) {
+              const std::vector<size_t>& visible, std::string* o) {
   const size_t n = c.groups.size();
   if (n == 0) return;
-  const size_t ns = std::max<size_t>(c.series.size(), 1);
+  const size_t ns = std::max<size_t>(visible.size(), 1);
   const double gw = f.w / static_cast<double>(n);
   const double bar =
       std::clamp((gw - kGroupGap) / static_cast<double>(ns), 1.0, kMaxBar);
@@ -176,20 +231,29 @@ void DrawBars(const BarChart& c, const Axis& axis, const Frame& f,
   for (size_t g = 0; g < n; ++g) {
     const double gx = f.x + g * gw + (gw - block) / 2;
     bool any = false;
-    for (const auto& series : c.series) {
-      any = any || std::isfinite(At(series.values, g));
+    for (size_t s : visible) {
+      any = any ||
+            (s < c.series.size() && std::isfinite(At(c.series[s].values, g)));
     }
     if (!any) {
       *o += Text(f.x + (g + 0.5) * gw, f.y + f.h - 6, "no-data",
                  "text-anchor=\"middle\" font-size=\"10\" fill=\"#888888\"",
                  "no data");
     }
-    for (size_t s = 0; s < c.series.size(); ++s) {
-      const BarSeries& series = c.series[s];
+    for (size_t k = 0; k < visible.size(); ++k) {
+      if (visible[k] >= c.series.size()) continue;
+      const BarSeries& series = c.series[visible[k]];
       const double v = At(series.values, g);
-      if (!std::isfinite(v)) continue;
+      const double bx = gx + k * bar;
+      if (!std::isfinite(v)) {
+        if (any) {
+          *o += NotAvailable(bx + (bar - 1) / 2, axis.Base(f),
+                             series.name + ", " + where + c.groups[g] +
+                                 ": no bar (not measured)");
+        }
+        continue;
+      }
       const double lo = At(series.low, g), hi = At(series.high, g);
-      const double bx = gx + s * bar;
       const double mid = bx + (bar - 1) / 2;
       std::string tip =
           series.name + ", " + where + c.groups[g] + ": " + Sig(v, 4);
@@ -198,21 +262,21 @@ void DrawBars(const BarChart& c, const Axis& axis, const Frame& f,
       }
       const double mark = At(series.marker, g);
       if (std::isfinite(mark)) tip += "; " + marker_label + " " + Sig(mark, 4);
-      *o += "<rect x=\"" + SvgNumber(bx) + "\" y=\"" + SvgNumber(axis.Y(f, v)) +
-            "\" width=\"" + SvgNumber(std::max(bar - 1, 1.0)) + "\" height=\"" +
-            SvgNumber(axis.Base(f) - axis.Y(f, v)) + "\" fill=\"" +
-            BarColor(c, s, v, lo, hi) + "\"><title>" + HtmlEscape(tip) +
-            "</title></rect>\n";
-      if (std::isfinite(lo) && std::isfinite(hi)) {
-        const std::string st = "stroke=\"#000000\" stroke-width=\"1.2\"";
-        const double cap = std::min(3.0, bar / 2);
-        *o += Line(mid, mid, axis.Y(f, lo), axis.Y(f, hi), st);
-        *o += Line(mid - cap, mid + cap, axis.Y(f, lo), axis.Y(f, lo), st);
-        *o += Line(mid - cap, mid + cap, axis.Y(f, hi), axis.Y(f, hi), st);
-      }
+      const std::string color = BarColor(c, visible[k], v, lo, hi);
+      *o +=
+          "<rect x=\"" + SvgNumber(bx) + "\" y=\"" + SvgNumber(axis.Y(f, v)) +
+          "\" width=\"" + SvgNumber(std::max(bar - 1, 1.0)) + "\" height=\"" +
+          SvgNumber(axis.Base(f) - axis.Y(f, v)) + "\" " +
+          (JudgedColors(c) ? SeriesStyle(k, color) : "fill=\"" + color + "\"") +
+          "><title>" + HtmlEscape(tip) + "</title></rect>\n";
+      // The marker first: the whisker is drawn over it.
       if (std::isfinite(mark)) {
         *o += Line(bx - 2, bx + bar + 1, axis.Y(f, mark), axis.Y(f, mark),
-                   "stroke=\"#000000\" stroke-width=\"2.5\"");
+                   "stroke=\"" + std::string(kMarker) +
+                       "\" stroke-width=\"2.5\" class=\"marker\"");
+      }
+      if (std::isfinite(lo) && std::isfinite(hi)) {
+        DrawWhisker(axis, f, mid, std::min(3.0, bar / 2), lo, hi, o);
       }
     }
   }
@@ -246,9 +310,13 @@ void DrawLegend(const std::vector<LegendItem>& items, double x0, double y0,
       y += kLegendRow;
     }
     const double lx = x0 + x;
-    if (it.swatch.empty()) {
-      *o += Line(lx, lx + 10, y - 4, y - 4,
-                 "stroke=\"#000000\" stroke-width=\"2.5\"");
+    if (!it.style.empty()) {
+      *o += "<rect x=\"" + SvgNumber(lx) + "\" y=\"" + SvgNumber(y - 9) +
+            "\" width=\"10\" height=\"10\" " + it.style + "/>\n";
+    } else if (it.swatch.empty()) {
+      *o +=
+          Line(lx, lx + 10, y - 4, y - 4,
+               "stroke=\"" + std::string(kMarker) + "\" stroke-width=\"2.5\"");
     } else {
       *o += "<rect x=\"" + SvgNumber(lx) + "\" y=\"" + SvgNumber(y - 9) +
             "\" width=\"10\" height=\"10\" fill=\"" + it.swatch + "\"/>\n";
@@ -281,8 +349,34 @@ std::string VerticalText(double x, double y, const std::string& cls,
          "</text>\n";
 }
 
-std::string AxisTitle(const std::string& label, bool log) {
-  return label + (log ? " (log scale)" : "");
+std::vector<std::string> AxisTitle(const std::string& label, bool log) {
+  std::vector<std::string> lines;
+  size_t at = 0;
+  for (size_t nl = label.find('\n'); nl != std::string::npos;
+       nl = label.find('\n', at)) {
+    lines.push_back(label.substr(at, nl - at));
+    at = nl + 1;
+  }
+  lines.push_back(label.substr(at));
+  if (log) {
+    // On the last line while it stays short, else a line of its own.
+    if (SvgTextWidth(lines.back() + " (log scale)", kFont) <= 150) {
+      lines.back() += " (log scale)";
+    } else {
+      lines.push_back("(log scale)");
+    }
+  }
+  return lines;
+}
+
+std::string DrawAxisTitle(const std::vector<std::string>& lines, double x,
+                          double y) {
+  std::string o;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    o += VerticalText(x + 13 * static_cast<double>(i), y, "axis-title", "",
+                      lines[i]);
+  }
+  return o;
 }
 
 }  // namespace flatbench::report::svg_detail

@@ -36,6 +36,11 @@ inline constexpr const char* kPalette[] = {"#1f77b4", "#ff7f0e", "#2ca02c",
 inline constexpr char kPass[] = "#2ca02c";
 inline constexpr char kFail[] = "#d62728";
 inline constexpr char kNoise[] = "#e6a700";
+// Markers (a ceiling, a device rate): drawn under the whiskers, in a
+// colour of their own, so a whisker's cap on the same value still shows.
+inline constexpr char kMarker[] = "#6a3d9a";
+// A judged chart's series style swatch colour in the legend.
+inline constexpr char kNeutral[] = "#8c8c8c";
 
 // An SVG <text> element and a <line>, coordinates to a tenth of a px.
 std::string Text(double x, double y, const std::string& cls,
@@ -91,10 +96,18 @@ class Axis {
   double top_ = 1;
 };
 
-// The bar's colour: by series, or with one series and a threshold by
-// pass (green), fail (red) or, with color_noise, within noise (amber).
+// The bar's colour: by series, or with a threshold and one series (or
+// BarChart::judge) by pass (green), fail (red) or, with color_noise,
+// within noise (amber).
 std::string BarColor(const BarChart& chart, size_t s, double v, double lo,
                      double hi);
+// Whether bars are coloured by outcome rather than by series.
+bool JudgedColors(const BarChart& chart);
+// The indices of the series that have a value somewhere in `charts`.
+std::vector<size_t> VisibleSeries(const std::vector<const BarChart*>& charts);
+// A judged chart's series `rank` (its place among the visible series) as
+// SVG attributes of its bar: a fill style of its own and `color`.
+std::string SeriesStyle(size_t rank, const std::string& color);
 
 // How a chart's group labels are set under its groups: flat on one or two
 // lines when each fits its group's width, else turned 45 degrees.
@@ -111,17 +124,19 @@ void DrawLabels(const std::vector<std::string>& groups, const Labels& l,
 // Horizontal grid lines at the axis's ticks, labelled when `tick_labels`.
 void DrawGridLines(const Axis& axis, const Frame& f, bool tick_labels,
                    std::string* o);
-// The bars of `c` (groups side by side, series within each group).
-// Each bar's tooltip names `where` (the panel), series, group and values;
-// a group without any bar says "no data".
+// The bars of the `visible` series of `c` (groups side by side, series
+// within each group). Each bar's tooltip names `where` (the panel),
+// series, group and values; a group without any bar says "no data", and
+// a visible series without a bar in a group that has others "n/a".
 void DrawBars(const BarChart& c, const Axis& axis, const Frame& f,
               const std::string& where, const std::string& marker_label,
-              std::string* o);
+              const std::vector<size_t>& visible, std::string* o);
 
 // Legend entries, wrapped into rows within a width.
 struct LegendItem {
   std::string swatch;  // A colour for a square, or empty for the marker tick.
   std::string text;
+  std::string style;  // When set: the square's attributes (SeriesStyle).
 };
 
 double ItemWidth(const LegendItem& it);
@@ -135,7 +150,11 @@ std::string Open(double width, double height, const std::string& title,
 // Text turned 90 degrees anticlockwise, centred on (x, y).
 std::string VerticalText(double x, double y, const std::string& cls,
                          const std::string& attrs, const std::string& text);
-// The value axis's title: "ratio", "reads/s (log scale)".
-std::string AxisTitle(const std::string& label, bool log);
+// The value axis's title: "ratio", "reads/s (log scale)"; its lines.
+std::vector<std::string> AxisTitle(const std::string& label, bool log);
+// The axis title's lines drawn along the axis, the last nearest the plot
+// (ending at `x`), centred on `y`.
+std::string DrawAxisTitle(const std::vector<std::string>& lines, double x,
+                          double y);
 
 }  // namespace flatbench::report::svg_detail

@@ -90,6 +90,7 @@ Result<PredictionSummary> WritePredictionReport(
   Document doc = BuildPredictionDocument(
       sweep, thresholds,
       sweep.device_profile.has_value() ? &*sweep.device_profile : nullptr);
+  doc.docs_root = DocsRoot(options.out_dir);
   for (const auto& section : doc.sections) {
     for (const auto& b : section.blocks) {
       if (b.kind != Block::Kind::kChart) continue;

@@ -2,6 +2,7 @@
 // where the device ceiling does not hold, and every read path's ratio
 // charts, on constructed results whose figures are worked by hand.
 #include <catch2/catch.hpp>
+#include <sstream>
 
 #include "report/document/document.h"
 #include "report/document/document_parts.h"
@@ -33,11 +34,25 @@ ResultsBuilder AllReadPaths() {
 }
 
 // The markdown up to the card's end: everything before the first section
-// after it, without the blank line that closes the card.
+// after it, without the blank line that closes the card, and without the
+// table of contents and the bottom line's box above the card (each line
+// of them and the blank line after each).
 std::string CardText(const std::string& md) {
   const size_t next = md.find("\n## What the run says");
   REQUIRE(next != std::string::npos);
-  std::string card = md.substr(0, next);
+  std::istringstream in(md.substr(0, next));
+  std::string card;
+  bool skipped = false;
+  for (std::string line; std::getline(in, line);) {
+    const bool above =
+        line.rfind("Contents", 0) == 0 || line.rfind(">", 0) == 0;
+    if (above || (skipped && line.empty())) {
+      skipped = above;
+      continue;
+    }
+    skipped = false;
+    card += line + "\n";
+  }
   while (!card.empty() && card.back() == '\n') card.pop_back();
   return card;
 }
@@ -159,9 +174,18 @@ TEST_CASE("the decision card fits 40 lines and names every failing check",
   if (v.FailedGates().empty()) {
     CHECK(card.find("- every validity gate passed") != std::string::npos);
   }
-  // The prose follows the card, unchanged.
-  CHECK(md.find("## Why this verdict") > md.find("## What the run says"));
-  CHECK(md.find(v.reason) != std::string::npos);
+  // The reasons follow the card, a bullet per failed gate and per check
+  // that did not pass clear of its bound.
+  const size_t why = md.find("## Why this verdict");
+  CHECK(why > md.find("## What the run says"));
+  for (const Gate* g : v.FailedGates()) {
+    CHECK(md.find("- Validity gate " + g->name + " failed: " + g->figure + ".",
+                  why) != std::string::npos);
+  }
+  CHECK(md.find("- arena/rocksdb cold hit reads/s for account hit at 1 "
+                "thread: 1.200 [1.200, 1.200], needs ≥ 1.800, fails clear of "
+                "its bound",
+                why) != std::string::npos);
 }
 
 TEST_CASE("failed gates beyond the card's room fold into one line",
@@ -208,7 +232,7 @@ TEST_CASE("the card in HTML is a styled table", "[report][render]") {
     const size_t link = html.find("<a href=\"#" + id + "\">", card);
     CHECK(link != std::string::npos);
     CHECK(link < html.find("<h2", card));
-    CHECK(html.find("<h2 id=\"" + id + "\">") != std::string::npos);
+    CHECK(html.find("<section id=\"" + id + "\"") != std::string::npos);
   }
 }
 
@@ -282,13 +306,12 @@ TEST_CASE("every read path has its ratio charts, with bound and ceiling",
   Document d = BuildDocument(v, testing::Parse(b.Build()));
   const Section* charts = nullptr;
   for (const auto& s : d.sections) {
-    if (s.title == "Charts") charts = &s;
+    if (s.title == "Ratio charts") charts = &s;
   }
   REQUIRE(charts != nullptr);
   int ratio_charts = 0;
   for (const auto& block : charts->blocks) {
-    if (block.kind != Block::Kind::kChart || block.chart.title.empty() ||
-        block.chart.y_label != "ratio") {
+    if (block.kind != Block::Kind::kChart || block.chart.title.empty()) {
       continue;
     }
     ++ratio_charts;
@@ -302,6 +325,11 @@ TEST_CASE("every read path has its ratio charts, with bound and ceiling",
     REQUIRE(c.threshold.has_value());
     const bool miss = c.title.find("cost per miss") != std::string::npos;
     CHECK(c.log_scale == miss);
+    // The axis names the ratio and which way is better.
+    CHECK(c.y_label == (miss ? "arena ÷ lmdb cost per miss\nlower is better ↓"
+                        : c.title.find("rocksdb") != std::string::npos
+                            ? "arena ÷ rocksdb reads/s\nhigher is better ↑"
+                            : "arena ÷ lmdb reads/s\nhigher is better ↑"));
     CHECK(c.threshold_label.find("bound") == 0);
     for (const auto& s : c.series) {
       REQUIRE(s.values.size() == c.groups.size());
@@ -315,7 +343,8 @@ TEST_CASE("every read path has its ratio charts, with bound and ceiling",
     const std::string svg = RenderSvg(c, /*standalone=*/false);
     CHECK(svg.find("arena+pread") != std::string::npos);
     if (miss) {
-      CHECK(svg.find("ratio (log scale)") != std::string::npos);
+      CHECK(svg.find(">lower is better ↓</text>") != std::string::npos);
+      CHECK(svg.find(">(log scale)</text>") != std::string::npos);
     } else {
       CHECK(svg.find("device ceiling") != std::string::npos);
     }

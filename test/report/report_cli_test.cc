@@ -57,6 +57,30 @@ TEST_CASE("report writes md and html and exits with the verdict",
   CHECK(Exists(tmp / "out/reads_per_s.svg"));
 }
 
+TEST_CASE("report links the documents it names, from wherever it is written",
+          "[report][cli]") {
+  TempDir tmp;
+  Write(tmp / "r.json", ResultsBuilder().Text());
+  REQUIRE(
+      RunFlatbench("report " + (tmp / "r.json") + " --out " + (tmp / "a/b/out"))
+          .exit_code == 0);
+  const std::string md = Read(tmp / "a/b/out/report.md");
+  const std::string html = Read(tmp / "a/b/out/report.html");
+  // "RESEARCH.md §7" as a link to that section, relative to the report's
+  // folder, reaching this source tree's RESEARCH.md.
+  const size_t at = md.find("[RESEARCH.md §7](");
+  REQUIRE(at != std::string::npos);
+  const size_t from = at + std::string("[RESEARCH.md §7](").size();
+  const std::string target = md.substr(from, md.find(')', from) - from);
+  CAPTURE(target);
+  const std::string file = target.substr(0, target.find('#'));
+  CHECK(target.substr(file.size()) == "#7-thresholds-and-validity-gates");
+  CHECK(std::filesystem::equivalent(tmp / ("a/b/out/" + file),
+                                    FLATBENCH_SOURCE_ROOT "/RESEARCH.md"));
+  CHECK(html.find("<a href=\"" + target + "\">RESEARCH.md §7</a>") !=
+        std::string::npos);
+}
+
 TEST_CASE("report refuses to overwrite without --force", "[report][cli]") {
   TempDir tmp;
   Write(tmp / "r.json", ResultsBuilder().Text());
