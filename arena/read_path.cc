@@ -14,7 +14,7 @@ namespace {
 constexpr std::array<ReadPathEntry, 4> kReadPaths = {{
     {ReadPath::kMmap, "mmap", &MmapSource::Open},
     {ReadPath::kPread, "pread", &PreadSource::Open},
-    {ReadPath::kDirect, "direct", &DirectSource::Open},
+    {ReadPath::kDirect, "direct", &PreadSource::OpenDirect},
     {ReadPath::kCache, "cache", &CacheSource::Open},
 }};
 
