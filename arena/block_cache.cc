@@ -117,8 +117,8 @@ void KeepSpare(char* map, uint64_t bytes) {
 // as a hit through the file's map, whose page cache uses large folios, does
 // not. The mapping is aligned to 2 MiB by over-allocating. It is not
 // populated at open: writing every frame would cost each cold open seconds
-// (RESEARCH.md section 12). A frame's memory arrives with the first read into it,
-// an anonymous fault (one per 2 MiB page, zero-filled), unless the frames
+// (RESEARCH.md section 12). A frame's memory arrives with the first read into
+// it, an anonymous fault (one per 2 MiB page, zero-filled), unless the frames
 // are the spare ones of a cache closed before (SpareFrames above); a full
 // cache reuses evicted frames and faults nothing (RESEARCH.md section 8,
 // "CPU per cold hit of the cached path").
