@@ -80,48 +80,48 @@ std::string NotHeldSentence(const Verdict& v) {
          ListChecks(not_held, NotHeldSummary) + ".";
 }
 
-std::string Reason(const Verdict& v) {
-  std::vector<const RatioCheck*> failed;
-  const RatioCheck* worst = nullptr;
-  for (const auto& c : v.checks) {
-    if (!c.passed) failed.push_back(&c);
-    if (worst == nullptr || c.Margin() < worst->Margin()) worst = &c;
-  }
-  const std::vector<const RatioCheck*> noisy = v.NoisyChecks();
+constexpr char kIntervalWords[] =
+    "the 95% bootstrap interval of the ratio of medians over the "
+    "repetitions";
+
+// A GO's or a NO-GO's reason: the valid run, and its closest check or its
+// clear failures (and those within noise).
+std::string DecidedReason(const Verdict& v) {
   const std::string n = std::to_string(v.checks.size());
   const std::string where =
       v.thresholds.gate_mode + " mode at " + v.thresholds.gate_scale + " scale";
-  const std::string interval_words =
-      "the 95% bootstrap interval of the ratio of medians over the "
-      "repetitions";
-  switch (v.outcome) {
-    case Outcome::kGo:
-      return "The run is valid (" + where +
-             ", every validity gate passed) and all " + n +
-             " ratio checks pass on medians over the repetitions, each with " +
-             interval_words +
-             " clear of its bound. The closest to its "
-             "bound: " +
-             (worst ? CheckSummary(*worst) : "none") + ".";
-    case Outcome::kNoGo: {
-      std::vector<const RatioCheck*> clear = v.ClearlyFailedChecks();
-      std::string text = "The run is valid (" + where +
-                         ", every validity gate passed), but " +
-                         std::to_string(clear.size()) + " of " + n +
-                         " ratio checks fail, each with " + interval_words +
-                         " clear of its bound: " + ListChecks(clear) + ".";
-      if (!noisy.empty()) {
-        text.append(" A clear failure decides the verdict; ")
-            .append(std::to_string(noisy.size()))
-            .append(" other checks are within noise: ")
-            .append(ListChecks(noisy))
-            .append(".");
-      }
-      return text;
+  if (v.outcome == Outcome::kGo) {
+    const RatioCheck* worst = nullptr;
+    for (const auto& c : v.checks) {
+      if (worst == nullptr || c.Margin() < worst->Margin()) worst = &c;
     }
-    case Outcome::kInconclusive:
-      break;
+    return "The run is valid (" + where +
+           ", every validity gate passed) and all " + n +
+           " ratio checks pass on medians over the repetitions, each with " +
+           kIntervalWords + " clear of its bound. The closest to its bound: " +
+           (worst ? CheckSummary(*worst) : "none") + ".";
   }
+  const std::vector<const RatioCheck*> clear = v.ClearlyFailedChecks();
+  const std::vector<const RatioCheck*> noisy = v.NoisyChecks();
+  std::string text = "The run is valid (" + where +
+                     ", every validity gate passed), but " +
+                     std::to_string(clear.size()) + " of " + n +
+                     " ratio checks fail, each with " + kIntervalWords +
+                     " clear of its bound: " + ListChecks(clear) + ".";
+  if (!noisy.empty()) {
+    text.append(" A clear failure decides the verdict; ")
+        .append(std::to_string(noisy.size()))
+        .append(" other checks are within noise: ")
+        .append(ListChecks(noisy))
+        .append(".");
+  }
+  return text;
+}
+
+// Why an INCONCLUSIVE run gives no verdict: its failed gates, or its
+// checks within noise.
+std::string UndecidedWhy(const Verdict& v) {
+  const std::string n = std::to_string(v.checks.size());
   std::string why;
   if (!v.Valid()) {
     std::string gates;
@@ -133,8 +133,10 @@ std::string Reason(const Verdict& v) {
         "given. Failed validity gates: " +
         gates + ".";
   } else {
-    why = "The run is valid (" + where + "), but no GO or NO-GO is given.";
+    why = "The run is valid (" + v.thresholds.gate_mode + " mode at " +
+          v.thresholds.gate_scale + " scale), but no GO or NO-GO is given.";
   }
+  const std::vector<const RatioCheck*> noisy = v.NoisyChecks();
   if (!noisy.empty()) {
     // Appended piece by piece: g++ 12 misreads " " + temporary here as an
     // overlapping copy (-Wrestrict).
@@ -143,37 +145,46 @@ std::string Reason(const Verdict& v) {
         .append(" of ")
         .append(n)
         .append(" checks are within noise (")
-        .append(interval_words)
+        .append(kIntervalWords)
         .append(
             " contains the bound, so the repetitions cannot tell pass from "
             "fail): ")
         .append(ListChecks(noisy))
         .append(".");
   }
-  // A check without a figure neither passes nor fails: said apart, as
-  // ShortOutcome says it.
+  return why;
+}
+
+// What the checks would say if the run were valid. A check without a
+// figure neither passes nor fails: said apart, as ShortOutcome says it.
+std::string ProvisionalOutcome(const Verdict& v) {
+  const std::string n = std::to_string(v.checks.size());
   std::vector<const RatioCheck*> failing, missing;
-  for (const RatioCheck* c : failed) {
-    (c->available ? failing : missing).push_back(c);
+  for (const auto& c : v.checks) {
+    if (!c.passed) (c.available ? failing : missing).push_back(&c);
   }
-  std::string provisional;
-  if (failed.empty()) {
-    provisional = "all " + n + " ratio checks would pass";
-  } else {
-    provisional = std::to_string(failing.size()) + " of " + n +
-                  " ratio checks would fail";
-    if (!failing.empty()) {
-      provisional.append(" (").append(ListChecks(failing)).append(")");
-    }
-    if (!missing.empty()) {
-      provisional.append(", ")
-          .append(std::to_string(missing.size()))
-          .append(" have no figure (")
-          .append(ListChecks(missing))
-          .append(")");
-    }
+  if (failing.empty() && missing.empty()) {
+    return "all " + n + " ratio checks would pass";
   }
-  return why + " Provisionally, on these numbers, " + provisional +
+  std::string provisional =
+      std::to_string(failing.size()) + " of " + n + " ratio checks would fail";
+  if (!failing.empty()) {
+    provisional.append(" (").append(ListChecks(failing)).append(")");
+  }
+  if (!missing.empty()) {
+    provisional.append(", ")
+        .append(std::to_string(missing.size()))
+        .append(" have no figure (")
+        .append(ListChecks(missing))
+        .append(")");
+  }
+  return provisional;
+}
+
+std::string Reason(const Verdict& v) {
+  if (v.outcome != Outcome::kInconclusive) return DecidedReason(v);
+  return UndecidedWhy(v) + " Provisionally, on these numbers, " +
+         ProvisionalOutcome(v) +
          "; this is not a verdict until a valid run at " +
          v.thresholds.gate_scale + " scale with clear intervals confirms it.";
 }
