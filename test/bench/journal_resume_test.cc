@@ -50,6 +50,22 @@ std::unique_ptr<DyingChannel> DyingArena(const datagen::Dataset& ds,
       die_at);
 }
 
+// A cold run of the arena's account table, journalled at `path` and
+// started now; each test adds its kinds, threads and sizes.
+RunOptions ColdArenaRun(const std::string& path) {
+  RunOptions ro;
+  ro.schedule.backends = {"arena"};
+  ro.schedule.modes = {Mode::kCold};
+  ro.schedule.tables = {Table::kAccount};
+  ro.schedule.draw_seed = kDefaultDrawSeed;
+  ro.progress = false;
+  ro.journal_path = path;
+  ro.journal_header = Header();
+  ro.journal_header.started = WallNow();
+  ro.session_wall = ro.journal_header.started;
+  return ro;
+}
+
 std::set<std::string> Names(const json& doc) {
   std::set<std::string> out;
   for (const auto& e : doc["benchmarks"]) out.insert(e["name"]);
@@ -62,20 +78,11 @@ TEST_CASE("a run whose worker died resumes only the steps it lacks",
   REQUIRE(ds.ok());
   testing::TempDir tmp;
   const std::string path = tmp / "r.json.journal";
-  RunOptions ro;
-  ro.schedule.backends = {"arena"};
-  ro.schedule.modes = {Mode::kCold};
-  ro.schedule.tables = {Table::kAccount};
+  RunOptions ro = ColdArenaRun(path);
   ro.schedule.kinds = {datagen::KeyKind::kHit, datagen::KeyKind::kMissAbsent};
   ro.schedule.threads = {1};
   ro.schedule.repetitions = 2;
   ro.schedule.reads_per_pass = 50;
-  ro.schedule.draw_seed = kDefaultDrawSeed;
-  ro.progress = false;
-  ro.journal_path = path;
-  ro.journal_header = Header();
-  ro.journal_header.started = WallNow();
-  ro.session_wall = ro.journal_header.started;
   auto channel = [&](int die_at) { return DyingArena(ds.value(), die_at); };
   // 2 repetitions x 2 kinds: 4 steps; the worker dies in the third.
   auto first_ch = channel(3);
@@ -141,10 +148,7 @@ TEST_CASE("a resumed batch pass takes its device rate from the journal",
   REQUIRE(ds.ok());
   testing::TempDir tmp;
   const std::string path = tmp / "r.json.journal";
-  RunOptions ro;
-  ro.schedule.backends = {"arena"};
-  ro.schedule.modes = {Mode::kCold};
-  ro.schedule.tables = {Table::kAccount};
+  RunOptions ro = ColdArenaRun(path);
   REQUIRE(ParseKinds({"hit", "batch"}, &ro.schedule).ok());
   // The hit pass at 4 threads measures the device at depth 4, the batch
   // size: each repetition's batch step takes its rate from that step.
@@ -154,12 +158,6 @@ TEST_CASE("a resumed batch pass takes its device rate from the journal",
   ro.schedule.repetitions = 2;
   ro.schedule.reads_per_pass = 40;
   ro.schedule.device_reads = 16;
-  ro.schedule.draw_seed = kDefaultDrawSeed;
-  ro.progress = false;
-  ro.journal_path = path;
-  ro.journal_header = Header();
-  ro.journal_header.started = WallNow();
-  ro.session_wall = ro.journal_header.started;
   auto channel = [&](int die_at) { return DyingArena(ds.value(), die_at); };
   // 2 repetitions x (hit, batch): 4 steps; the worker dies in the last.
   auto first_ch = channel(4);
