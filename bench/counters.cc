@@ -90,6 +90,10 @@ void AddCounters(const PassResult& pass, const CellFacts& facts,
   e[KeyOf(results::kFilePages)] = D(facts.file_pages);
   if (facts.locked_bytes)
     e[KeyOf(results::kLockedBytes)] = D(*facts.locked_bytes);
+  if (facts.device_requests && pass.reads > 0) {
+    e[KeyOf(results::kDeviceRequestsPerRead)] =
+        PerRead(*facts.device_requests, pass.reads);
+  }
   if (facts.device_reads_per_s) {
     const double dev = *facts.device_reads_per_s;
     e[KeyOf(results::kDeviceReadsPerS)] = dev;

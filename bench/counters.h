@@ -34,6 +34,9 @@ struct CellFacts {
   std::optional<uint64_t> locked_bytes;
   // Cold hit cells: the reads/s of the device pass run just before.
   std::optional<double> device_reads_per_s;
+  // Read requests the data device completed during the pass (every
+  // process's); absent when its line in /proc/diskstats was not read.
+  std::optional<uint64_t> device_requests;
   double pass_start_s = 0;  // From the run's origin.
 };
 

@@ -45,8 +45,8 @@ uint64_t ThreadCpuNs() {
 
 }  // namespace
 
-std::optional<uint64_t> DiskstatsInFlight(std::string_view text, unsigned major,
-                                          unsigned minor) {
+std::optional<DiskCounts> DiskstatsOf(std::string_view text, unsigned major,
+                                      unsigned minor) {
   std::vector<std::string_view> f;
   f.reserve(20);
   while (!text.empty()) {
@@ -55,30 +55,77 @@ std::optional<uint64_t> DiskstatsInFlight(std::string_view text, unsigned major,
     text =
         nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
     Fields(line, &f);
-    uint64_t ma = 0, mi = 0, in_flight = 0;
+    uint64_t ma = 0, mi = 0;
     if (f.size() < 12 || !ParseUnsigned(f[0], &ma) ||
         !ParseUnsigned(f[1], &mi) || ma != major || mi != minor) {
       continue;
     }
-    if (!ParseUnsigned(f[11], &in_flight)) return std::nullopt;
-    return in_flight;
+    DiskCounts c;
+    if (!ParseUnsigned(f[3], &c.reads_completed) ||
+        !ParseUnsigned(f[11], &c.in_flight)) {
+      return std::nullopt;
+    }
+    return c;
   }
   return std::nullopt;
 }
 
-DiskInflightSampler::DiskInflightSampler(const std::string& path) {
+std::optional<uint64_t> DiskstatsInFlight(std::string_view text, unsigned major,
+                                          unsigned minor) {
+  auto c = DiskstatsOf(text, major, minor);
+  if (!c) return std::nullopt;
+  return c->in_flight;
+}
+
+namespace {
+
+// The diskstats line of the device holding `path`: its numbers in
+// *dev_major, *dev_minor, and /proc/diskstats opened in *fd (-1 when either
+// cannot be found or the device has no line).
+void OpenDiskstatsOf(const std::string& path, unsigned* dev_major,
+                     unsigned* dev_minor, int* fd) {
+  *fd = -1;
   struct stat st {};
   if (stat(path.c_str(), &st) != 0) return;
-  major_ = major(st.st_dev);
-  minor_ = minor(st.st_dev);
-  fd_ = open(kDiskstats, O_RDONLY | O_CLOEXEC);
-  if (fd_ < 0) return;
+  *dev_major = major(st.st_dev);
+  *dev_minor = minor(st.st_dev);
+  const int f = open(kDiskstats, O_RDONLY | O_CLOEXEC);
+  if (f < 0) return;
+  std::string buf(kDiskstatsBytes, '\0');
+  const ssize_t n = pread(f, buf.data(), buf.size(), 0);
+  if (n <= 0 ||
+      !DiskstatsOf(std::string_view(buf.data(), static_cast<size_t>(n)),
+                   *dev_major, *dev_minor)) {
+    close(f);
+    return;
+  }
+  *fd = f;
+}
+
+}  // namespace
+
+DeviceReadCounter::DeviceReadCounter(const std::string& path) {
+  OpenDiskstatsOf(path, &major_, &minor_, &fd_);
+}
+
+DeviceReadCounter::~DeviceReadCounter() {
+  if (fd_ >= 0) close(fd_);
+}
+
+std::optional<uint64_t> DeviceReadCounter::Now() const {
+  if (fd_ < 0) return std::nullopt;
   std::string buf(kDiskstatsBytes, '\0');
   const ssize_t n = pread(fd_, buf.data(), buf.size(), 0);
-  known_ = n > 0 && DiskstatsInFlight(
-                        std::string_view(buf.data(), static_cast<size_t>(n)),
-                        major_, minor_)
-                        .has_value();
+  if (n <= 0) return std::nullopt;
+  auto c = DiskstatsOf(std::string_view(buf.data(), static_cast<size_t>(n)),
+                       major_, minor_);
+  if (!c) return std::nullopt;
+  return c->reads_completed;
+}
+
+DiskInflightSampler::DiskInflightSampler(const std::string& path) {
+  OpenDiskstatsOf(path, &major_, &minor_, &fd_);
+  known_ = fd_ >= 0;
 }
 
 DiskInflightSampler::~DiskInflightSampler() {

@@ -29,11 +29,42 @@ struct DiskInflight {
   uint64_t sampler_cpu_ns = 0;  // The sampling thread's CPU time.
 };
 
-// The "I/Os currently in progress" field (the 12th column) of the
-// /proc/diskstats line of device major:minor in `text`; nullopt when the
-// device has no line or its line is malformed.
+// Two fields of one device's line in /proc/diskstats.
+struct DiskCounts {
+  uint64_t reads_completed = 0;  // The 4th column: requests, after merging.
+  uint64_t in_flight = 0;        // The 12th: "I/Os currently in progress".
+};
+
+// The fields of device major:minor's line in `text` (/proc/diskstats);
+// nullopt when the device has no line or its line is malformed.
+std::optional<DiskCounts> DiskstatsOf(std::string_view text, unsigned major,
+                                      unsigned minor);
+// DiskstatsOf(...)->in_flight.
 std::optional<uint64_t> DiskstatsInFlight(std::string_view text, unsigned major,
                                           unsigned minor);
+
+// The read requests the block device holding `path` has completed, read
+// before and after a pass: how many requests the pass cost the device,
+// each of whatever size the kernel made it (one 12 KiB pread is one; a
+// device cell's 4 KiB read is one). Every process's reads on that device
+// count, so on a shared device it bounds the pass's own from above.
+class DeviceReadCounter {
+ public:
+  // known() is false when the device cannot be found (as for
+  // DiskInflightSampler).
+  explicit DeviceReadCounter(const std::string& path);
+  ~DeviceReadCounter();
+  DeviceReadCounter(const DeviceReadCounter&) = delete;
+  DeviceReadCounter& operator=(const DeviceReadCounter&) = delete;
+
+  bool known() const { return fd_ >= 0; }
+  // The device's reads completed so far; nullopt when unknown or unreadable.
+  std::optional<uint64_t> Now() const;
+
+ private:
+  unsigned major_ = 0, minor_ = 0;
+  int fd_ = -1;
+};
 
 // Not thread-safe: Start and Stop from one thread.
 class DiskInflightSampler {

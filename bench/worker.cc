@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <optional>
 
 #include "bench/batch_pass.h"
 #include "bench/counters.h"
 #include "bench/device.h"
+#include "bench/disk_inflight.h"
 #include "bench/io_stats.h"
 #include "bench/key_plan.h"
 #include "bench/page_cache.h"
@@ -199,6 +201,9 @@ struct StepTallies {
   std::vector<BatchTally> batches;
   std::unique_ptr<DiskInflightSampler> disk;
   DiskInflight disk_seen;
+  // The data device's reads completed at the loop's two ends.
+  std::unique_ptr<DeviceReadCounter> device;
+  std::optional<uint64_t> device_before, device_after;
 };
 
 // The pass's readers: one session per thread, reading the step's keys as
@@ -211,12 +216,16 @@ PassSpec MakePassSpec(const Step& step, const std::string& name,
   spec.threads = step.cell.threads;
   spec.reads_per_thread = step.reads_per_thread;
   spec.server_processes = [backend] { return backend->ServerProcesses(); };
-  if (tallies->disk && tallies->disk->known()) {
-    spec.on_loop_start = [tallies] { tallies->disk->Start(); };
-    spec.on_loop_end = [tallies] {
+  spec.on_loop_start = [tallies] {
+    if (tallies->disk && tallies->disk->known()) tallies->disk->Start();
+    if (tallies->device) tallies->device_before = tallies->device->Now();
+  };
+  spec.on_loop_end = [tallies] {
+    if (tallies->device) tallies->device_after = tallies->device->Now();
+    if (tallies->disk && tallies->disk->known()) {
       tallies->disk_seen = tallies->disk->Stop();
-    };
-  }
+    }
+  };
   const Table table = step.cell.table;
   spec.make_reader = [&step, &name, &plan, backend, table,
                       tallies](int t) -> Result<std::unique_ptr<PassReader>> {
@@ -276,17 +285,21 @@ Result<nlohmann::json> Worker::RunStep(const Step& step) {
   StepTallies tallies;
   tallies.scans.resize(static_cast<size_t>(step.cell.threads));
   tallies.batches.resize(static_cast<size_t>(step.cell.threads));
-  if (batch) {
-    const auto& files = s.table_files[static_cast<int>(table)];
-    tallies.disk = std::make_unique<DiskInflightSampler>(
-        files.empty() ? (s.files.empty() ? s.dir : s.files.front())
-                      : files.front());
-  }
+  const auto& files = s.table_files[static_cast<int>(table)];
+  const std::string data_file =
+      files.empty() ? (s.files.empty() ? s.dir : s.files.front())
+                    : files.front();
+  if (batch) tallies.disk = std::make_unique<DiskInflightSampler>(data_file);
+  tallies.device = std::make_unique<DeviceReadCounter>(data_file);
   const PassSpec spec =
       MakePassSpec(step, s.name, s.opened.backend.get(), plan, &tallies);
   facts.pass_start_s = s.SinceOrigin(NowNs());
   FLATBENCH_ASSIGN_OR_RETURN(auto pass, RunPass(spec));
   FLATBENCH_RETURN_IF_ERROR(s.MeasureAfter(warm, &facts));
+  if (tallies.device_before && tallies.device_after &&
+      *tallies.device_after >= *tallies.device_before) {
+    facts.device_requests = *tallies.device_after - *tallies.device_before;
+  }
   nlohmann::json entry = pass.entry;
   AddCounters(pass, facts, &entry);
   if (step.cell.op == Op::kScan) {

@@ -31,6 +31,15 @@ constexpr Meaning kCounterMeanings[] = {
      "`/proc/<pid>/io` `read_bytes` deltas, / reads; absent if "
      "`/proc/self/io`, or a server process's `/proc/<pid>/io`, is "
      "unreadable, or a server process exited during the pass"},
+    {"device_requests_per_read",
+     "read requests the block device holding the backend's files "
+     "completed during the timed loop (`/proc/diskstats`, 4th "
+     "column), / reads (batch cells: / MultiGet calls). A request "
+     "is counted once whatever its size, so one 12 KiB block read "
+     "is one request, as a device cell's 4 KiB read is. Every "
+     "process's reads on that device count, so on a shared device "
+     "it bounds the pass's own from above. Absent when the files "
+     "sit on no block device (tmpfs) or its line was unreadable"},
     {"cpu_ns_per_read",
      "CPU time per read: the `CLOCK_PROCESS_CPUTIME_ID` delta of the "
      "worker process (user and system time of every one of its "

@@ -127,6 +127,7 @@ std::string_view TypeName(Type type) {
 bool CounterExpected(const Counter& counter, std::string_view kind,
                      std::string_view mode) {
   if (counter.name == kBytesReadPerRead.name ||
+      counter.name == kDeviceRequestsPerRead.name ||
       counter.name == kCpuNsPerRead.name ||
       counter.name == kInterruptedBeforeS.name) {
     return false;

@@ -159,6 +159,13 @@ inline constexpr Counter kMinorFaultsPerRead{"minor_faults_per_read",
 // Absent when /proc/self/io is unreadable (never negative).
 inline constexpr Counter kBytesReadPerRead{"bytes_read_per_read", Type::kCount,
                                            kOnRead | kOnDevice};
+// Read requests the block device holding the backend's files completed
+// during the timed loop (/proc/diskstats), / reads: requests of whatever
+// size, so one 12 KiB block read is one, as a device cell's 4 KiB read is.
+// Every process's reads on that device count. Absent when the device is
+// not found (tmpfs) or its line was unreadable.
+inline constexpr Counter kDeviceRequestsPerRead{"device_requests_per_read",
+                                                Type::kCount, kOnRead};
 inline constexpr Counter kResidentFractionBefore{"resident_fraction_before",
                                                  Type::kFraction, kOnRead};
 inline constexpr Counter kResidentFractionAfterEviction{
@@ -249,6 +256,7 @@ inline constexpr Counter kCounters[] = {
     kMajorFaultsPerRead,
     kMinorFaultsPerRead,
     kBytesReadPerRead,
+    kDeviceRequestsPerRead,
     kResidentFractionBefore,
     kResidentFractionAfterEviction,
     kResidentFractionAfterPass,
@@ -277,8 +285,8 @@ inline constexpr Counter kCounters[] = {
 };
 
 // Whether `counter` must appear on an entry of this kind and mode.
-// kBytesReadPerRead, kCpuNsPerRead and kInterruptedBeforeS may be absent
-// anywhere, and the
+// kBytesReadPerRead, kDeviceRequestsPerRead, kCpuNsPerRead and
+// kInterruptedBeforeS may be absent anywhere, and the
 // kOnColdHit counters are absent when the backend's device cells were not
 // measured, so none of them is ever required; nor is a batch counter that
 // BatchCounterOptional (results_ops.h) names.

@@ -89,10 +89,12 @@ Section CellSection(const Verdict& v, const ResultSet& res) {
       "the same thread count. Warm cells show minor faults per read "
       "instead (near zero in steady state)."));
   s.blocks.push_back(Paragraph(
-      "The device-side efficiency is storage reads/s (4 KiB pages read per "
-      "hit × hits/s) over the own files' device rate, at most about 1 when "
-      "the pass is storage-bound; the hit rate ÷ device rate is hits/s over "
-      "that rate, above 1 when a pass reads fewer pages than it has hits."));
+      "The device-side efficiency is storage reads/s (the device's read "
+      "requests per hit × hits/s) over the own files' device rate, at most "
+      "about 1 when the pass is storage-bound; the hit rate ÷ device rate "
+      "is hits/s over that rate, above 1 when a pass reads fewer pages "
+      "than it has hits. A request is one whatever its size: a 12 KiB "
+      "block read is one, as a device cell's 4 KiB read is."));
   s.blocks.push_back(TableBlock(CellTable(v, mode, false)));
   if (r::IsColdMode(mode)) {
     s.blocks.push_back(Paragraph(

@@ -214,8 +214,8 @@ Section BatchSection(const Verdict& v) {
   s.blocks.push_back(Paragraph(
       "Against the own files' device rate at depth B (4 KiB O_DIRECT "
       "random reads at B threads; cold modes only), two figures: the "
-      "device-side efficiency, storage reads/s (storage reads/key × "
-      "keys/s) over that rate, at most about 1 when the batch is "
+      "device-side efficiency, storage reads/s (device read requests per "
+      "key × keys/s) over that rate, at most about 1 when the batch is "
       "storage-bound; and keys/s ÷ device rate, above 1 when a batch reads "
       "fewer pages than it has keys. The point reads carry the same two "
       "figures against their own device rate, with hits/s for keys/s."));

@@ -28,7 +28,7 @@ std::string ThreadsText(int threads) {
 using CellValue = std::function<double(const CellStats&)>;
 
 // The hits/s at which a cold hit cell would use its own files' whole
-// device rate at the pages per hit it read: its median hits/s over its
+// device rate at the read requests per hit it made: its median hits/s over its
 // device-side efficiency, so the bar over the tick is that efficiency.
 double DeviceLimit(const CellStats& st) {
   const double e = st.device_side.median;
@@ -186,8 +186,8 @@ Section CellChartSection(const Verdict& v) {
       "spread."));
   s.blocks.push_back(Paragraph(
       "On cold hits the tick across each bar is that backend's device "
-      "limit: its own files' device rate over the 4 KiB pages it read per "
-      "hit, so the bar's height over the tick is its device-side "
+      "limit: its own files' device rate over the device read requests it "
+      "made per hit, so the bar's height over the tick is its device-side "
       "efficiency, and a bar near its tick kept the device busy. A backend "
       "without a bar in a panel is marked n/a there."));
   const std::vector<Row> rows = Rows(v, mode);
@@ -200,7 +200,7 @@ Section CellChartSection(const Verdict& v) {
   reads.y_label = "reads/s";
   reads.log_scale = true;
   if (r::IsColdMode(mode)) {
-    reads.marker_label = "device limit (device rate ÷ pages per hit)";
+    reads.marker_label = "device limit (device rate ÷ requests per hit)";
   }
   s.blocks.push_back(GridBlock(reads, "reads_per_s.svg"));
   BarGrid p99 = CellGrid(

@@ -107,7 +107,7 @@ std::string EfficiencyFinding(const Verdict& v, const std::string& path) {
   std::string text = CandidateLabel(path) + " reached";
   if (!device_side.empty()) {
     text +=
-        " a device-side efficiency (storage reads/s, 4 KiB pages read "
+        " a device-side efficiency (storage reads/s, device read requests "
         "per hit × hits/s, over its own files' device rate, median over "
         "the tables) of " +
         ListText(device_side);

@@ -24,14 +24,22 @@ double PassPagesPerRead(const Pass& p) {
                   std::isfinite(bytes) ? bytes / kReadBytes : 0.0);
 }
 
+double PassStorageReadsPerRead(const Pass& p) {
+  const double requests = p.Get(r::kDeviceRequestsPerRead);
+  return std::isfinite(requests) ? requests : PassPagesPerRead(p);
+}
+
 double DeviceSideEfficiency(const Pass& p) {
   // Each hit rate ÷ device rate the pass recorded, times the storage
   // reads behind each hit (or key): storage reads/s over the device rate.
   const double hit = p.Get(r::kIoEfficiency);
-  if (std::isfinite(hit)) return PassPagesPerRead(p) * hit;
+  if (std::isfinite(hit)) return PassStorageReadsPerRead(p) * hit;
   const double batch = p.Get(r::kBatchIoEfficiency);
-  if (std::isfinite(batch)) return p.Get(r::kStorageReadsPerKey) * batch;
-  return NAN;
+  if (!std::isfinite(batch)) return NAN;
+  const double requests = p.Get(r::kDeviceRequestsPerRead);
+  const double keys = p.Get(r::kBatchSize);
+  if (std::isfinite(requests) && keys > 0) return requests / keys * batch;
+  return p.Get(r::kStorageReadsPerKey) * batch;
 }
 
 }  // namespace flatbench::report

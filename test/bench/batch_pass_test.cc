@@ -149,6 +149,11 @@ TEST_CASE("the in-flight count is read from /proc/diskstats",
   CHECK_FALSE(DiskstatsInFlight(text, 253, 2).has_value());  // Too short.
   CHECK_FALSE(DiskstatsInFlight(text, 8, 0).has_value());
   CHECK_FALSE(DiskstatsInFlight("", 253, 0).has_value());
+  // The reads completed: the 4th column.
+  CHECK(DiskstatsOf(text, 253, 0)->reads_completed == 5);
+  CHECK(DiskstatsOf(text, 253, 1)->reads_completed == 1);
+  CHECK(DiskstatsOf(text, 7, 0)->reads_completed == 10);
+  CHECK_FALSE(DiskstatsOf(text, 253, 2).has_value());
   // A sampler over a real path starts and stops (or knows it cannot).
   DiskInflightSampler sampler(testing::TinyDatasetDir());
   if (sampler.known()) {

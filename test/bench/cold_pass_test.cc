@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "bench/disk_inflight.h"
 #include "bench/io_stats.h"
 #include "bench/page_cache.h"
 #include "bench/worker.h"
@@ -202,6 +203,15 @@ TEST_CASE("a cold tiny arena pass faults once per read on storage",
   const auto& e = entries.value()[0];
   REQUIRE(CounterValue(e, results::kEvictionVerified) == 1);
   CHECK(CounterValue(e, results::kMajorFaultsPerRead) >= 0.9);
+  // Each fault is a read request the device completed (other processes'
+  // reads on the device can only add to the count).
+  const std::string requests(results::kDeviceRequestsPerRead.name);
+  if (DeviceReadCounter(TinyDatasetDir()).known()) {
+    REQUIRE(e.contains(requests));
+    CHECK(e[requests].get<double>() >= 0.9);
+  } else {
+    CHECK_FALSE(e.contains(requests));
+  }
 }
 
 // cold means every backend's read metadata is resident after the open, and

@@ -266,7 +266,7 @@ TEST_CASE("the sentences under the card quote the run's own figures",
   // median of 1.011 and 0.898, 0.955.
   CHECK(s[2] ==
         "arena (mmap) reached a device-side efficiency (storage reads/s, "
-        "4 KiB pages read per hit × hits/s, over its own files' device "
+        "device read requests per hit × hits/s, over its own files' device "
         "rate, median over the tables) of 0.90 at 1 thread, 0.95 at 8 "
         "threads and 0.90 at 32 threads; its hit rate ÷ device rate "
         "(hits/s over the same rate, above 1 where a pass reads fewer "

@@ -263,6 +263,29 @@ TEST_CASE("the device-side efficiency and the hit rate ÷ device rate, by hand",
     CHECK(md.find("| point device-side efficiency | point hits/s ÷ device "
                   "rate |") != std::string::npos);
   }
+  SECTION("the device's requests, when counted, not bytes / 4 KiB") {
+    // RocksDB reads one 12 KiB block per hit: 3 pages by its bytes, one
+    // request at the device. 10,000 hits/s over 25,000 device reads/s:
+    // 0.400 with the request counted, where bytes / 4 KiB would claim
+    // 3 x 0.400 = 1.200, more than the device gave.
+    auto counted = doc;
+    const std::string hit = "rocksdb/account/hit/cold/";
+    testing::SetCounter(counted, hit, "bytes_read_per_read", 3 * 4096);
+    testing::SetCounter(counted, hit, "major_faults_per_read", 0);
+    const Verdict by_bytes = Judge(counted);
+    CHECK(Cell(by_bytes, "rocksdb", "hit", 1).device_side.median ==
+          Approx(1.2));
+    testing::SetCounter(counted, hit, "device_requests_per_read", 1);
+    // A batch of 32 keys that cost 16 requests per call: 0.5 per key x
+    // keys/s over the device rate at depth 32 (0.100): 0.050.
+    testing::SetCounter(counted, "arena/account/batch/cold/",
+                        "device_requests_per_read", 16);
+    const Verdict by_requests = Judge(counted);
+    CHECK(Cell(by_requests, "rocksdb", "hit", 1).device_side.median ==
+          Approx(0.4));
+    CHECK(Cell(by_requests, "arena", "batch", 1).device_side.median ==
+          Approx(0.05));
+  }
 }
 
 }  // namespace

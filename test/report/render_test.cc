@@ -139,7 +139,7 @@ TEST_CASE("cold hit figures are shown against their own files' device rate",
   const std::string& svg = r.charts.at("reads_per_s.svg");
   const size_t tip = svg.find("<title>arena, account, 8 threads, hit&#58; ");
   REQUIRE(tip != std::string::npos);
-  const std::string label = "device limit (device rate ÷ pages per hit)";
+  const std::string label = "device limit (device rate ÷ requests per hit)";
   CHECK(svg.substr(tip, svg.find("</title>", tip) - tip)
             .find("; " + label + " " + Sig(200000 / 1.123046875, 4)) !=
         std::string::npos);
