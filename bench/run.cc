@@ -131,7 +131,9 @@ Status MatrixRun::SanityChecks() {
     if (it == channels_.end()) {
       return Status::Usage("no worker for backend " + b);
     }
+    const uint64_t asked = NowNs();
     auto hello = Call(it->second, {{"op", "hello"}});
+    const double took = static_cast<double>(NowNs() - asked) / 1e9;
     if (!hello.ok() && Stopped(o_) != 0) {
       return Status::IOError("stopped by signal " +
                              std::to_string(Stopped(o_)) +
@@ -145,6 +147,7 @@ Status MatrixRun::SanityChecks() {
       continue;
     }
     for (auto& [k, v] : hello->items()) ctx_[k] = v;
+    ctx_[results::BackendKey(b, results::kStartSeconds)] = took;
     if (!hello->value(results::BackendKey(b, results::kSanityPassed), false)) {
       out_.sanity_failed = true;
       if (o_.progress) {
@@ -249,9 +252,15 @@ Result<std::set<std::string>> MatrixRun::BeginWarm(const Phase& phase,
                    b.c_str());
     }
     if (Stopped(o_) != 0) return StoppedAt(b + " warm begin");
+    const uint64_t asked = NowNs();
     auto r = Call(channels_.at(b), {{"op", "warm_begin"}});
     if (!r.ok() && Stopped(o_) != 0) return StoppedAt(b + " warm begin");
-    if (!r.ok()) Fail(b, r.status());
+    if (!r.ok()) {
+      Fail(b, r.status());
+      continue;
+    }
+    ctx_[results::BackendKey(b, results::kWarmBeginSeconds)] =
+        static_cast<double>(NowNs() - asked) / 1e9;
   }
   return warm_backends;
 }

@@ -270,6 +270,12 @@ constexpr Meaning kBackendKeyMeanings[] = {
      "the store's shape when the dataset has a stream of blocks: `kind` "
      "`fresh` (bulk load of the aged state, `gen --blocks`) or `aged` "
      "(`flatbench age`, with its upkeep figures)"},
+    {"start_seconds",
+     "seconds from the request to the answer of the worker's first "
+     "request: its open and sanity check"},
+    {"warm_begin_seconds",
+     "warm: seconds from the request to the answer of the warm begin: "
+     "the files read in and held, and the warm-up reads"},
 };
 
 std::string_view Find(std::span<const Meaning> table, std::string_view name) {

@@ -505,11 +505,20 @@ inline constexpr BackendContextKey kWarmupReads{"warmup_reads", Type::kInteger,
 // aged state (gen --blocks), or "aged" with the upkeep figures of
 // flatbench age (RESEARCH.md section 11).
 inline constexpr BackendContextKey kShape{"shape", Type::kObject, false};
+// Phase times, for the plan's calibration: the worker's answer to its first
+// request (open and sanity check), and warm mode's begin (the files read
+// in and held, the warm-up reads), each from request to answer.
+inline constexpr BackendContextKey kStartSeconds{"start_seconds", Type::kNumber,
+                                                 false};
+inline constexpr BackendContextKey kWarmBeginSeconds{"warm_begin_seconds",
+                                                     Type::kNumber, false};
 
 inline constexpr BackendContextKey kBackendContextKeys[] = {
-    kBuildSeconds, kDiskBytes, kSettings,       kSanityPassed, kSanityKeys,
-    kSanityError,  kEviction,  kPreload,        kWarmLock,     kDeviceStatus,
-    kError,        kDataFiles, kPopulatedBytes, kWarmupReads,  kShape,
+    kBuildSeconds,     kDiskBytes,    kSettings, kSanityPassed,
+    kSanityKeys,       kSanityError,  kEviction, kPreload,
+    kWarmLock,         kDeviceStatus, kError,    kDataFiles,
+    kPopulatedBytes,   kWarmupReads,  kShape,    kStartSeconds,
+    kWarmBeginSeconds,
 };
 
 inline constexpr std::string_view kBackendPrefix = "flatbench.backend.";

@@ -217,6 +217,12 @@ TEST_CASE("the driver interleaves backends and holds warm files",
       CHECK(populated > 0);
       CHECK(populated <= file_bytes);
     }
+    // The phase times the plan calibrates from: the start, and the warm
+    // begin of every backend (this run has a warm phase).
+    CHECK(ctx[results::BackendKey(b, results::kStartSeconds)].get<double>() >
+          0);
+    CHECK(ctx[results::BackendKey(b, results::kWarmBeginSeconds)]
+              .get<double>() > 0);
   }
   // Each (cell, repetition) runs every backend once before the next.
   REQUIRE(hit_backends.size() % backends.size() == 0);
