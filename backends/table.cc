@@ -1,6 +1,8 @@
 #include "backends/table.h"
 
 #include <algorithm>
+#include <array>
+#include <iterator>
 
 #include "arena/backend.h"
 #include "arena/loader.h"
@@ -149,93 +151,76 @@ Status CheckFsRoom(const dataset::Spec& spec, const std::string& dir) {
 }
 #endif
 
-constexpr std::string_view kArenaCheck = "walking every block of both files";
+static_assert(dataset::FindFacts("fs")->max_pairs ==
+                  baselines::fs_layout::kMaxPairs,
+              "the fs store's facts give its layout's pair limit");
 
-const Entry kEntries[] = {
-    {.name = "arena",
-     .store = "arena",
-     .built = true,
-     .integrity_check = kArenaCheck,
-     .open = &OpenArena<arena::ReadPath::kMmap>,
-     .load = &LoadArena,
-     .write = &WriteArena},
-    {.name = "rocksdb",
-     .store = "rocksdb",
+// The functions of the backend named `name`; none for one not compiled in.
+constexpr Functions FunctionsOf(std::string_view name) {
+  if (name == "arena") {
+    return {.open = &OpenArena<arena::ReadPath::kMmap>,
+            .load = &LoadArena,
+            .write = &WriteArena};
+  }
+  if (name == "arena+pread")
+    return {.open = &OpenArena<arena::ReadPath::kPread>};
+  if (name == "arena+direct") {
+    return {.open = &OpenArena<arena::ReadPath::kDirect>};
+  }
+  if (name == "arena+cache")
+    return {.open = &OpenArena<arena::ReadPath::kCache>};
 #if FLATBENCH_HAVE_ROCKSDB
-     .built = true,
-     .integrity_check = "VerifyChecksum of every SST file",
-     .library = "rocksdb",
-     .open = &baselines::OpenRocksDb,
-     .load = &LoadWithJobs<&baselines::NewRocksDbLoader>,
-     .write = &WriteInFolder<&baselines::NewRocksDbWriter>,
-     .library_version = &baselines::RocksDbVersion
+  if (name == "rocksdb") {
+    return {.open = &baselines::OpenRocksDb,
+            .load = &LoadWithJobs<&baselines::NewRocksDbLoader>,
+            .write = &WriteInFolder<&baselines::NewRocksDbWriter>,
+            .library_version = &baselines::RocksDbVersion};
+  }
 #endif
-    },
-    {.name = "lmdb",
-     .store = "lmdb",
 #if FLATBENCH_HAVE_LMDB
-     .built = true,
-     .integrity_check = "a pread check of every page of both trees",
-     .isolated_file = "data.mdb",
-     .library = "lmdb",
-     .open = &baselines::OpenLmdb,
-     .load = &LoadLmdb,
-     .write = &WriteInFolder<&baselines::NewLmdbWriter>,
-     .checked_get = &CheckedLmdbGet,
-     .library_version = &baselines::LmdbVersion
+  if (name == "lmdb") {
+    return {.open = &baselines::OpenLmdb,
+            .load = &LoadLmdb,
+            .write = &WriteInFolder<&baselines::NewLmdbWriter>,
+            .checked_get = &CheckedLmdbGet,
+            .library_version = &baselines::LmdbVersion};
+  }
 #endif
-    },
-    // Reference rows: measured, never gated unless thresholds.json names
-    // them.
-    {.name = "postgres",
-     .store = "postgres",
 #if FLATBENCH_HAVE_POSTGRES
-     .built = true,
-     .open = &baselines::OpenPostgres,
-     .load = &LoadWithJobs<&baselines::NewPostgresLoader>,
-     .write = &WriteInFolder<&baselines::NewPostgresWriter>
+  if (name == "postgres") {
+    return {.open = &baselines::OpenPostgres,
+            .load = &LoadWithJobs<&baselines::NewPostgresLoader>,
+            .write = &WriteInFolder<&baselines::NewPostgresWriter>};
+  }
 #endif
-    },
-    {.name = "sqlite",
-     .store = "sqlite",
 #if FLATBENCH_HAVE_SQLITE
-     .built = true,
-     .integrity_check = "PRAGMA integrity_check of the whole file",
-     .open = &baselines::OpenSqlite,
-     .load = &LoadIgnoringSpec<&baselines::NewSqliteLoader>,
-     .write = &WriteInFolder<&baselines::NewSqliteWriter>
+  if (name == "sqlite") {
+    return {.open = &baselines::OpenSqlite,
+            .load = &LoadIgnoringSpec<&baselines::NewSqliteLoader>,
+            .write = &WriteInFolder<&baselines::NewSqliteWriter>};
+  }
 #endif
-    },
-    {.name = "fs",
-     .store = "fs",
 #if FLATBENCH_HAVE_FS
-     .built = true,
-     .max_pairs = baselines::fs_layout::kMaxPairs,
-     .open = &baselines::OpenFsStore,
-     .load = &LoadIgnoringSpec<&baselines::NewFsStoreLoader>,
-     .write = &WriteInFolder<&baselines::NewFsStoreWriter>,
-     .check_room = &CheckFsRoom
+  if (name == "fs") {
+    return {.open = &baselines::OpenFsStore,
+            .load = &LoadIgnoringSpec<&baselines::NewFsStoreLoader>,
+            .write = &WriteInFolder<&baselines::NewFsStoreWriter>,
+            .check_room = &CheckFsRoom};
+  }
 #endif
-    },
-    // The arena's other read paths (arena/read_path.h) over its files.
-    {.name = "arena+pread",
-     .store = "arena",
-     .built = true,
-     .integrity_check = kArenaCheck,
-     .open = &OpenArena<arena::ReadPath::kPread>},
-    {.name = "arena+direct",
-     .store = "arena",
-     .built = true,
-     .runs_warm = false,
-     .integrity_check = kArenaCheck,
-     .open = &OpenArena<arena::ReadPath::kDirect>},
-    {.name = "arena+cache",
-     .store = "arena",
-     .built = true,
-     .default_variant = true,
-     .integrity_check = kArenaCheck,
-     .open = &OpenArena<arena::ReadPath::kCache>},
-};
+  return {};
+}
+
+// One entry per backend of the facts, in their order: built when this
+// build holds its functions.
+constexpr auto kEntries = [] {
+  std::array<Entry, std::size(dataset::kBackends)> out{};
+  for (size_t i = 0; i < out.size(); ++i) {
+    const Functions f = FunctionsOf(dataset::kBackends[i].name);
+    out[i] = Entry{dataset::kBackends[i], f, f.open != nullptr};
+  }
+  return out;
+}();
 
 }  // namespace
 

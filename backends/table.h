@@ -1,9 +1,10 @@
 #pragma once
 // The backends table: one entry per backend name this project knows (the
-// stores, and the read variants that read a store's files another way),
-// with everything the commands need to know about it. Callers ask the
-// table; they never test a backend's name or reach its concrete type. Only
-// the CLI and the tests link it: it links every backend compiled in.
+// stores, and the read variants that read a store's files another way):
+// its plain facts (dataset/backend_facts.h), and the functions that open,
+// load and write it. Callers ask the table; they never test a backend's
+// name or reach its concrete type. Only the CLI and the tests link it: it
+// links every backend compiled in.
 
 #include <csignal>
 #include <cstdint>
@@ -16,6 +17,7 @@
 
 #include "common/backend.h"
 #include "common/status.h"
+#include "dataset/backend_facts.h"
 #include "dataset/spec.h"
 
 namespace flatbench::backends {
@@ -27,32 +29,8 @@ struct CheckedValue {
   std::string value;  // When found.
 };
 
-struct Entry {
-  // "arena", "rocksdb", ..., or a read variant "STORE+HOW".
-  std::string_view name = {};
-  // The store whose files it reads (dataset/names.h): `name` for a store.
-  std::string_view store = {};
-  // Compiled into this build. An entry that is not has every function null.
-  bool built = false;
-  // Whether warm mode means anything for it (false: O_DIRECT reads, which
-  // never hit the page cache).
-  bool runs_warm = true;
-  // A read variant gonogo measures unless told otherwise.
-  bool default_variant = false;
-  // Most pairs it is built for (0: no limit); above, gen refuses it and
-  // leaves it out by default.
-  uint64_t max_pairs = 0;
-  // What its own whole-store check (Backend::CheckIntegrity) does, for
-  // verify's progress line; empty: it has none.
-  std::string_view integrity_check = {};
-  // Non-empty: its reader keeps no checksums and trusts the pages of this
-  // file (in its folder), so a damaged page can crash the process: get and
-  // verify read it in a child process, and name this file if the child dies.
-  std::string_view isolated_file = {};
-  // The library it links and that library's version, for the results'
-  // context; empty names: nothing linked (the arena is this project's).
-  std::string_view library = {};
-
+// How to reach a backend's code: null when it is not compiled in.
+struct Functions {
   // Opens the backend whose files live in `dir`. Every built entry.
   Result<std::unique_ptr<Backend>> (*open)(
       const std::string& dir, const OpenOptions& options) = nullptr;
@@ -78,9 +56,14 @@ struct Entry {
                                       std::string_view key) = nullptr;
   // The linked library's version; null when `library` is empty.
   std::string (*library_version)() = nullptr;
+};
 
-  bool is_store() const { return name == store; }
-  bool isolate_reads() const { return !isolated_file.empty(); }
+// One backend: its facts (name, store, figures: dataset/backend_facts.h)
+// and its functions. The table holds one entry per dataset::kBackends
+// entry, in that order.
+struct Entry : dataset::BackendFacts, Functions {
+  // Compiled into this build. An entry that is not has every function null.
+  bool built = false;
 };
 
 // Every entry, built or not, in canonical order: the stores first (what

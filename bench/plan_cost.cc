@@ -2,30 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
+#include "dataset/backend_facts.h"
 #include "dataset/names.h"
 
 namespace flatbench::bench {
 namespace {
-
-// Measured on this project's 2-core VM with a virtio disk (RESEARCH.md
-// section 6): the gated stores' opens and reads per hit from a 3M x 4
-// cold bench (each pass's time against its own files' device cell), the
-// rest from smoke runs. A server backend's open and probe include starting
-// its server.
-const std::map<std::string, BackendCost>& CostTable() {
-  static const auto* table = new std::map<std::string, BackendCost>{
-      // open, per pair, hit, miss, cpu, warm, scan, probe, per file
-      {"arena", {0.005, 5.3e-9, 1.0, 0, 4e-6, 4e-6, 3, 0.1, 2e-5}},
-      {"rocksdb", {0.015, 3e-10, 1.35, 0.02, 8e-6, 8e-6, 4, 0.15, 2e-5}},
-      {"lmdb", {0.005, 1.7e-8, 1.05, 1.0, 4e-6, 4e-6, 3, 0.1, 2e-5}},
-      {"sqlite", {0.05, 0, 1.5, 1.0, 1e-5, 1e-5, 4, 0.1, 2e-5}},
-      {"postgres", {1.5, 0, 2.0, 1.0, 6e-5, 6e-5, 6, 1.6, 2e-5}},
-      {"fs", {0.01, 0, 2.0, 1.0, 2e-5, 2e-5, 100, 0.1, 2e-5}},
-  };
-  return *table;
-}
 
 // Pages a pass reads when it asks for `reads` pages spread uniformly over
 // a table of `pages`: those already read are not read again.
@@ -97,10 +79,12 @@ double WarmPassSeconds(const Step& step, const BackendCost& cost,
 }  // namespace
 
 BackendCost CostOf(const std::string& backend) {
-  auto it = CostTable().find(dataset::StoreOf(backend));
-  if (it != CostTable().end()) return it->second;
+  const dataset::BackendFacts* f =
+      dataset::FindFacts(dataset::StoreOf(backend));
+  if (f != nullptr && f->is_store()) return f->cost;
   BackendCost slowest{0, 0, 0, 0, 0, 0, 0, 0, 0};
-  for (const auto& [name, c] : CostTable()) {
+  for (const dataset::BackendFacts* store : dataset::kStoreFacts) {
+    const BackendCost& c = store->cost;
     slowest.open_s = std::max(slowest.open_s, c.open_s);
     slowest.open_s_per_pair =
         std::max(slowest.open_s_per_pair, c.open_s_per_pair);

@@ -24,10 +24,10 @@
 // and, once per backend before its first step, its worker's start and
 // sanity check (StartSeconds).
 //
-// The figures below were measured on this project's 2-core VM with a
-// virtio disk (RESEARCH.md section 6); a device profile gives another
-// host's device and cores, and this host's last results calibrate them
-// (plan_calibration.h).
+// Each store's figures are among its facts (dataset/backend_facts.h), the
+// host's below; where both were measured: RESEARCH.md section 6. A device
+// profile gives another host's device and cores, and this host's last
+// results calibrate them (plan_calibration.h).
 
 #include <cstdint>
 #include <string>
@@ -35,22 +35,13 @@
 
 #include "bench/schedule.h"
 #include "common/device_profile.h"
+#include "dataset/backend_facts.h"
 #include "dataset/spec.h"
 
 namespace flatbench::bench {
 
-// What one backend's passes cost.
-struct BackendCost {
-  double open_s = 0.05;        // A cold open's fixed part, in seconds.
-  double open_s_per_pair = 0;  // Its part per pair: metadata it loads.
-  double hit_reads = 1;        // 4 KiB device reads per cold hit.
-  double miss_reads = 1;       // Per cold miss (0: a filter answers).
-  double cpu_read_s = 4e-6;    // CPU per cold read beside its I/O.
-  double warm_read_s = 4e-6;   // One warm read at one thread.
-  double scan_reads = 3;       // 4 KiB device reads per cold scan.
-  double probe_s = 0.2;        // A startup probe: spawn, open, read.
-  double per_file_s = 2e-5;    // Per file: fadvise, mincore.
-};
+// What one backend's passes cost: its store's facts (dataset/backend_facts.h).
+using BackendCost = dataset::PassCost;
 
 // The figures for `backend` (a read variant "B+HOW" costs what B does);
 // a backend the table does not know gets the slowest figures.

@@ -59,7 +59,7 @@ Status RunInfo(const InfoArgs& a) {
     for (const auto& [key, value] : backend->Describe()) {
       std::printf("  %-32s %s\n", key.c_str(), value.c_str());
     }
-    if (name == "arena") {
+    if (backends::Find(name)->own_format) {
       for (Table t : {Table::kAccount, Table::kStorage}) {
         const char* table = TableName(t);
         std::string path = ds.BackendDir(name) + "/" + table + ".arena";

@@ -85,7 +85,7 @@ void GenSources(const GonogoEstimate& e, const std::vector<std::string>& stores,
   if (!two_assumed.empty()) {
     out->assumed.push_back("gen rate at two jobs of " +
                            CommaNames(two_assumed) +
-                           " (not measured yet: dataset/estimate.cc)");
+                           " (not measured yet: dataset/backend_facts.h)");
   }
   if (e.jobs > 2 && !parallel.empty()) {
     out->assumed.push_back(
@@ -122,8 +122,9 @@ void FigureSources(const GonogoEstimate& e,
   out->assumed.push_back(
       "the disk keeps up with every writer, and RAM admits the stores at "
       "once");
-  if (InList(stores, "postgres")) {
-    out->assumed.push_back("PostgreSQL's size over raw bytes (LMDB's)");
+  for (const auto& s : stores) {
+    const std::string_view size = dataset::FiguresOf(s).disk_factor_assumed;
+    if (!size.empty()) out->assumed.emplace_back(size);
   }
   if (profile.has_value()) {
     out->assumed.push_back(

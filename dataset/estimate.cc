@@ -6,39 +6,6 @@
 namespace flatbench::dataset {
 namespace {
 
-// Size over raw bytes at medium scale (10M x 4): arena 1.056, rocksdb
-// 1.008, lmdb 1.149; sqlite 1.22 (measured at smoke scale: 60.6 MiB).
-// PostgreSQL's size was not measured: LMDB's factor stands in for it.
-//
-// Build rates, pairs per second, at one job and at two. The fs store's
-// come from smoke (its two-job rate is assumed: one file at a time).
-// PostgreSQL's two-job rate is below its one-job rate: its COPY connections
-// cannot use COPY FREEZE, so the rows are WAL-logged and frozen by the vacuum
-// (baselines/postgres_copy.h); the model then takes no parallel share for it
-// (ParallelShare). To update from a measurement, change the rates; RESEARCH.md
-// section 6's table follows (a test holds it to these). Each store built alone
-// at 3M x 4 (15M pairs), at --jobs 1 and then 2, back to back, on the project's
-// idle 2-core VM (load 1.2-2.3), wall time of the whole gen (RESEARCH.md
-// section 6, "The gen time model").
-constexpr const char* kMeasured3M = "3M x 4 alone, idle 2-core VM";
-// The fs store's, from smoke gonogo runs on the idle VM: its 600,000 pairs
-// took most of a gen of 28-32 s, beside the other stores on the other core
-// (an earlier figure, 12,000 pairs/s, would make that gen 50 s at least).
-constexpr const char* kFsSmoke = "smoke gonogo, idle 2-core VM";
-// The last two figures, age's seconds per block and the arena's merge rate:
-// RESEARCH.md section 11, "Measured".
-
-constexpr StoreFigures kFigures[] = {
-    {"arena", 1.056, 1169e3, 1829e3, 0, false, true, kMeasured3M, 0.0095,
-     6.19e6},
-    {"rocksdb", 1.008, 782e3, 1389e3, 0, false, true, kMeasured3M, 0.0127},
-    {"lmdb", 1.149, 928e3, 1485e3, 0, true, true, kMeasured3M, 0.040},
-    {"postgres", 1.149, 410e3, 249e3, 3.0, false, true, kMeasured3M, 0.078},
-    {"sqlite", 1.22, 566e3, 593e3, 0, true, true, kMeasured3M, 0.067},
-    {"fs", 0, 20e3, 21e3, 0, true, false, kFsSmoke, 0.32},
-};
-static_assert(kFigures[2].store == "lmdb", "FiguresOf's fallback is LMDB's");
-
 // Expected number of distinct values among `n` uniform draws from `bins`.
 double Distinct(double bins, double n) {
   return bins * -std::expm1(n * std::log1p(-1.0 / bins));
@@ -52,13 +19,10 @@ double OneJobSeconds(const Spec& spec, const StoreFigures& f) {
 
 }  // namespace
 
-std::span<const StoreFigures> AllStoreFigures() { return kFigures; }
-
-const StoreFigures& FiguresOf(const std::string& store) {
-  for (const StoreFigures& f : kFigures) {
-    if (f.store == store) return f;
-  }
-  return kFigures[2];
+const StoreFigures& FiguresOf(std::string_view store) {
+  const BackendFacts* f = FindFacts(store);
+  if (f == nullptr || !f->is_store()) f = FindFacts(kFallbackStore);
+  return f->figures;
 }
 
 uint64_t RawBytes(const Spec& spec) {
@@ -106,7 +70,8 @@ double EstimateBuildSeconds(const Spec& spec, const std::string& store,
     // From two jobs on, the keys and values are made beside the engine's
     // one writer, which then sets the pace: its measured rate, whatever
     // the jobs. Amdahl's law would let the other jobs divide the writer's
-    // part too (LMDB at medium on 16 cores: 16 s planned, 35.7 s taken).
+    // part too, and underprice it on a many-core host (RESEARCH.md
+    // section 6, "The gen time model").
     if (n < 2) return f.setup_seconds + one;
     const double pairs =
         static_cast<double>(spec.accounts + spec.storage_slots());

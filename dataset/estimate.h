@@ -22,50 +22,22 @@
 
 #include <cstdint>
 #include <map>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "dataset/backend_facts.h"
 #include "dataset/spec.h"
 
 namespace flatbench::dataset {
 
-// One store's measured figures (RESEARCH.md, section 6), keyed by its name
-// because the report and bench estimate sizes without linking the stores.
-struct StoreFigures {
-  std::string_view store;
-  // On-disk bytes over raw bytes; 0: estimated from its file count
-  // (EstimateFsStore) instead.
-  double disk_factor = 0;
-  double pairs_per_second = 0;    // Build rate at one job (gen --jobs 1).
-  double pairs_per_second_2 = 0;  // Build rate at two jobs (gen --jobs 2).
-  double setup_seconds = 0;       // Before the first pair (a server's start).
-  // The engine takes one writer: only key and value generation run beside
-  // it (LMDB, SQLite; and the fs store, one file at a time).
-  bool one_writer = false;
-  // Whether pairs_per_second_2 was measured (else assumed, and the plan
-  // says so).
-  bool two_jobs_measured = false;
-  // Where and how the rates were measured, for the plan and the docs.
-  std::string_view rates_from = {};
-  // flatbench age: wall seconds per block of 2,000 changes through the
-  // store's write path (the arena: gathering them and writing its deltas;
-  // its merges are priced apart, EstimateAgeSeconds); 0: no writer.
-  double age_seconds_per_block = 0;
-  // A store kept packed by merges that rewrite it whole (the arena): the
-  // pairs per second of a merge at two jobs; 0: no merges.
-  double merge_pairs_per_second = 0;
-};
-// Every store's figures, in canonical order. A name not in it gets LMDB's,
-// the slowest embedded store's.
-std::span<const StoreFigures> AllStoreFigures();
-// The figures of `store` (LMDB's for a name not in the table).
-const StoreFigures& FiguresOf(const std::string& store);
+// The building figures of `store` (dataset/backend_facts.h); a name that
+// is no store gets kFallbackStore's.
+const StoreFigures& FiguresOf(std::string_view store);
 
 uint64_t RawBytes(const Spec& spec);
-// Expected on-disk bytes of store `store` ("arena", "rocksdb", "lmdb",
-// "postgres", "sqlite", "fs"), margin included.
+// Expected on-disk bytes of store `store` (a name of kStores), margin
+// included.
 uint64_t EstimateDiskBytes(const Spec& spec, const std::string& store);
 
 // The filesystem store (one file per key, two folder levels by the key's

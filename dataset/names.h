@@ -2,19 +2,17 @@
 // The grammar of backend names, which the dataset directory, the bench and
 // the report share without linking any backend: a store's name ("arena",
 // "rocksdb", ...), or a read variant "STORE+HOW" that reads STORE's files
-// another way ("arena+pread"). What each name can do is in the backends
-// table (backends/table.h).
+// another way ("arena+pread"). Which names exist, and what each can do, is
+// in the backends' facts (dataset/backend_facts.h, whose kStores lists the
+// stores).
 
 #include <string>
 #include <string_view>
 #include <vector>
 
-namespace flatbench::dataset {
+#include "dataset/backend_facts.h"
 
-// Every store a dataset directory may hold a folder and a marker for, in
-// canonical order. The backends table's stores are these (a test checks).
-inline constexpr std::string_view kStores[] = {"arena",    "rocksdb", "lmdb",
-                                               "postgres", "sqlite",  "fs"};
+namespace flatbench::dataset {
 
 // The store whose files `name` reads: the part before a '+' ("arena" for
 // "arena+pread"), else `name` itself.

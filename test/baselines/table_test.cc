@@ -1,13 +1,16 @@
 // The backends table: every built entry opens its store's files under its
-// own name; its stores are the dataset's; its queries follow its entries.
+// own name; its stores are the dataset's; its queries follow its entries;
+// it holds one entry per backend of the facts, and every fact is given.
 #include "backends/table.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include "datagen/dataset.h"
+#include "dataset/backend_facts.h"
 #include "dataset/estimate.h"
 #include "dataset/names.h"
 #include "test/tiny_dataset.h"
@@ -62,8 +65,9 @@ TEST_CASE("the table's stores are the dataset's and the estimates'") {
                                           std::end(dataset::kStores));
   CHECK(stores == dataset_stores);
   std::vector<std::string> figures;
-  for (const auto& f : dataset::AllStoreFigures())
-    figures.emplace_back(f.store);
+  for (const dataset::BackendFacts* f : dataset::kStoreFacts) {
+    figures.emplace_back(f->name);
+  }
   CHECK(figures == dataset_stores);
   // Every read variant reads a store of the table.
   for (const backends::Entry& e : backends::All()) {
@@ -123,4 +127,65 @@ TEST_CASE("unknown names and read variants are refused with kUsage") {
               .status()
               .code() == Code::kUsage);
   }
+}
+
+TEST_CASE("the table holds one entry per backend of the facts, in order") {
+  REQUIRE(backends::All().size() == std::size(dataset::kBackends));
+  size_t i = 0;
+  for (const backends::Entry& e : backends::All()) {
+    const dataset::BackendFacts& f = dataset::kBackends[i++];
+    CAPTURE(f.name);
+    CHECK(e.name == f.name);
+    CHECK(e.store == f.store);
+    CHECK(dataset::FindFacts(e.name) == &f);
+    CHECK(e.built == (e.open != nullptr));
+  }
+  // The arena and its read paths are this project's: always built.
+  for (const backends::Entry& e : backends::All()) {
+    CAPTURE(e.name);
+    if (e.store == "arena") CHECK(e.built);
+  }
+  CHECK(dataset::FindFacts("nope") == nullptr);
+}
+
+TEST_CASE("every backend's facts are complete") {
+  std::vector<std::string> names;
+  for (const dataset::BackendFacts& f : dataset::kBackends) {
+    CAPTURE(f.name);
+    CHECK_FALSE(Has(names, f.name));  // Each name once.
+    names.emplace_back(f.name);
+    CHECK(dataset::StoreOf(f.name) == f.store);
+    const dataset::BackendFacts* store = dataset::FindFacts(f.store);
+    REQUIRE(store != nullptr);
+    CHECK(store->is_store());
+    if (!f.is_store()) {
+      CHECK(f.name.find('+') != std::string_view::npos);
+      continue;
+    }
+    const dataset::StoreFigures& g = f.figures;
+    CHECK(g.disk_factor >= 0);
+    CHECK(g.pairs_per_second > 0);
+    CHECK(g.pairs_per_second_2 > 0);
+    CHECK(g.age_seconds_per_block > 0);
+    CHECK(g.merge_pairs_per_second >= 0);
+    CHECK_FALSE(g.rates_from.empty());
+    // A server's start is what its setup time is.
+    CHECK(f.needs_server == (g.setup_seconds > 0));
+    CHECK(&dataset::FiguresOf(f.name) == &g);
+    const dataset::PassCost& c = f.cost;
+    CHECK(c.open_s > 0);
+    CHECK(c.open_s_per_pair >= 0);
+    CHECK(c.hit_reads > 0);
+    CHECK(c.miss_reads >= 0);
+    CHECK(c.cpu_read_s > 0);
+    CHECK(c.warm_read_s > 0);
+    CHECK(c.scan_reads > 0);
+    CHECK(c.probe_s > 0);
+    CHECK(c.per_file_s > 0);
+  }
+  // A name that is no store is priced as the fallback store.
+  CHECK(&dataset::FiguresOf("nope") ==
+        &dataset::FindFacts(dataset::kFallbackStore)->figures);
+  CHECK(&dataset::FiguresOf("arena+cache") ==
+        &dataset::FindFacts(dataset::kFallbackStore)->figures);
 }

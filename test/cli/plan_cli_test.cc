@@ -78,8 +78,9 @@ std::string Share(double p) {
 TEST_CASE("a store's build time at one and two jobs is its measured rate") {
   const dataset::Spec spec = Spec("custom", 3'000'000);
   const double pairs = 3'000'000.0 * 5;
-  for (const auto& f : dataset::AllStoreFigures()) {
-    const std::string s(f.store);
+  for (const dataset::BackendFacts* b : dataset::kStoreFacts) {
+    const dataset::StoreFigures& f = b->figures;
+    const std::string s(b->name);
     CAPTURE(s);
     CHECK(dataset::EstimateBuildSeconds(spec, s, 1) ==
           Approx(f.setup_seconds + pairs / f.pairs_per_second));
@@ -127,11 +128,12 @@ TEST_CASE("RESEARCH.md's gen rate table is the estimate's") {
       {"store", "pairs/s, 1 job", "pairs/s, 2 jobs", "2-job rate", "writer",
        "parallel share", "full scale alone, 1 job",
        "full scale alone, 32 jobs"});
-  REQUIRE(rows.size() == dataset::AllStoreFigures().size());
+  REQUIRE(rows.size() == dataset::kStoreFacts.size());
   const dataset::Spec full = Spec("full");
   size_t i = 0;
-  for (const auto& f : dataset::AllStoreFigures()) {
-    const std::string s(f.store);
+  for (const dataset::BackendFacts* b : dataset::kStoreFacts) {
+    const dataset::StoreFigures& f = b->figures;
+    const std::string s(b->name);
     CAPTURE(s);
     const auto& r = rows[i++];
     REQUIRE(r.size() >= 8);

@@ -25,8 +25,9 @@ TEST_CASE(
   const dataset::Spec medium = Spec("medium");
   const double pairs = 10e6 * 5;
   bool one_writer_seen = false, parallel_seen = false;
-  for (const auto& f : dataset::AllStoreFigures()) {
-    const std::string s(f.store);
+  for (const dataset::BackendFacts* b : dataset::kStoreFacts) {
+    const dataset::StoreFigures& f = b->figures;
+    const std::string s(b->name);
     CAPTURE(s);
     const double two = dataset::EstimateBuildSeconds(medium, s, 2);
     if (f.one_writer) {
@@ -45,8 +46,8 @@ TEST_CASE(
   CHECK(one_writer_seen);
   CHECK(parallel_seen);
   // The gated stores at medium on a 16-core host: LMDB's writer sets the
-  // pace, 50M pairs at its 1,485k pairs/s, 33.7 s (such a host took 35.9 s;
-  // Amdahl's law from its one- and two-job rates said 16 s).
+  // pace, 50M pairs at its two-job rate (RESEARCH.md section 6, "The gen
+  // time model", compares this with such a host's build).
   const double lmdb = pairs / 1485e3;
   CHECK(dataset::EstimateBuildSeconds(medium, "lmdb", 16) == Approx(lmdb));
   CHECK(dataset::EstimateGenSeconds(medium, {"arena", "rocksdb", "lmdb"}, 16,
