@@ -158,12 +158,12 @@ double EstimateStep(const Step& step, const dataset::Spec& spec,
 
 double WarmBeginSeconds(const BackendFacts& facts, const BackendCost& cost,
                         const dataset::Spec& spec) {
-  // Reading the files in (about 200 MB/s), holding them, opening, and the
+  // Reading the files in (kWarmReadBytesPerS), holding them, opening, and the
   // warm-up reads: per table at most three per page (worker_state.h).
   const double pages = static_cast<double>(facts.disk_bytes) / 4096.0;
   const double keys = Pairs(spec);
   const double warmup = std::min({3 * pages, keys, 400'000.0});
-  return static_cast<double>(facts.disk_bytes) / 200e6 +
+  return static_cast<double>(facts.disk_bytes) / kWarmReadBytesPerS +
          static_cast<double>(facts.files) * cost.per_file_s * 4 + cost.open_s +
          cost.open_s_per_pair * keys + warmup * cost.warm_read_s;
 }

@@ -84,8 +84,12 @@ double EstimateStep(const Step& step, const dataset::Spec& spec,
                     const BackendFacts& facts, const BackendCost& cost,
                     const HostCost& host, bool drop_caches);
 
-// Holding a backend's files resident for warm mode: reading them in (about
-// 200 MB/s), opening, and its warm-up reads (worker_state.h).
+// The rate the model reads a backend's files in for warm mode, bytes per
+// second (RESEARCH.md section 6, "The bench time model").
+inline constexpr double kWarmReadBytesPerS = 200e6;
+
+// Holding a backend's files resident for warm mode: reading them in (at
+// kWarmReadBytesPerS), opening, and its warm-up reads (worker_state.h).
 double WarmBeginSeconds(const BackendFacts& facts, const BackendCost& cost,
                         const dataset::Spec& spec);
 
