@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 #include "dataset/estimate.h"
 #include "dataset/names.h"
 #include "test/tiny_dataset.h"
