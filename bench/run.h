@@ -21,7 +21,7 @@
 #include "bench/journal.h"
 #include "bench/schedule.h"
 #include "bench/worker.h"
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 
 namespace flatbench::bench {
 

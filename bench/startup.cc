@@ -6,9 +6,9 @@
 #include <cerrno>
 #include <chrono>
 
+#include "bench/child_process.h"
 #include "bench/io_stats.h"
 #include "bench/pass.h"
-#include "common/child_process.h"
 #include "common/hex.h"
 #include "common/results_ops.h"
 

@@ -45,7 +45,7 @@ struct ProbeTimes {
 // bench), reads its one JSON line, waits for it, and returns its figures.
 // Errors: the probe's own error (its JSON line, or, when it printed none,
 // the error its exit code documents), or kChildFailed when it crashed
-// (common/child_process.h, ChildStatus).
+// (bench/child_process.h, ChildStatus).
 Result<ProbeTimes> SpawnProbe(const std::vector<std::string>& argv);
 
 struct StartupSpec {

@@ -12,7 +12,7 @@
 #include "common/files.h"
 #include "common/sweep_schema.h"
 #include "common/text.h"
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 #include "datagen/needs.h"
 #include "dataset/estimate.h"
 

@@ -53,7 +53,7 @@ struct SweepPlan {
 struct SweepSteps {
   // Builds (or resumes building) the dataset of `spec` in `dataset_dir`
   // with the plan's backends; returns how that ended (flatbench sweep: the
-  // gen child's end, read by common/child_process.h's ChildStatus).
+  // gen child's end, read by bench/child_process.h's ChildStatus).
   std::function<Status(const dataset::Spec& spec,
                        const std::string& dataset_dir)>
       generate;

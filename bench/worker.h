@@ -37,7 +37,7 @@
 #include "bench/schedule.h"
 #include "common/backend.h"
 #include "datagen/check.h"
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 
 namespace flatbench::bench {
 

@@ -10,12 +10,12 @@
 
 #include "bench/defaults.h"
 #include "bench/plan_calibration.h"
-#include "bench/results.h"
+#include "bench/run_context.h"
 #include "bench/schedule.h"
 #include "bench/worker.h"
 #include "cli/flags.h"
 #include "common/results_schema.h"
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 #include "dataset/spec.h"
 
 namespace flatbench::cli {

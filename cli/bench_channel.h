@@ -5,8 +5,8 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "bench/child_process.h"
 #include "bench/run.h"
-#include "common/child_process.h"
 
 namespace flatbench::cli {
 

@@ -7,15 +7,15 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
+#include "bench/child_process.h"
 #include "bench/startup.h"
 #include "bench/worker.h"
 #include "cli/exit.h"
 #include "cli/test_hooks.h"
-#include "common/child_process.h"
 #include "common/hex.h"
 #include "common/results_schema.h"
 #include "common/stop_signals.h"
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 
 namespace flatbench::cli {
 

@@ -8,7 +8,7 @@
 #include "bench/plan.h"
 #include "cli/bench_args.h"
 #include "common/status.h"
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 
 namespace flatbench::cli {
 

@@ -12,7 +12,7 @@
 #include "cli/exit.h"
 #include "cli/flags.h"
 #include "common/files.h"
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 #include "dataset/estimate.h"
 
 namespace flatbench::cli {

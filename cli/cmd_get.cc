@@ -5,15 +5,15 @@
 #include <optional>
 
 #include "backends/table.h"
+#include "bench/child_process.h"
 #include "cli/arena_cli.h"
 #include "cli/command.h"
 #include "cli/exit.h"
 #include "cli/flags.h"
 #include "cli/get_batch.h"
-#include "common/child_process.h"
 #include "common/hex.h"
 #include "common/results_schema.h"
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 #include "datagen/dataset_files.h"
 
 namespace flatbench::cli {

@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "backends/table.h"
+#include "bench/child_process.h"
 #include "bench/plan.h"
 #include "cli/command.h"
 #include "cli/exit.h"
@@ -18,12 +19,11 @@
 #include "cli/gonogo_plan.h"
 #include "cli/gonogo_run.h"
 #include "cli/report_summary.h"
-#include "common/child_process.h"
 #include "common/device_profile.h"
 #include "common/files.h"
 #include "common/stop_signals.h"
 #include "common/text.h"
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 #include "datagen/needs.h"
 #include "dataset/estimate.h"
 #include "dataset/names.h"

@@ -8,7 +8,7 @@
 #include "cli/exit.h"
 #include "cli/flags.h"
 #include "common/files.h"
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 
 namespace flatbench::cli {
 namespace {

@@ -10,7 +10,7 @@
 #include "cli/exit.h"
 #include "cli/flags.h"
 #include "common/files.h"
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 #include "datagen/dataset_files.h"
 
 namespace flatbench::cli {

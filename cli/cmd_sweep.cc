@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "backends/table.h"
+#include "bench/child_process.h"
 #include "bench/plan.h"
 #include "bench/sweep.h"
 #include "cli/bench_args.h"
@@ -16,11 +17,10 @@
 #include "cli/exit.h"
 #include "cli/flags.h"
 #include "cli/test_hooks.h"
-#include "common/child_process.h"
 #include "common/files.h"
 #include "common/results_schema.h"
 #include "common/stop_signals.h"
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 #include "dataset/names.h"
 
 namespace flatbench::cli {

@@ -4,14 +4,14 @@
 #include <memory>
 
 #include "backends/table.h"
+#include "bench/child_process.h"
 #include "cli/arena_cli.h"
 #include "cli/command.h"
 #include "cli/exit.h"
 #include "cli/flags.h"
-#include "common/child_process.h"
 #include "datagen/aged_state.h"
 #include "datagen/check.h"
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 #include "datagen/dataset_files.h"
 
 namespace flatbench::cli {

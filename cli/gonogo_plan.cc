@@ -11,7 +11,7 @@
 #include "cli/bench_parent.h"
 #include "common/files.h"
 #include "common/host_id.h"
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 #include "datagen/gen_calibration.h"
 #include "datagen/needs.h"
 #include "dataset/estimate.h"

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "bench/child_process.h"
 #include "cli/bench_args.h"
-#include "common/child_process.h"
 #include "common/device_profile.h"
 #include "dataset/spec.h"
 

@@ -3,7 +3,7 @@
 // means, and which commands end with it. This table is the one place it is
 // written: a Status's code (ExitCodeFor), the verdict's outcome
 // (report::OutcomeExitCode), each command's --help, how a parent reads a
-// child's exit (common/child_process.h) and README.md's exit table (a test
+// child's exit (bench/child_process.h) and README.md's exit table (a test
 // compares it with this table row by row) all follow it.
 //
 // One code means two things only where no reader can meet both: 0 is
@@ -57,8 +57,7 @@ inline constexpr ExitRow kExitCorrupt{
     "or files from another host, disk, build or run",
     kEveryCommand};
 inline constexpr ExitRow kExitMissingInput{
-    66, "missing input", "also a --dir that is not a directory",
-    kEveryCommand};
+    66, "missing input", "also a --dir that is not a directory", kEveryCommand};
 inline constexpr ExitRow kExitChildFailed{
     70, "a child process failed",
     "a phase, worker or probe flatbench started was killed by a signal or "

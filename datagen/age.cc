@@ -12,12 +12,12 @@
 #include <nlohmann/json.hpp>
 
 #include "common/files.h"
-#include "common/progress.h"
 #include "datagen/age_files.h"
 #include "datagen/aged_state.h"
 #include "datagen/blocks.h"
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 #include "datagen/dataset_files.h"
+#include "datagen/progress.h"
 #include "datagen/stream.h"
 #include "dataset/names.h"
 

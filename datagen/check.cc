@@ -4,7 +4,7 @@
 #include <chrono>
 
 #include "common/hex.h"
-#include "common/progress.h"
+#include "datagen/progress.h"
 #include "datagen/stream.h"
 
 namespace flatbench::datagen {

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <set>
 
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 #include "dataset/estimate.h"
 
 namespace flatbench::datagen {

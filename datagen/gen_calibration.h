@@ -2,7 +2,7 @@
 // This host's last builds as the gen estimate's calibration (RESEARCH.md
 // section 6, "Calibration"). Each completion marker gen writes records the
 // build's seconds and pairs, its jobs, the builds that ran at once, the
-// host's hardware threads and identity (datagen/dataset.h). For each store,
+// host's hardware threads and identity (datagen/dataset_dir.h). For each store,
 // the newest marker of this host among the datasets near the one planned
 // gives a factor: its measured seconds over the model's for that build,
 // the store alone (dataset::EstimateBuildSeconds) at the jobs its share of

@@ -10,10 +10,10 @@
 #include <thread>
 
 #include "common/files.h"
-#include "common/progress.h"
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 #include "datagen/dataset_files.h"
 #include "datagen/needs.h"
+#include "datagen/progress.h"
 #include "dataset/estimate.h"
 #include "dataset/names.h"
 

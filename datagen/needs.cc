@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "common/files.h"
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 #include "dataset/estimate.h"
 
 namespace flatbench::datagen {

@@ -5,7 +5,7 @@
 #include <optional>
 
 #include "common/results_ops.h"
-#include "report/format.h"
+#include "report/numbers.h"
 
 namespace flatbench::report {
 namespace {

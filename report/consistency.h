@@ -23,7 +23,7 @@
 #include <string>
 
 #include "common/status.h"
-#include "report/results.h"
+#include "report/run_data.h"
 
 namespace flatbench::report {
 

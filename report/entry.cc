@@ -4,7 +4,7 @@
 
 #include "common/device_profile.h"
 #include "common/results_ops.h"
-#include "report/format.h"
+#include "report/numbers.h"
 
 namespace flatbench::report {
 namespace {

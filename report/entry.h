@@ -1,13 +1,13 @@
 #pragma once
 // One benchmarks[] entry read through the results contract: its name by
 // the cell grammar, its counters by their types, and the cross-checks
-// that make a value impossible (results.h says which).
+// that make a value impossible (run_data.h says which).
 
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "common/status.h"
-#include "report/results.h"
+#include "report/run_data.h"
 
 namespace flatbench::report {
 

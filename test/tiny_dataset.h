@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "backends/table.h"
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 #include "test/temp_dir.h"
 
 namespace flatbench::testing {

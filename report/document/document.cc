@@ -7,7 +7,7 @@
 #include "report/document/document_context.h"
 #include "report/document/document_parts.h"
 #include "report/document/links.h"
-#include "report/format.h"
+#include "report/numbers.h"
 
 namespace flatbench::report {
 namespace {

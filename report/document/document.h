@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "report/document/svg.h"
-#include "report/results.h"
+#include "report/run_data.h"
 #include "report/verdict/verdict.h"
 
 namespace flatbench::report {

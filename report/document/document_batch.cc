@@ -10,7 +10,7 @@
 #include "common/results_ops.h"
 #include "report/document/document_context.h"
 #include "report/document/document_parts.h"
-#include "report/format.h"
+#include "report/numbers.h"
 
 namespace flatbench::report {
 namespace {

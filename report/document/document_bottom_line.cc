@@ -8,7 +8,7 @@
 
 #include "common/results_schema.h"
 #include "report/document/document_parts.h"
-#include "report/format.h"
+#include "report/numbers.h"
 
 namespace flatbench::report {
 namespace {

@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "report/format.h"
 #include "report/interval.h"
+#include "report/numbers.h"
 #include "report/verdict/gates.h"
 
 namespace flatbench::report {

@@ -7,7 +7,7 @@
 #include "common/results_schema.h"
 #include "report/document/document_context.h"
 #include "report/document/document_parts.h"
-#include "report/format.h"
+#include "report/numbers.h"
 #include "report/page_share.h"
 
 namespace flatbench::report {

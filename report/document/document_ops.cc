@@ -9,7 +9,7 @@
 #include "common/results_ops.h"
 #include "report/document/document_context.h"
 #include "report/document/document_parts.h"
-#include "report/format.h"
+#include "report/numbers.h"
 #include "report/verdict/gates.h"
 
 namespace flatbench::report {

@@ -5,7 +5,7 @@
 
 #include "dataset/spec.h"
 #include "report/document/document_parts.h"
-#include "report/format.h"
+#include "report/numbers.h"
 
 namespace flatbench::report {
 namespace {

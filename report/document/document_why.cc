@@ -3,7 +3,7 @@
 // bound (within noise, failing, without a figure, beyond the device's
 // limit or above its ceiling), so no paragraph restates the tables.
 #include "report/document/document_parts.h"
-#include "report/format.h"
+#include "report/numbers.h"
 
 namespace flatbench::report {
 namespace {

@@ -3,7 +3,7 @@
 #include <map>
 
 #include "report/document/links.h"
-#include "report/format.h"
+#include "report/numbers.h"
 
 namespace flatbench::report {
 namespace {

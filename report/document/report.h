@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "common/status.h"
-#include "report/results.h"
+#include "report/run_data.h"
 #include "report/verdict/verdict.h"
 
 namespace flatbench::report {

@@ -7,7 +7,7 @@
 
 #include "common/results_schema.h"
 #include "report/document/document_parts.h"
-#include "report/format.h"
+#include "report/numbers.h"
 #include "report/verdict/ceiling.h"
 
 namespace flatbench::report {

@@ -5,7 +5,7 @@
 
 #include "common/status.h"
 #include "report/document/document.h"
-#include "report/results.h"
+#include "report/run_data.h"
 #include "report/verdict/verdict.h"
 
 namespace flatbench::report {

@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "report/document/svg_parts.h"
-#include "report/format.h"
+#include "report/numbers.h"
 
 namespace flatbench::report::svg_detail {
 

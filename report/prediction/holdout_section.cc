@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "common/results_schema.h"
-#include "report/format.h"
+#include "report/numbers.h"
 #include "report/prediction/prediction_parts.h"
 #include "report/prediction/structural_parts.h"
 #include "report/prediction/trend.h"

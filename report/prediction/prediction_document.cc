@@ -8,7 +8,7 @@
 
 #include "common/results_schema.h"
 #include "dataset/spec.h"
-#include "report/format.h"
+#include "report/numbers.h"
 #include "report/prediction/prediction.h"
 #include "report/prediction/prediction_parts.h"
 #include "report/verdict/verdict.h"

@@ -6,8 +6,8 @@
 #include <tuple>
 
 #include "common/results_schema.h"
-#include "report/format.h"
 #include "report/interval.h"
+#include "report/numbers.h"
 #include "report/prediction/model.h"
 #include "report/prediction/prediction_parts.h"
 #include "report/prediction/trend_chart.h"

@@ -46,7 +46,7 @@
 #include "common/status.h"
 #include "report/interval.h"
 #include "report/prediction/model.h"
-#include "report/results.h"
+#include "report/run_data.h"
 
 namespace flatbench::report {
 

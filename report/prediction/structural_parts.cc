@@ -6,7 +6,7 @@
 #include <set>
 
 #include "common/results_schema.h"
-#include "report/format.h"
+#include "report/numbers.h"
 
 namespace flatbench::report::structural {
 

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "common/results_schema.h"
-#include "report/format.h"
+#include "report/numbers.h"
 #include "report/prediction/prediction_parts.h"
 #include "report/prediction/structural.h"
 #include "report/prediction/structural_parts.h"

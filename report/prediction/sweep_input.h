@@ -1,7 +1,7 @@
 #pragma once
 // A sweep document (common/sweep_schema.h) as the prediction report reads
 // it: every key checked for presence and type, each size's embedded bench
-// results parsed through the results contract (results.h), and each
+// results parsed through the results contract (run_data.h), and each
 // backend's read geometry (model.h).
 
 #include <cstdint>
@@ -14,7 +14,7 @@
 #include "common/status.h"
 #include "report/prediction/model.h"
 #include "report/prediction/structural.h"
-#include "report/results.h"
+#include "report/run_data.h"
 
 namespace flatbench::report {
 

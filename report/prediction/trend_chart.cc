@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "report/document/svg.h"
-#include "report/format.h"
+#include "report/numbers.h"
 
 namespace flatbench::report {
 namespace {

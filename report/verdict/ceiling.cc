@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "dataset/names.h"
-#include "report/format.h"
+#include "report/numbers.h"
 #include "report/page_share.h"
 
 namespace flatbench::report {

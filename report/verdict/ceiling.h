@@ -39,7 +39,7 @@
 #include <string>
 
 #include "report/interval.h"
-#include "report/results.h"
+#include "report/run_data.h"
 #include "report/thresholds.h"
 #include "report/verdict/cells.h"
 

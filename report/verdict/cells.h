@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "report/results.h"
+#include "report/run_data.h"
 
 namespace flatbench::report {
 

@@ -20,7 +20,7 @@
 //                            it has hits (a cache, a small table revisited)
 //                            exceeds 1.
 
-#include "report/results.h"
+#include "report/run_data.h"
 
 namespace flatbench::report {
 

@@ -6,7 +6,7 @@
 #include "dataset/estimate.h"
 #include "dataset/names.h"
 #include "dataset/spec.h"
-#include "report/format.h"
+#include "report/numbers.h"
 
 namespace flatbench::report {
 namespace {

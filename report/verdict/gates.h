@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "report/results.h"
+#include "report/run_data.h"
 #include "report/thresholds.h"
 #include "report/verdict/cells.h"
 

@@ -7,7 +7,7 @@
 #include <set>
 #include <tuple>
 
-#include "report/format.h"
+#include "report/numbers.h"
 #include "report/verdict/gates.h"
 
 namespace flatbench::report {

@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "report/interval.h"
-#include "report/results.h"
+#include "report/run_data.h"
 #include "report/thresholds.h"
 #include "report/verdict/ceiling.h"
 #include "report/verdict/cells.h"

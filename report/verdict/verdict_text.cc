@@ -2,7 +2,7 @@
 // of each judged read path.
 #include "report/verdict/verdict_text.h"
 
-#include "report/format.h"
+#include "report/numbers.h"
 
 namespace flatbench::report {
 namespace {

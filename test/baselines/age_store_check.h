@@ -17,7 +17,7 @@
 #include "backends/table.h"
 #include "datagen/age.h"
 #include "datagen/check.h"
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 #include "test/temp_dir.h"
 
 namespace flatbench::age_check {

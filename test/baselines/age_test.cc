@@ -11,7 +11,7 @@
 #include "arena/backend.h"
 #include "backends/table.h"
 #include "datagen/check.h"
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 #include "test/baselines/age_store_check.h"
 #include "test/temp_dir.h"
 

@@ -10,7 +10,7 @@
 
 #include "backends/table.h"
 #include "common/rng.h"
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 #include "datagen/stream.h"
 #include "test/datagen/collect_sink.h"
 #include "test/tiny_dataset.h"

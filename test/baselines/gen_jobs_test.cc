@@ -12,7 +12,7 @@
 #include "arena/backend.h"
 #include "arena/loader.h"
 #include "backends/table.h"
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 #include "test/temp_dir.h"
 
 using namespace flatbench;

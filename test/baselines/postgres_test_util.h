@@ -20,7 +20,7 @@
 #include "baselines/postgres_copy.h"
 #include "baselines/postgres_server.h"
 #include "datagen/check.h"
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 #include "test/datagen/collect_sink.h"
 #include "test/temp_dir.h"
 #include "test/wait_until.h"

@@ -9,7 +9,7 @@
 
 #include "backends/table.h"
 #include "datagen/check.h"
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 #include "datagen/sampler.h"
 #include "test/baselines/store_test_util.h"
 #include "test/datagen/collect_sink.h"

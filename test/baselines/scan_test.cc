@@ -12,7 +12,7 @@
 #include "backends/table.h"
 #include "common/hex.h"
 #include "common/rng.h"
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 #include "test/baselines/store_test_util.h"
 #include "test/datagen/collect_sink.h"
 #include "test/skip.h"

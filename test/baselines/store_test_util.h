@@ -11,7 +11,7 @@
 
 #include "backends/table.h"
 #include "datagen/check.h"
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 #include "datagen/stream.h"
 #include "test/datagen/collect_sink.h"
 #include "test/temp_dir.h"

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 #include "dataset/backend_facts.h"
 #include "dataset/estimate.h"
 #include "dataset/names.h"

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "backends/table.h"
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 #include "datagen/sampler.h"
 #include "test/temp_dir.h"
 

@@ -7,7 +7,7 @@
 #include "backends/table.h"
 #include "bench/worker.h"
 #include "common/results_schema.h"
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 #include "test/bench/tiny_dataset.h"
 #include "test/temp_dir.h"
 

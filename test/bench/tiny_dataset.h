@@ -9,7 +9,7 @@
 #include "backends/table.h"
 #include "bench/worker.h"
 #include "common/results_schema.h"
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 #include "test/tiny_dataset.h"
 
 namespace flatbench::testing {

@@ -10,7 +10,7 @@
 #include "bench/environment.h"
 #include "common/host_id.h"
 #include "common/results_schema.h"
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 #include "dataset/estimate.h"
 #include "test/run_command.h"
 

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <string>
 
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 #include "dataset/estimate.h"
 #include "test/temp_dir.h"
 

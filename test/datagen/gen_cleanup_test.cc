@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 #include "datagen/dataset_files.h"
 #include "test/temp_dir.h"
 

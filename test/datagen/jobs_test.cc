@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 #include "datagen/stream.h"
 #include "test/datagen/collect_sink.h"
 #include "test/temp_dir.h"

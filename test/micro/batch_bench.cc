@@ -32,7 +32,7 @@
 #include "bench/io_stats.h"
 #include "bench/page_cache.h"
 #include "bench/pass.h"
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 #include "datagen/sampler.h"
 
 namespace {

@@ -4,7 +4,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "report/results.h"
+#include "report/run_data.h"
 #include "test/report/judge.h"
 #include "test/report/results_builder.h"
 

@@ -6,7 +6,7 @@
 
 #include "common/results_schema.h"
 #include "report/interval.h"
-#include "report/results.h"
+#include "report/run_data.h"
 #include "test/crafted_profile.h"
 #include "test/report/judge.h"
 #include "test/report/results_builder.h"

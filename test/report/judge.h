@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "report/results.h"
+#include "report/run_data.h"
 #include "report/thresholds.h"
 #include "report/verdict/verdict.h"
 

@@ -14,7 +14,7 @@
 #include "report/document/html.h"
 #include "report/document/links.h"
 #include "report/document/markdown.h"
-#include "report/format.h"
+#include "report/numbers.h"
 #include "test/doc_table.h"
 #include "test/report/judge.h"
 #include "test/report/results_builder.h"

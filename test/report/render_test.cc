@@ -6,7 +6,7 @@
 
 #include "report/document/report.h"
 #include "report/document/svg.h"
-#include "report/format.h"
+#include "report/numbers.h"
 #include "report/prediction/trend_chart.h"
 #include "test/crafted_profile.h"
 #include "test/doc_table.h"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace flatbench {
+namespace flatbench::datagen {
 
 class Progress {
  public:
@@ -57,4 +57,4 @@ class GroupProgress {
   std::vector<Task> tasks_;  // In flight, in start order.
 };
 
-}  // namespace flatbench
+}  // namespace flatbench::datagen

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "bench/schedule.h"
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 
 namespace flatbench::bench {
 

@@ -6,7 +6,7 @@
 // SpawnSelf and LineChild start /proc/self/exe, which here is this test
 // binary: given "exit-with N" or "die-by SIGNAL" as its arguments it does
 // that instead of running the tests (its own main, below).
-#include "common/child_process.h"
+#include "bench/child_process.h"
 
 #include <signal.h>
 #include <sys/resource.h>

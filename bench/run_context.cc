@@ -1,4 +1,4 @@
-#include "bench/results.h"
+#include "bench/run_context.h"
 
 #include <unistd.h>
 

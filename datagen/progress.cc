@@ -1,11 +1,11 @@
-#include "common/progress.h"
+#include "datagen/progress.h"
 
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 
-namespace flatbench {
+namespace flatbench::datagen {
 
 Progress::Progress(std::string what, std::string unit, bool enabled)
     : what_(std::move(what)),
@@ -91,4 +91,4 @@ void GroupProgress::PrintLocked(Clock::time_point now) {
                each.c_str(), rate, unit_.c_str(), eta);
 }
 
-}  // namespace flatbench
+}  // namespace flatbench::datagen

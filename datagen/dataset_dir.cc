@@ -1,4 +1,4 @@
-#include "datagen/dataset.h"
+#include "datagen/dataset_dir.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,4 +1,4 @@
-#include "report/results.h"
+#include "report/run_data.h"
 
 #include <filesystem>
 

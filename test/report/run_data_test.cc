@@ -1,6 +1,6 @@
 // Reading and merging bench results: what is malformed (65), missing (66)
 // or inconsistent (65, e.g. two datasets mixed).
-#include "report/results.h"
+#include "report/run_data.h"
 
 #include <catch2/catch.hpp>
 #include <fstream>

@@ -1,4 +1,4 @@
-#include "report/format.h"
+#include "report/numbers.h"
 
 #include <cmath>
 #include <cstdio>
