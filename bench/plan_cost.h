@@ -59,7 +59,7 @@ struct HostCost {
   // project's VM's device cells (RESEARCH.md section 6).
   std::vector<DeviceRate> device = {{1, 20000}, {8, 67000}, {32, 110000}};
   int cores = 2;                // Threads that run at once.
-  double step_s = 0.02;         // A step's request, results and journal.
+  double step_s = 0.003;        // A step's request, results and journal.
   double drop_caches_s = 0.16;  // sync and drop_caches, once per cold step.
   double fadvise_s = 0.005;     // An eviction by fadvise, beside per_file_s.
 

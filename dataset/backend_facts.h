@@ -57,7 +57,7 @@ struct PassCost {
   double warm_read_s = 4e-6;   // One warm read at one thread.
   double scan_reads = 3;       // 4 KiB device reads per cold scan.
   double probe_s = 0.2;        // A startup probe: spawn, open, read.
-  double per_file_s = 2e-5;    // Per file: fadvise, mincore.
+  double per_file_s = 3.6e-6;  // Per file: fadvise, mincore.
 };
 
 struct BackendFacts {
@@ -123,10 +123,10 @@ inline constexpr BackendFacts kBackends[] = {
               .hit_reads = 1.0,
               .miss_reads = 0,
               .cpu_read_s = 4e-6,
-              .warm_read_s = 4e-6,
+              .warm_read_s = 3e-7,
               .scan_reads = 3,
               .probe_s = 0.1,
-              .per_file_s = 2e-5}},
+              .per_file_s = 3.6e-6}},
     {.name = "rocksdb",
      .store = "rocksdb",
      .integrity_check = "VerifyChecksum of every SST file",
@@ -142,10 +142,10 @@ inline constexpr BackendFacts kBackends[] = {
               .hit_reads = 1.35,
               .miss_reads = 0.02,
               .cpu_read_s = 8e-6,
-              .warm_read_s = 8e-6,
+              .warm_read_s = 1e-6,
               .scan_reads = 4,
               .probe_s = 0.15,
-              .per_file_s = 2e-5}},
+              .per_file_s = 3.6e-6}},
     {.name = "lmdb",
      .store = "lmdb",
      .integrity_check = "a pread check of every page of both trees",
@@ -163,10 +163,10 @@ inline constexpr BackendFacts kBackends[] = {
               .hit_reads = 1.05,
               .miss_reads = 1.0,
               .cpu_read_s = 4e-6,
-              .warm_read_s = 4e-6,
+              .warm_read_s = 1e-6,
               .scan_reads = 3,
               .probe_s = 0.1,
-              .per_file_s = 2e-5}},
+              .per_file_s = 3.6e-6}},
     // The reference rows: measured, never gated unless thresholds.json
     // names them.
     {.name = "postgres",
@@ -181,7 +181,7 @@ inline constexpr BackendFacts kBackends[] = {
                  .two_jobs_measured = true,
                  .rates_from = facts_detail::kMeasured3M,
                  .age_seconds_per_block = 0.078},
-     .cost = {.open_s = 1.5,
+     .cost = {.open_s = 0.15,
               .open_s_per_pair = 0,
               .hit_reads = 2.0,
               .miss_reads = 1.0,
@@ -189,7 +189,7 @@ inline constexpr BackendFacts kBackends[] = {
               .warm_read_s = 6e-5,
               .scan_reads = 6,
               .probe_s = 1.6,
-              .per_file_s = 2e-5}},
+              .per_file_s = 3.6e-6}},
     {.name = "sqlite",
      .store = "sqlite",
      .integrity_check = "PRAGMA integrity_check of the whole file",
@@ -205,10 +205,10 @@ inline constexpr BackendFacts kBackends[] = {
               .hit_reads = 1.5,
               .miss_reads = 1.0,
               .cpu_read_s = 1e-5,
-              .warm_read_s = 1e-5,
+              .warm_read_s = 5e-6,
               .scan_reads = 4,
               .probe_s = 0.1,
-              .per_file_s = 2e-5}},
+              .per_file_s = 3.6e-6}},
     // One file per key: built only up to smoke scale
     // (baselines/fs_layout.h's kMaxPairs, which the table holds to this).
     {.name = "fs",
@@ -229,7 +229,7 @@ inline constexpr BackendFacts kBackends[] = {
               .warm_read_s = 2e-5,
               .scan_reads = 100,
               .probe_s = 0.1,
-              .per_file_s = 2e-5}},
+              .per_file_s = 3.6e-6}},
     // The arena's other read paths (arena/read_path.h) over its files.
     {.name = "arena+pread",
      .store = "arena",
