@@ -228,8 +228,10 @@ bool FitReferenceRows(const PlanInput& in, Plan* plan) {
 // Each backend's start (its worker and sanity check): the calibration's
 // when it measured this run, else the model's.
 double StartOf(const PlanInput& in, const std::string& backend) {
-  if (in.calibration && in.calibration->start_s) {
-    return *in.calibration->start_s;
+  if (in.calibration) {
+    const auto& own = in.calibration->start_by_backend;
+    if (auto it = own.find(backend); it != own.end()) return it->second;
+    if (in.calibration->start_s) return *in.calibration->start_s;
   }
   const bool lazy =
       std::find(in.schedule.modes.begin(), in.schedule.modes.end(),

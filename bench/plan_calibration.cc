@@ -145,7 +145,8 @@ void Overheads(const std::vector<StepTime>& steps, Calibration* c) {
   }
   if (!warm.empty()) c->step_s = Median(warm);
   if (!cold.empty()) {
-    c->evict_s = std::max(0.0, Median(cold) - c->step_s.value_or(0.02));
+    c->evict_s =
+        std::max(0.0, Median(cold) - c->step_s.value_or(HostCost().step_s));
   }
 }
 
@@ -162,6 +163,26 @@ void StepSeconds(const std::vector<StepTime>& steps, Calibration* c) {
     // and that step's own eviction.
     const double before = steps.front().start - c->evict_s.value_or(0);
     c->start_s = std::max(0.0, before) / static_cast<double>(backends.size());
+  }
+}
+
+// Each backend's start and warm begin, as the run recorded them (results
+// of an older bench have neither: start_s stands for them).
+void BackendStarts(const json& ctx, Calibration* c) {
+  const std::string prefix(r::kBackendPrefix);
+  const std::string start = "." + std::string(r::kStartSeconds.name);
+  for (const auto& [key, value] : ctx.items()) {
+    if (key.rfind(prefix, 0) != 0 || !value.is_number() ||
+        key.size() <= prefix.size() + start.size() ||
+        key.compare(key.size() - start.size(), start.size(), start) != 0) {
+      continue;
+    }
+    const std::string b =
+        key.substr(prefix.size(), key.size() - prefix.size() - start.size());
+    const json warm =
+        ctx.value(r::BackendKey(b, r::kWarmBeginSeconds), json(0.0));
+    c->start_by_backend[b] =
+        value.get<double>() + (warm.is_number() ? warm.get<double>() : 0.0);
   }
 }
 
@@ -219,7 +240,10 @@ std::optional<Calibration> CalibrationFrom(const json& results,
       Text(ctx, r::kSpec) == target.spec &&
       Text(ctx, r::kReadsPerPass) == std::to_string(target.reads_per_pass) &&
       Text(ctx, r::kDeviceReadsPerPass) == std::to_string(target.device_reads);
-  if (c.same_run) StepSeconds(steps, &c);
+  if (c.same_run) {
+    StepSeconds(steps, &c);
+    BackendStarts(ctx, &c);
+  }
   return c;
 }
 

@@ -14,7 +14,9 @@
 //   steps        each step's own wall time (median over repetitions), when
 //                it measured the same dataset with the same reads per pass
 //                and per device cell; then also the time before its first
-//                step (workers started, sanity checks), per backend
+//                step (workers started, sanity checks), per backend: each
+//                backend's own start and warm begin when the results
+//                recorded them, else the whole time shared out evenly
 //
 // Anything it does not give comes from the built-in model (plan_cost.h),
 // and the plan says which is which (Describe).
@@ -51,6 +53,10 @@ struct Calibration {
   bool same_run = false;
   std::map<std::string, double> step_seconds;  // By StepKey.
   std::optional<double> start_s;               // Per backend.
+  // Each backend's own start (start_seconds) plus its warm begin
+  // (warm_begin_seconds), when the results recorded them: in place of
+  // start_s for that backend.
+  std::map<std::string, double> start_by_backend;
 };
 
 // A step's key: its pass's name (bench::PassName) at repetition 0.

@@ -164,16 +164,16 @@ TEST_CASE("the plan calibrates from this host's newest results and says so",
   CHECK(c->device[0].depth == 1);
   CHECK(c->device[0].reads_per_s == Approx(20000));
   CHECK(c->device[1].reads_per_s == Approx(80000));
-  // No warm step: a cold step's own 0.1 s, less the model's 0.02 s step.
+  // No warm step: a cold step's own 0.1 s, less the model's 0.003 s step.
   CHECK_FALSE(c->step_s.has_value());
   REQUIRE(c->evict_s.has_value());
-  CHECK(*c->evict_s == Approx(0.08));
+  CHECK(*c->evict_s == Approx(0.097));
   // The same run: each step's time, the last one's unknown (the first
   // repetition's stands for it), and the start before the first step.
   REQUIRE(c->same_run);
   CHECK(c->step_seconds.size() == 2);
   REQUIRE(c->start_s.has_value());
-  CHECK(*c->start_s == Approx(3 - 0.08));
+  CHECK(*c->start_s == Approx(3 - 0.097));
 
   in.calibration = c;
   in.host = Calibrated(*c, in.host);
@@ -181,16 +181,16 @@ TEST_CASE("the plan calibrates from this host's newest results and says so",
   CHECK(in.host.ReadsPerS(8) == Approx(80000));
   // Depth 32, not measured: the profile's, as depth 8 measured against it.
   CHECK(in.host.ReadsPerS(32) == Approx((32 / 325e-6) * 80000 / (8 / 85e-6)));
-  CHECK(in.host.drop_caches_s == Approx(0.08));
+  CHECK(in.host.drop_caches_s == Approx(0.097));
   auto plan = MakePlan(in);
   REQUIRE(plan.ok());
   CHECK(plan->steps_measured == 2);
-  CHECK(plan->seconds == Approx(1 + 0.5 + (3 - 0.08)));
+  CHECK(plan->seconds == Approx(1 + 0.5 + (3 - 0.097)));
   const std::string text = FormatPlan(plan.value());
   INFO(text);
   CHECK(text.find("calibrated from " + newer +
                   " (this host's run of 2026-01-02T00:00:00Z): device rates "
-                  "at depth 1, 8, an eviction by drop_caches (0.080 s) and "
+                  "at depth 1, 8, an eviction by drop_caches (0.097 s) and "
                   "the measured time of each step it ran") !=
         std::string::npos);
   CHECK(text.find("2 of 2 steps at their measured times") != std::string::npos);
@@ -206,6 +206,32 @@ TEST_CASE("the plan calibrates from this host's newest results and says so",
   CHECK(partial->device.size() == 2);
   // Another host's results calibrate nothing.
   CHECK_FALSE(NewestCalibration({other}, Target(in)).has_value());
+}
+
+TEST_CASE("a calibrated plan starts each backend as its run recorded it",
+          "[bench][plan]") {
+  PlanInput in = CraftedInput();
+  json doc = CraftedResults("h1", "2026-01-02T00:00:00Z");
+  // The run recorded the arena's start (1.25 s) and warm begin (0.5 s).
+  doc["context"][r::BackendKey("arena", r::kStartSeconds)] = 1.25;
+  doc["context"][r::BackendKey("arena", r::kWarmBeginSeconds)] = 0.5;
+  auto c = CalibrationFrom(doc, "run.json", Target(in));
+  REQUIRE(c.has_value());
+  REQUIRE(c->start_by_backend.count("arena") == 1);
+  CHECK(c->start_by_backend.at("arena") == Approx(1.75));
+  in.calibration = c;
+  in.host = Calibrated(*c, in.host);
+  auto plan = MakePlan(in);
+  REQUIRE(plan.ok());
+  // Its own figures, not the 2.903 s before the first step shared out.
+  CHECK(plan->start_seconds.at("arena") == Approx(1.75));
+  CHECK(plan->seconds == Approx(1 + 0.5 + 1.75));
+  // Another dataset's run: its starts do not apply.
+  CalibrationTarget bigger = Target(in);
+  bigger.spec = "another";
+  auto other = CalibrationFrom(doc, "run.json", bigger);
+  REQUIRE(other.has_value());
+  CHECK(other->start_by_backend.empty());
 }
 
 }  // namespace
