@@ -86,6 +86,9 @@ struct BackendFacts {
   // file (in its folder), so a damaged page can crash the process: get and
   // verify read it in a child process, and name this file if the child dies.
   std::string_view isolated_file = {};
+  // How the report names it where its read path matters (the arena's
+  // mmap reader beside its other read paths); empty: its name.
+  std::string_view label = {};
   // The library it links, for the results' context; empty: nothing linked
   // (the arena is this project's).
   std::string_view library = {};
@@ -111,6 +114,7 @@ inline constexpr BackendFacts kBackends[] = {
      .store = "arena",
      .own_format = true,
      .integrity_check = facts_detail::kArenaCheck,
+     .label = "arena (mmap)",
      .figures = {.disk_factor = 1.056,
                  .pairs_per_second = 1169e3,
                  .pairs_per_second_2 = 1829e3,

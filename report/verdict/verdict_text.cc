@@ -2,6 +2,7 @@
 // of each judged read path.
 #include "report/verdict/verdict_text.h"
 
+#include "dataset/backend_facts.h"
 #include "report/numbers.h"
 
 namespace flatbench::report {
@@ -233,7 +234,8 @@ std::string VerdictReason(const Verdict& v) {
 }
 
 std::string CandidateLabel(const std::string& candidate) {
-  return candidate == "arena" ? "arena (mmap)" : candidate;
+  const dataset::BackendFacts* f = dataset::FindFacts(candidate);
+  return f != nullptr && !f->label.empty() ? std::string(f->label) : candidate;
 }
 
 std::vector<std::string> VerdictLines(const Verdict& v) {
