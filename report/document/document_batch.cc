@@ -11,6 +11,7 @@
 #include "report/document/document_context.h"
 #include "report/document/document_parts.h"
 #include "report/numbers.h"
+#include "report/verdict/cells.h"
 
 namespace flatbench::report {
 namespace {
@@ -27,12 +28,6 @@ std::vector<std::string> BatchModes(const Verdict& v) {
   if (seen.erase(v.thresholds.gate_mode)) out.push_back(v.thresholds.gate_mode);
   out.insert(out.end(), seen.begin(), seen.end());
   return out;
-}
-
-const CellStats* BatchCell(const Verdict& v, const CellKey& key) {
-  auto it = v.cells.find(key);
-  if (it == v.cells.end() || it->second.repetitions == 0) return nullptr;
-  return &it->second;
 }
 
 // The backend's hit point reads of `table` in `mode` at the most threads
@@ -101,8 +96,8 @@ Table BatchTable(const Verdict& v, const std::string& mode) {
   t.right_aligned[0] = t.right_aligned[2] = t.right_aligned[8] = false;
   for (const auto& [table, threads] : BatchRows(v, mode)) {
     for (const auto& backend : BackendOrder(v)) {
-      const CellStats* s = BatchCell(
-          v, {backend, table, std::string(r::kKindBatch), mode, threads});
+      const CellStats* s = MeasuredCell(
+          v.cells, {backend, table, std::string(r::kKindBatch), mode, threads});
       if (s == nullptr) continue;
       const double keys = s->Of(r::kKeysPerS).median;
       const double cpu = s->Of(r::kCpuNsPerKey).median;
@@ -167,7 +162,8 @@ BarChart BatchChart(const Verdict& v, const std::string& mode) {
     bool any = false;
     for (const auto& [table, threads, batch] : groups) {
       const CellStats* s =
-          batch ? BatchCell(v, {backend, table, std::string(r::kKindBatch),
+          batch ? MeasuredCell(v.cells,
+                               {backend, table, std::string(r::kKindBatch),
                                 mode, threads})
                 : PointCell(v, backend, table, mode);
       const r::Counter& rate = batch ? r::kKeysPerS : r::kReadsPerS;

@@ -10,6 +10,7 @@
 #include "report/document/document_context.h"
 #include "report/document/document_parts.h"
 #include "report/numbers.h"
+#include "report/verdict/cells.h"
 #include "report/verdict/gates.h"
 
 namespace flatbench::report {
@@ -33,9 +34,8 @@ std::vector<std::string> ModesOf(const Verdict& v, std::string_view kind) {
 const CellStats* FindKind(const Verdict& v, const std::string& backend,
                           const std::string& table, std::string_view kind,
                           const std::string& mode, int threads) {
-  auto it = v.cells.find({backend, table, std::string(kind), mode, threads});
-  if (it == v.cells.end() || it->second.repetitions == 0) return nullptr;
-  return &it->second;
+  return MeasuredCell(v.cells,
+                      {backend, table, std::string(kind), mode, threads});
 }
 
 // For each scan pass, whether its checksum equals that of the first

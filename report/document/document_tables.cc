@@ -8,6 +8,7 @@
 #include "report/document/document_context.h"
 #include "report/document/document_parts.h"
 #include "report/numbers.h"
+#include "report/verdict/cells.h"
 
 namespace flatbench::report {
 namespace {
@@ -76,9 +77,8 @@ std::vector<Row> Rows(const Verdict& v, const std::string& mode) {
 
 const CellStats* Find(const Verdict& v, const std::string& backend,
                       const Row& row, const std::string& mode) {
-  auto it = v.cells.find({backend, row.table, row.kind, mode, row.threads});
-  if (it == v.cells.end() || it->second.repetitions == 0) return nullptr;
-  return &it->second;
+  return MeasuredCell(v.cells,
+                      {backend, row.table, row.kind, mode, row.threads});
 }
 
 double OwnDeviceRate(const Verdict& v, const std::string& backend,

@@ -9,6 +9,7 @@
 #include "report/document/document_parts.h"
 #include "report/numbers.h"
 #include "report/verdict/ceiling.h"
+#include "report/verdict/cells.h"
 
 namespace flatbench::report {
 namespace {
@@ -44,9 +45,9 @@ Table CompareTable(const Verdict& fresh, const Verdict& aged) {
   t.right_aligned = {false, false, true, true, true, true, true, true};
   for (const auto& [key, a] : aged.cells) {
     if (!r::IsReadKind(key.kind) || a.repetitions == 0) continue;
-    auto f = fresh.cells.find(key);
-    if (f == fresh.cells.end() || f->second.repetitions == 0) continue;
-    const CellStats& fs = f->second;
+    const CellStats* f = MeasuredCell(fresh.cells, key);
+    if (f == nullptr) continue;
+    const CellStats& fs = *f;
     const double ratio = a.reads_per_s.median / fs.reads_per_s.median;
     const Row row{key.table, key.kind, key.threads};
     const double dev_f = OwnDeviceRate(fresh, key.backend, row, key.mode);

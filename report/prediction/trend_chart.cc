@@ -56,9 +56,13 @@ class LogAxis {
   double lo_, hi_, from_, to_;
 };
 
-}  // namespace
+// The chart's two log axes: x from the smallest size to full scale, y
+// around the points, the predictions and the bound.
+struct TrendAxes {
+  LogAxis x, y;
+};
 
-std::string RenderTrendSvg(const TrendChart& c, bool standalone) {
+TrendAxes TrendAxesOf(const TrendChart& c) {
   double xmin = c.target_x, ymin = c.bound, ymax = c.bound;
   for (const auto& s : c.series) {
     for (size_t i = 0; i < s.x.size(); ++i) {
@@ -74,8 +78,12 @@ std::string RenderTrendSvg(const TrendChart& c, bool standalone) {
   if (!(ymin > 0)) ymin = 1e-3;
   ymin = std::max(ymin, ymax / std::pow(10, 2 * kMaxDecadesAbove)) / 1.5;
   ymax *= 1.5;
-  const LogAxis X(xmin, c.target_x, kPlotLeft, kPlotLeft + kWidth);
-  const LogAxis Y(ymin, ymax, kTop + kHeight, kTop);
+  return {LogAxis(xmin, c.target_x, kPlotLeft, kPlotLeft + kWidth),
+          LogAxis(ymin, ymax, kTop + kHeight, kTop)};
+}
+
+// The <svg> element's opening, sized for the legend's rows, and the title.
+std::string TrendSvgOpen(const TrendChart& c, bool standalone) {
   const double total_h =
       kTop + kHeight + kBottom + 12 + 16.0 * (LegendRows(c) - 1) + 32 + 10;
   std::string o = "<svg ";
@@ -86,9 +94,14 @@ std::string RenderTrendSvg(const TrendChart& c, bool standalone) {
        "\" font-family=\"sans-serif\" font-size=\"11\">\n";
   o += "<text x=\"" + SvgNumber(kPlotLeft) + "\" y=\"20\" font-size=\"13\">" +
        HtmlEscape(c.title) + "</text>\n";
-  // Decade grid and labels.
-  for (int d = X.first(); d <= X.last(); ++d) {
-    const double x = X(std::pow(10, d));
+  return o;
+}
+
+// Decade grid and labels, and the two axes' titles.
+std::string TrendGrid(const TrendChart& c, const TrendAxes& a) {
+  std::string o;
+  for (int d = a.x.first(); d <= a.x.last(); ++d) {
+    const double x = a.x(std::pow(10, d));
     o += "<line x1=\"" + SvgNumber(x) + "\" y1=\"" + SvgNumber(kTop) +
          "\" x2=\"" + SvgNumber(x) + "\" y2=\"" + SvgNumber(kTop + kHeight) +
          "\" stroke=\"#ddd\"/>\n";
@@ -96,8 +109,8 @@ std::string RenderTrendSvg(const TrendChart& c, bool standalone) {
          SvgNumber(kTop + kHeight + 16) + "\" text-anchor=\"middle\">" +
          HtmlEscape(Short(std::pow(10, d))) + "</text>\n";
   }
-  for (int d = Y.first(); d <= Y.last(); ++d) {
-    const double y = Y(std::pow(10, d));
+  for (int d = a.y.first(); d <= a.y.last(); ++d) {
+    const double y = a.y(std::pow(10, d));
     o += "<line x1=\"" + SvgNumber(kPlotLeft) + "\" y1=\"" + SvgNumber(y) +
          "\" x2=\"" + SvgNumber(kPlotLeft + kWidth) + "\" y2=\"" +
          SvgNumber(y) + "\" stroke=\"#ddd\"/>\n";
@@ -112,8 +125,13 @@ std::string RenderTrendSvg(const TrendChart& c, bool standalone) {
        "\" transform=\"rotate(-90 14 " + SvgNumber(kTop + kHeight / 2) +
        ")\" text-anchor=\"middle\">" + HtmlEscape(c.y_label) +
        " (log scale)</text>\n";
-  // The bound and the full-scale line.
-  const double yb = Y(c.bound), xt = X(c.target_x);
+  return o;
+}
+
+// The bound as a dashed horizontal line, and the full-scale line.
+std::string TrendBoundAndTarget(const TrendChart& c, const TrendAxes& a) {
+  const double yb = a.y(c.bound), xt = a.x(c.target_x);
+  std::string o;
   o += "<line x1=\"" + SvgNumber(kPlotLeft) + "\" y1=\"" + SvgNumber(yb) +
        "\" x2=\"" + SvgNumber(kPlotLeft + kWidth) + "\" y2=\"" + SvgNumber(yb) +
        "\" stroke=\"#d62728\" stroke-dasharray=\"6 4\"/>\n";
@@ -124,43 +142,59 @@ std::string RenderTrendSvg(const TrendChart& c, bool standalone) {
        "\" stroke=\"#999\" stroke-dasharray=\"2 3\"/>\n";
   o += "<text x=\"" + SvgNumber(xt - 4) + "\" y=\"" + SvgNumber(kTop + 12) +
        "\" text-anchor=\"end\" fill=\"#555\">full scale (predicted)</text>\n";
-  for (size_t k = 0; k < c.series.size(); ++k) {
-    const TrendSeries& s = c.series[k];
-    const std::string col = kTrendPalette[k % std::size(kTrendPalette)];
-    for (size_t i = 0; i < s.x.size(); ++i) {
-      const double x = X(s.x[i]) + 3.0 * static_cast<double>(k);
-      if (std::isfinite(s.low[i]) && std::isfinite(s.high[i]) && s.low[i] > 0) {
-        o += "<line x1=\"" + SvgNumber(x) + "\" y1=\"" +
-             SvgNumber(Y(s.low[i])) + "\" x2=\"" + SvgNumber(x) + "\" y2=\"" +
-             SvgNumber(Y(s.high[i])) + "\" stroke=\"" + col + "\"/>\n";
-      }
-      o += "<circle cx=\"" + SvgNumber(x) + "\" cy=\"" + SvgNumber(Y(s.y[i])) +
-           "\" r=\"3.5\" fill=\"" + col + "\"/>\n";
+  return o;
+}
+
+// Series `k`: each measured point with its interval, then, when fitted,
+// the fit over the sizes, its dashed extrapolation and the hollow
+// full-scale point with its interval. Series are offset by 3 px each so
+// their intervals stay apart.
+std::string TrendSeriesMarks(const TrendChart& c, const TrendAxes& a,
+                             size_t k) {
+  const TrendSeries& s = c.series[k];
+  const std::string col = kTrendPalette[k % std::size(kTrendPalette)];
+  std::string o;
+  for (size_t i = 0; i < s.x.size(); ++i) {
+    const double x = a.x(s.x[i]) + 3.0 * static_cast<double>(k);
+    if (std::isfinite(s.low[i]) && std::isfinite(s.high[i]) && s.low[i] > 0) {
+      o += "<line x1=\"" + SvgNumber(x) + "\" y1=\"" +
+           SvgNumber(a.y(s.low[i])) + "\" x2=\"" + SvgNumber(x) + "\" y2=\"" +
+           SvgNumber(a.y(s.high[i])) + "\" stroke=\"" + col + "\"/>\n";
     }
-    if (!s.fitted || s.x.empty()) continue;
-    const double x0 = *std::min_element(s.x.begin(), s.x.end());
-    const double x1 = *std::max_element(s.x.begin(), s.x.end());
-    auto fit = [&](double x) {
-      return s.predicted *
-             std::pow(s.per_decade, std::log10(x) - std::log10(c.target_x));
-    };
-    o += "<line x1=\"" + SvgNumber(X(x0)) + "\" y1=\"" + SvgNumber(Y(fit(x0))) +
-         "\" x2=\"" + SvgNumber(X(x1)) + "\" y2=\"" + SvgNumber(Y(fit(x1))) +
-         "\" stroke=\"" + col + "\" stroke-width=\"1.5\"/>\n";
-    o += "<line x1=\"" + SvgNumber(X(x1)) + "\" y1=\"" + SvgNumber(Y(fit(x1))) +
-         "\" x2=\"" + SvgNumber(xt) + "\" y2=\"" + SvgNumber(Y(s.predicted)) +
-         "\" stroke=\"" + col + "\" stroke-dasharray=\"5 4\"/>\n";
-    const double xp = xt + 3.0 * static_cast<double>(k);
-    o += "<line x1=\"" + SvgNumber(xp) + "\" y1=\"" +
-         SvgNumber(Y(s.predicted_low)) + "\" x2=\"" + SvgNumber(xp) +
-         "\" y2=\"" + SvgNumber(Y(s.predicted_high)) + "\" stroke=\"" + col +
-         "\" stroke-width=\"2\"/>\n";
-    o += "<circle cx=\"" + SvgNumber(xp) + "\" cy=\"" +
-         SvgNumber(Y(s.predicted)) + "\" r=\"4.5\" fill=\"white\" stroke=\"" +
-         col + "\" stroke-width=\"2\"/>\n";
+    o += "<circle cx=\"" + SvgNumber(x) + "\" cy=\"" + SvgNumber(a.y(s.y[i])) +
+         "\" r=\"3.5\" fill=\"" + col + "\"/>\n";
   }
-  // Legend: each entry as wide as its name (estimated as svg.h's charts
-  // do), wrapped within the chart; the key on two lines.
+  if (!s.fitted || s.x.empty()) return o;
+  const double xt = a.x(c.target_x);
+  const double x0 = *std::min_element(s.x.begin(), s.x.end());
+  const double x1 = *std::max_element(s.x.begin(), s.x.end());
+  auto fit = [&](double x) {
+    return s.predicted *
+           std::pow(s.per_decade, std::log10(x) - std::log10(c.target_x));
+  };
+  o += "<line x1=\"" + SvgNumber(a.x(x0)) + "\" y1=\"" +
+       SvgNumber(a.y(fit(x0))) + "\" x2=\"" + SvgNumber(a.x(x1)) + "\" y2=\"" +
+       SvgNumber(a.y(fit(x1))) + "\" stroke=\"" + col +
+       "\" stroke-width=\"1.5\"/>\n";
+  o += "<line x1=\"" + SvgNumber(a.x(x1)) + "\" y1=\"" +
+       SvgNumber(a.y(fit(x1))) + "\" x2=\"" + SvgNumber(xt) + "\" y2=\"" +
+       SvgNumber(a.y(s.predicted)) + "\" stroke=\"" + col +
+       "\" stroke-dasharray=\"5 4\"/>\n";
+  const double xp = xt + 3.0 * static_cast<double>(k);
+  o += "<line x1=\"" + SvgNumber(xp) + "\" y1=\"" +
+       SvgNumber(a.y(s.predicted_low)) + "\" x2=\"" + SvgNumber(xp) +
+       "\" y2=\"" + SvgNumber(a.y(s.predicted_high)) + "\" stroke=\"" + col +
+       "\" stroke-width=\"2\"/>\n";
+  o += "<circle cx=\"" + SvgNumber(xp) + "\" cy=\"" +
+       SvgNumber(a.y(s.predicted)) + "\" r=\"4.5\" fill=\"white\" stroke=\"" +
+       col + "\" stroke-width=\"2\"/>\n";
+  return o;
+}
+
+// Legend: each entry as wide as its name (estimated as svg.h's charts
+// do), wrapped within the chart; the key on two lines.
+std::string TrendLegend(const TrendChart& c) {
+  std::string o;
   double lx = kPlotLeft;
   double ly = kTop + kHeight + kBottom + 12;
   for (size_t k = 0; k < c.series.size(); ++k) {
@@ -182,6 +216,20 @@ std::string RenderTrendSvg(const TrendChart& c, bool standalone) {
   o += "<text x=\"" + SvgNumber(kPlotLeft) + "\" y=\"" + SvgNumber(ly + 32) +
        "\" class=\"legend\">hollow: extrapolated, 95% interval (clipped to "
        "the plot)</text>\n";
+  return o;
+}
+
+}  // namespace
+
+std::string RenderTrendSvg(const TrendChart& c, bool standalone) {
+  const TrendAxes axes = TrendAxesOf(c);
+  std::string o = TrendSvgOpen(c, standalone);
+  o += TrendGrid(c, axes);
+  o += TrendBoundAndTarget(c, axes);
+  for (size_t k = 0; k < c.series.size(); ++k) {
+    o += TrendSeriesMarks(c, axes, k);
+  }
+  o += TrendLegend(c);
   o += "</svg>\n";
   return o;
 }

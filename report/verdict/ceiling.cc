@@ -16,22 +16,15 @@ namespace r = flatbench::results;
 // One device request: a 4 KiB read, as the device cells make them.
 constexpr double kRequestBytes = 4096;
 
-const CellStats* Find(const std::map<CellKey, CellStats>& cells,
-                      const CellKey& key) {
-  auto it = cells.find(key);
-  if (it == cells.end() || it->second.repetitions == 0) return nullptr;
-  return &it->second;
-}
-
 // The candidate's device cell, or its base backend's (same files).
 const CellStats* DeviceCell(const std::map<CellKey, CellStats>& cells,
                             const CellKey& candidate) {
   CellKey key = candidate;
   key.kind = std::string(r::kKindDevice);
-  if (const CellStats* s = Find(cells, key)) return s;
+  if (const CellStats* s = MeasuredCell(cells, key)) return s;
   key.backend = dataset::StoreOf(candidate.backend);
   if (key.backend == candidate.backend) return nullptr;
-  return Find(cells, key);
+  return MeasuredCell(cells, key);
 }
 
 // The device rate of repetition `rep`, or the median when that repetition
@@ -75,8 +68,8 @@ Ceiling ComputeCeiling(const std::map<CellKey, CellStats>& cells,
     c.why_not = "a one-page format can answer a miss from memory";
     return c;
   }
-  const CellStats* a = Find(cells, candidate);
-  const CellStats* b = Find(cells, baseline);
+  const CellStats* a = MeasuredCell(cells, candidate);
+  const CellStats* b = MeasuredCell(cells, baseline);
   const CellStats* dev = DeviceCell(cells, candidate);
   if (a == nullptr || b == nullptr) {
     c.why_not = "a cell is missing";

@@ -72,4 +72,11 @@ std::map<CellKey, CellStats> SummarizeCells(const std::vector<Pass>& passes) {
   return out;
 }
 
+const CellStats* MeasuredCell(const std::map<CellKey, CellStats>& cells,
+                              const CellKey& key) {
+  auto it = cells.find(key);
+  if (it == cells.end() || it->second.repetitions == 0) return nullptr;
+  return &it->second;
+}
+
 }  // namespace flatbench::report

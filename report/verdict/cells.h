@@ -50,4 +50,10 @@ struct CellStats {
 // Groups passes by cell and summarizes each.
 std::map<CellKey, CellStats> SummarizeCells(const std::vector<Pass>& passes);
 
+// The cell's summary, or nullptr if the cell is absent or every pass of it
+// failed: a cell without a good repetition has no figure to compare, gate
+// or show, so every reader skips it alike.
+const CellStats* MeasuredCell(const std::map<CellKey, CellStats>& cells,
+                              const CellKey& key);
+
 }  // namespace flatbench::report

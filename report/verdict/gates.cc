@@ -95,8 +95,7 @@ Gate CellsGate(const Cells& cells, const Thresholds& t,
   Gate g{"required cells present", true, "", {}};
   size_t missing = 0;
   for (const auto& key : required) {
-    auto it = cells.find(key);
-    if (it == cells.end() || it->second.repetitions == 0) {
+    if (MeasuredCell(cells, key) == nullptr) {
       AddDetail(&g, &missing, "missing: " + key.Name());
     }
   }
@@ -114,9 +113,9 @@ Gate RepetitionsGate(const Cells& cells, const Thresholds& t,
   int fewest = -1;
   size_t short_cells = 0;
   for (const auto& key : required) {
-    auto it = cells.find(key);
-    if (it == cells.end() || it->second.repetitions == 0) continue;
-    int reps = it->second.repetitions;
+    const CellStats* s = MeasuredCell(cells, key);
+    if (s == nullptr) continue;
+    int reps = s->repetitions;
     fewest = fewest < 0 ? reps : std::min(fewest, reps);
     if (reps < t.min_repetitions) {
       AddDetail(&g, &short_cells,

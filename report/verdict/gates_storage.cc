@@ -32,10 +32,8 @@ std::vector<std::pair<std::string, int>> TableThreads(const Thresholds& t) {
 const CellStats* DeviceStats(const Cells& cells, const std::string& backend,
                              const std::string& table, const std::string& mode,
                              int threads) {
-  auto it = cells.find(
-      CellKey{backend, table, std::string(r::kKindDevice), mode, threads});
-  if (it == cells.end() || it->second.repetitions == 0) return nullptr;
-  return &it->second;
+  return MeasuredCell(
+      cells, {backend, table, std::string(r::kKindDevice), mode, threads});
 }
 
 // The figure of a storage gate with nothing to compare: failed, and said

@@ -22,15 +22,12 @@ RatioCheck MakeCheck(const Verdict& v, const RatioThreshold& th,
   c.candidate = {t.candidate, table, kind, t.gate_mode, threads};
   c.baseline = {th.baseline, table, kind, t.gate_mode, threads};
   c.interval = {NAN, NAN};
-  auto a = v.cells.find(c.candidate);
-  auto b = v.cells.find(c.baseline);
-  if (a == v.cells.end() || b == v.cells.end() || a->second.repetitions == 0 ||
-      b->second.repetitions == 0) {
-    return c;
-  }
+  const CellStats* a = MeasuredCell(v.cells, c.candidate);
+  const CellStats* b = MeasuredCell(v.cells, c.baseline);
+  if (a == nullptr || b == nullptr) return c;
   const bool hit = th.metric == Metric::kHitReadsPerS;
-  const std::vector<double>& x = hit ? a->second.rates : a->second.costs;
-  const std::vector<double>& y = hit ? b->second.rates : b->second.costs;
+  const std::vector<double>& x = hit ? a->rates : a->costs;
+  const std::vector<double>& y = hit ? b->rates : b->costs;
   c.candidate_value = Median(x);
   c.baseline_value = Median(y);
   c.ratio = c.candidate_value / c.baseline_value;

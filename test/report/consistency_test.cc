@@ -16,10 +16,32 @@ using testing::Entry;
 using testing::ParseStatus;
 using testing::ResultsBuilder;
 
-TEST_CASE("fields that contradict each other are refused with 65",
-          "[report][consistency]") {
+// A consistent document, to contradict one field of.
+json ConsistentDoc() {
   json doc = ResultsBuilder().Build();
   REQUIRE(ParseStatus(doc, "crafted.json").ok());
+  return doc;
+}
+
+// The refusal every contradiction gets: 65, naming the file and each of
+// `named`.
+void CheckContradictionRefused(const json& doc,
+                               const std::vector<std::string>& named) {
+  Status st = ParseStatus(doc, "crafted.json");
+  CAPTURE(st.message());
+  REQUIRE_FALSE(st.ok());
+  CHECK(st.code() == Code::kCorruption);
+  CHECK(st.ExitCode() == 65);
+  CHECK(st.message().find("crafted.json") != std::string::npos);
+  for (const auto& part : named) {
+    CAPTURE(part);
+    CHECK(st.message().find(part) != std::string::npos);
+  }
+}
+
+TEST_CASE("a spec that contradicts the dataset's counts is refused with 65",
+          "[report][consistency]") {
+  json doc = ConsistentDoc();
   std::vector<std::string> named;
   SECTION("the spec says smoke's counts, the dataset keys full's") {
     doc["context"]["flatbench.spec"] =
@@ -43,6 +65,13 @@ TEST_CASE("fields that contradict each other are refused with 65",
     named = {"flatbench.spec", "slots_per_account=4",
              "flatbench.dataset.slots_per_account"};
   }
+  CheckContradictionRefused(doc, named);
+}
+
+TEST_CASE("page counts that contradict the bytes on disk are refused with 65",
+          "[report][consistency]") {
+  json doc = ConsistentDoc();
+  std::vector<std::string> named;
   SECTION("an 8 MB dataset's page counts against 138 GB on disk") {
     testing::SetCounter(doc, "rocksdb/storage/hit/", "file_pages", 2048);
     doc["context"]["flatbench.backend.rocksdb.disk_bytes"] = 138000000000;
@@ -68,6 +97,15 @@ TEST_CASE("fields that contradict each other are refused with 65",
     named = {"arena/account/device/cold/threads:8/rep:3", "device_file_bytes",
              "flatbench.backend.arena.disk_bytes"};
   }
+  CheckContradictionRefused(doc, named);
+}
+
+TEST_CASE(
+    "a storage bound or device rate that contradicts its pass is refused "
+    "with 65",
+    "[report][consistency]") {
+  json doc = ConsistentDoc();
+  std::vector<std::string> named;
   SECTION("a pass marked not storage-bound that read 4,700 bytes per read") {
     auto& e = Entry(doc, "lmdb/storage/hit/cold/threads:8/rep:1");
     e["storage_bound"] = 0;
@@ -103,16 +141,7 @@ TEST_CASE("fields that contradict each other are refused with 65",
              "reads_per_s", "arena/storage/device/cold/threads:32/rep:2",
              "1.500x"};
   }
-  Status st = ParseStatus(doc, "crafted.json");
-  CAPTURE(st.message());
-  REQUIRE_FALSE(st.ok());
-  CHECK(st.code() == Code::kCorruption);
-  CHECK(st.ExitCode() == 65);
-  CHECK(st.message().find("crafted.json") != std::string::npos);
-  for (const auto& part : named) {
-    CAPTURE(part);
-    CHECK(st.message().find(part) != std::string::npos);
-  }
+  CheckContradictionRefused(doc, named);
 }
 
 TEST_CASE("what the consistency checks allow", "[report][consistency]") {

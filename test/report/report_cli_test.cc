@@ -93,7 +93,20 @@ TEST_CASE("report refuses to overwrite without --force", "[report][cli]") {
   CHECK(RunFlatbench(args + " --force").exit_code == 0);
 }
 
-TEST_CASE("report exit codes for bad input", "[report][cli]") {
+// A refused report: exit `want`, one line on stderr naming `named`, and no
+// report written.
+void CheckRefusedReport(const std::string& args, int want,
+                        const std::string& named,
+                        const std::string& report_md) {
+  auto r = RunFlatbench(args);
+  CAPTURE(r.out, r.err);
+  CHECK(r.exit_code == want);
+  CHECK(r.err.find(named) != std::string::npos);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  CHECK_FALSE(Exists(report_md));
+}
+
+TEST_CASE("report exit codes for bad results files", "[report][cli]") {
   TempDir tmp;
   Write(tmp / "r.json", ResultsBuilder().Text());
   const std::string out = " --out " + (tmp / "out");
@@ -156,6 +169,16 @@ TEST_CASE("report exit codes for bad input", "[report][cli]") {
     named =
         "flatbench.spec 'flatbench-dataset v1 seed=42' states no accounts=N";
   }
+  CheckRefusedReport(args, want, named, tmp / "out/report.md");
+}
+
+TEST_CASE("report exit codes for bad thresholds and usage", "[report][cli]") {
+  TempDir tmp;
+  Write(tmp / "r.json", ResultsBuilder().Text());
+  const std::string out = " --out " + (tmp / "out");
+  std::string args;
+  int want = 0;
+  std::string named;
   SECTION("missing thresholds file") {
     args = "report " + (tmp / "r.json") + out + " --thresholds " +
            (tmp / "t.json");
@@ -179,12 +202,7 @@ TEST_CASE("report exit codes for bad input", "[report][cli]") {
     want = 64;
     named = "results";
   }
-  auto r = RunFlatbench(args);
-  CAPTURE(r.out, r.err);
-  CHECK(r.exit_code == want);
-  CHECK(r.err.find(named) != std::string::npos);
-  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
-  CHECK_FALSE(Exists(tmp / "out/report.md"));
+  CheckRefusedReport(args, want, named, tmp / "out/report.md");
 }
 
 TEST_CASE("report prints a line per read path; the mmap reader's sets the exit",

@@ -1,8 +1,10 @@
 #include "test/report/results_builder.h"
 
 #include <cmath>
-#include <set>
+#include <optional>
 #include <stdexcept>
+#include <string_view>
+#include <type_traits>
 
 #include "common/results_ops.h"
 #include "common/results_schema.h"
@@ -25,37 +27,43 @@ struct PassSpec {
   double disk_bytes = 0;  // The backend's, as its context says.
 };
 
-// The value each counter takes on a healthy pass.
-double Value(const r::Counter& c, const PassSpec& p) {
+// A startup pass's own counters, nothing for the rest.
+std::optional<double> StartupValue(std::string_view n, const PassSpec& p) {
+  if (n == r::kStartupS.name) return 0.2 + 0.01 * p.rep;
+  if (n == r::kStartupMinS.name) return 0.15;
+  if (n == r::kStartupMaxS.name) return 0.4;
+  if (n == r::kStartupProbes.name) return 5;
+  if (n == r::kOpenSeconds.name) return 0.05;
+  return std::nullopt;
+}
+
+// A batch pass's own counters, nothing for the rest.
+std::optional<double> BatchValue(std::string_view n, const PassSpec& p) {
+  const bool warm = p.mode == r::kModeWarm;
+  const double b = p.batch_size;
+  const double keys = p.reads_per_s * b;
+  if (n == r::kBatchSize.name) return b;
+  if (n == r::kKeysPerS.name) return keys;
+  if (n == r::kCpuNsPerRead.name) return 3000 * b;
+  if (n == r::kCpuNsPerKey.name) return 3000;
+  if (n == r::kBytesReadPerRead.name) return warm ? 0 : 4600 * b;
+  if (n == r::kStorageReadsPerKey.name) return warm ? 0 : 4600.0 / 4096;
+  if (n == r::kIoDepthMax.name) return warm ? 0 : b;
+  if (n == r::kIoDepthMean.name) return warm ? 0 : b * 0.9;
+  if (n == r::kIoDepthSource.name) return 1;
+  if (n == r::kBatchDeviceReadsPerS.name) return p.device_reads_per_s;
+  if (n == r::kBatchIoEfficiency.name) return keys / p.device_reads_per_s;
+  if (n == r::kFoundFraction.name) return 1;
+  if (n == r::kDistinctKeys.name) return 10000.0 * p.threads * b;
+  return std::nullopt;
+}
+
+// What a read pass measured: scans, rates, latencies, faults and bytes.
+std::optional<double> MeasuredValue(std::string_view n, const PassSpec& p) {
   const bool hit = p.kind == r::kKindHit;
   const bool device = p.kind == r::kKindDevice;
   const bool warm = p.mode == r::kModeWarm;
   const double lat_ns = 1e9 * p.threads / p.reads_per_s;
-  const std::string_view n = c.name;
-  if (p.kind == r::kKindStartup) {
-    if (n == r::kStartupS.name) return 0.2 + 0.01 * p.rep;
-    if (n == r::kStartupMinS.name) return 0.15;
-    if (n == r::kStartupMaxS.name) return 0.4;
-    if (n == r::kStartupProbes.name) return 5;
-    if (n == r::kOpenSeconds.name) return 0.05;
-  }
-  if (p.kind == r::kKindBatch) {
-    const double b = p.batch_size;
-    const double keys = p.reads_per_s * b;
-    if (n == r::kBatchSize.name) return b;
-    if (n == r::kKeysPerS.name) return keys;
-    if (n == r::kCpuNsPerRead.name) return 3000 * b;
-    if (n == r::kCpuNsPerKey.name) return 3000;
-    if (n == r::kBytesReadPerRead.name) return warm ? 0 : 4600 * b;
-    if (n == r::kStorageReadsPerKey.name) return warm ? 0 : 4600.0 / 4096;
-    if (n == r::kIoDepthMax.name) return warm ? 0 : b;
-    if (n == r::kIoDepthMean.name) return warm ? 0 : b * 0.9;
-    if (n == r::kIoDepthSource.name) return 1;
-    if (n == r::kBatchDeviceReadsPerS.name) return p.device_reads_per_s;
-    if (n == r::kBatchIoEfficiency.name) return keys / p.device_reads_per_s;
-    if (n == r::kFoundFraction.name) return 1;
-    if (n == r::kDistinctKeys.name) return 10000.0 * p.threads * b;
-  }
   if (n == r::kScanLength.name) return 100;
   if (n == r::kEntriesPerScan.name) return 100;
   if (n == r::kEntriesPerS.name) return p.reads_per_s * 100;
@@ -74,6 +82,15 @@ double Value(const r::Counter& c, const PassSpec& p) {
   if (n == r::kBytesReadPerRead.name) {
     return device ? 4096 : warm ? 0 : hit ? 4600 : 1700;
   }
+  return std::nullopt;
+}
+
+// The state around a pass: residency, concurrency, memory, files, its
+// place in the schedule and its device figures.
+std::optional<double> StateValue(std::string_view n, const PassSpec& p) {
+  const bool hit = p.kind == r::kKindHit;
+  const bool device = p.kind == r::kKindDevice;
+  const bool warm = p.mode == r::kModeWarm;
   // After reopening, metadata pages are resident again.
   if (n == r::kResidentFractionBefore.name) return warm ? 1.0 : 0.03;
   if (n == r::kResidentFractionAfterEviction.name) return 0.002;
@@ -107,6 +124,19 @@ double Value(const r::Counter& c, const PassSpec& p) {
   if (n == r::kIoEfficiency.name) return p.reads_per_s / p.device_reads_per_s;
   if (n == r::kLockedBytes.name) return 1.4e11;
   if (n == r::kDeviceFileBytes.name) return p.disk_bytes / 2;
+  return std::nullopt;
+}
+
+// The value each counter takes on a healthy pass: a startup's or a batch's
+// own figure first, then what every pass records.
+double Value(const r::Counter& c, const PassSpec& p) {
+  const std::string_view n = c.name;
+  std::optional<double> v;
+  if (p.kind == r::kKindStartup) v = StartupValue(n, p);
+  if (!v && p.kind == r::kKindBatch) v = BatchValue(n, p);
+  if (!v) v = MeasuredValue(n, p);
+  if (!v) v = StateValue(n, p);
+  if (v) return *v;
   throw std::logic_error("no builder value for counter " + std::string(n));
 }
 
@@ -157,9 +187,22 @@ void Set(json& ctx, const r::ContextKey& key, json value) {
   ctx[std::string(key.name)] = std::move(value);
 }
 
-}  // namespace
+template <typename T>
+std::string CommaList(const std::vector<T>& items) {
+  std::string out;
+  for (const auto& item : items) {
+    if (!out.empty()) out += ',';
+    if constexpr (std::is_same_v<T, std::string>) {
+      out += item;
+    } else {
+      out += std::to_string(item);
+    }
+  }
+  return out;
+}
 
-json ResultsBuilder::Build() const {
+// The run's context: the build, dataset, run plan and host.
+json RunContext(const ResultsBuilder& rb) {
   json ctx = {
       {"date", "2026-11-30T05:00:00+00:00"},
       {"host_name", "bench-host"},
@@ -169,36 +212,27 @@ json ResultsBuilder::Build() const {
       {"cpu_scaling_enabled", false},
       {"library_build_type", "release"},
   };
-  std::string thread_list, mode_list;
-  for (int t : threads) {
-    if (!thread_list.empty()) thread_list += ',';
-    thread_list += std::to_string(t);
-  }
-  for (const auto& m : modes) {
-    if (!mode_list.empty()) mode_list += ',';
-    mode_list += m;
-  }
   Set(ctx, r::kResultsFormat, r::kFormatVersion);
   Set(ctx, r::kVersion, "0.2.0");
   Set(ctx, r::kRevision, "abc1234");
-  Set(ctx, r::kBuildType, build_type);
-  Set(ctx, r::kAssertsOn, asserts_on);
-  Set(ctx, r::kScale, scale);
-  Set(ctx, r::kSpec, spec);
-  Set(ctx, r::kFingerprint, fingerprint);
-  Set(ctx, r::kDatasetAccounts, accounts);
-  Set(ctx, r::kDatasetSlotsPerAccount, slots_per_account);
+  Set(ctx, r::kBuildType, rb.build_type);
+  Set(ctx, r::kAssertsOn, rb.asserts_on);
+  Set(ctx, r::kScale, rb.scale);
+  Set(ctx, r::kSpec, rb.spec);
+  Set(ctx, r::kFingerprint, rb.fingerprint);
+  Set(ctx, r::kDatasetAccounts, rb.accounts);
+  Set(ctx, r::kDatasetSlotsPerAccount, rb.slots_per_account);
   Set(ctx, r::kDatasetDir, "/data/flatbench");
   Set(ctx, r::kReadsPerPass, 200000);
-  Set(ctx, r::kRepetitions, repetitions);
-  Set(ctx, r::kThreadCounts, thread_list);
-  Set(ctx, r::kModeList, mode_list);
+  Set(ctx, r::kRepetitions, rb.repetitions);
+  Set(ctx, r::kThreadCounts, CommaList(rb.threads));
+  Set(ctx, r::kModeList, CommaList(rb.modes));
   Set(ctx, r::kKeyDraw, "seeded uniform over the whole key space");
   Set(ctx, r::kEvictionBound, 0.01);
   Set(ctx, r::kWarmBound, 0.99);
   Set(ctx, r::kMachineIdHash, "5f1e2d3c4b5a6978");
   Set(ctx, r::kCpu, "Test CPU");
-  Set(ctx, r::kHardwareThreads, hardware_threads);
+  Set(ctx, r::kHardwareThreads, rb.hardware_threads);
   Set(ctx, r::kRamBytes, int64_t{68719476736});
   Set(ctx, r::kKernel, "Linux 6.1.0-test x86_64");
   Set(ctx, r::kFilesystem, "ext4");
@@ -217,149 +251,98 @@ json ResultsBuilder::Build() const {
   Set(ctx, r::kDeviceReadsPerPass, 10000);
   Set(ctx, r::kVerifyChecksums, true);
   Set(ctx, r::kEvictMethod, "drop_caches");
-  for (const auto& b : backends) {
-    auto set = [&](const r::BackendContextKey& k, json v) {
-      ctx[r::BackendKey(b, k)] = std::move(v);
-    };
-    set(r::kSettings, json{{"name", b}, {"block_bytes", "4096"}});
-    set(r::kBuildSeconds, 1234.5);
-    set(r::kDiskBytes, disk_bytes);
-    set(r::kSanityPassed, true);
-    set(r::kSanityKeys, 2000);
-    set(r::kDataFiles, json{{"account", "/data/" + b + "/account"},
-                            {"storage", "/data/" + b + "/storage"}});
-    set(r::kEviction, "drop_caches");
-    set(r::kPreload, "index and filter");
-    set(r::kWarmLock, "mlock");
-    set(r::kDeviceStatus, "measured");
+  return ctx;
+}
+
+// One backend's keys in the context.
+void AddBackendContext(json& ctx, const std::string& b, int64_t disk_bytes) {
+  auto set = [&](const r::BackendContextKey& k, json v) {
+    ctx[r::BackendKey(b, k)] = std::move(v);
+  };
+  set(r::kSettings, json{{"name", b}, {"block_bytes", "4096"}});
+  set(r::kBuildSeconds, 1234.5);
+  set(r::kDiskBytes, disk_bytes);
+  set(r::kSanityPassed, true);
+  set(r::kSanityKeys, 2000);
+  set(r::kDataFiles, json{{"account", "/data/" + b + "/account"},
+                          {"storage", "/data/" + b + "/storage"}});
+  set(r::kEviction, "drop_caches");
+  set(r::kPreload, "index and filter");
+  set(r::kWarmLock, "mlock");
+  set(r::kDeviceStatus, "measured");
+}
+
+// The kinds a table's cells come in, in the order they are scheduled.
+std::vector<std::string> BuiltKinds(const ResultsBuilder& rb,
+                                    const std::string& table, bool cold) {
+  std::vector<std::string> kinds = {"hit", "miss-absent"};
+  if (table == "storage") kinds.push_back("miss-live");
+  if (cold && rb.device_cells) kinds.insert(kinds.begin(), "device");
+  if (rb.scan_cells) kinds.push_back("scan");
+  if (rb.startup_cells && table == "account") kinds.push_back("startup");
+  if (rb.batch_cells) kinds.push_back("batch");
+  return kinds;
+}
+
+// `p` (its cell, repetition and place in the schedule) with its rate from
+// the backend's figure for the kind, times threads and jitter, and the
+// device rate it sits beside.
+PassSpec WithRates(const ResultsBuilder& rb, PassSpec p) {
+  const std::string& b = p.backend;
+  const bool batch = p.kind == "batch";
+  double j = Jitter(rb.jitter, p.rep, rb.repetitions);
+  double device =
+      rb.device_cells ? rb.device_reads_per_s.at(b) * p.threads * j : 0;
+  double base = p.kind == "hit"      ? rb.hit_reads_per_s.at(b)
+                : p.kind == "device" ? rb.device_reads_per_s.at(b)
+                : p.kind == "scan"   ? rb.hit_reads_per_s.at(b) / 10
+                : batch ? 4 * rb.hit_reads_per_s.at(b) / rb.batch_size
+                        : rb.miss_reads_per_s.at(b);
+  if (batch) {
+    // The device cell at threads:<batch_size> of this rep.
+    device =
+        rb.device_cells ? rb.device_reads_per_s.at(b) * rb.batch_size * j : 0;
   }
+  p.reads_per_s = base * p.threads * j;
+  p.device_reads_per_s = device;
+  p.batch_size = batch ? rb.batch_size : 0;
+  p.disk_bytes = static_cast<double>(rb.disk_bytes);
+  return p;
+}
+
+// Every pass, backend by backend, in schedule order.
+json BuiltBenchmarks(const ResultsBuilder& rb) {
   json benches = json::array();
   int order = 0;
-  for (const auto& b : backends) {
-    for (const auto& mode : modes) {
-      const bool cold = r::IsColdMode(mode);
+  for (const auto& b : rb.backends) {
+    for (const auto& mode : rb.modes) {
       for (const std::string table : {"account", "storage"}) {
-        std::vector<std::string> kinds = {"hit", "miss-absent"};
-        if (table == "storage") kinds.push_back("miss-live");
-        if (cold && device_cells) kinds.insert(kinds.begin(), "device");
-        if (scan_cells) kinds.push_back("scan");
-        if (startup_cells && table == "account") kinds.push_back("startup");
-        if (batch_cells) kinds.push_back("batch");
-        for (const auto& kind : kinds) {
-          const bool batch = kind == "batch";
-          for (int t : batch ? batch_threads : threads) {
+        for (const auto& kind : BuiltKinds(rb, table, r::IsColdMode(mode))) {
+          for (int t : kind == "batch" ? rb.batch_threads : rb.threads) {
             if (kind == "startup" && t != 1) continue;
-            for (int rep = 0; rep < repetitions; ++rep) {
-              double j = Jitter(jitter, rep, repetitions);
-              double device =
-                  device_cells ? device_reads_per_s.at(b) * t * j : 0;
-              double base = kind == "hit"      ? hit_reads_per_s.at(b)
-                            : kind == "device" ? device_reads_per_s.at(b)
-                            : kind == "scan"   ? hit_reads_per_s.at(b) / 10
-                            : batch ? 4 * hit_reads_per_s.at(b) / batch_size
-                                    : miss_reads_per_s.at(b);
-              if (batch) {
-                // The device cell at threads:<batch_size> of this rep.
-                device = device_cells
-                             ? device_reads_per_s.at(b) * batch_size * j
-                             : 0;
-              }
-              benches.push_back(
-                  Pass({b, table, kind, mode, t, rep, base * t * j, device,
-                        batch ? batch_size : 0, order++,
-                        static_cast<double>(disk_bytes)}));
+            for (int rep = 0; rep < rb.repetitions; ++rep) {
+              benches.push_back(Pass(WithRates(rb, {.backend = b,
+                                                    .table = table,
+                                                    .kind = kind,
+                                                    .mode = mode,
+                                                    .threads = t,
+                                                    .rep = rep,
+                                                    .order = order++})));
             }
           }
         }
       }
     }
   }
-  return json{{"context", ctx}, {"benchmarks", benches}};
+  return benches;
 }
 
-json& Entry(json& doc, const std::string& name) {
-  for (auto& e : doc["benchmarks"]) {
-    if (e["name"] == name) return e;
-  }
-  throw std::runtime_error("no benchmark " + name);
-}
+}  // namespace
 
-void SplitEntries(const json& doc, const std::string& prefix, json* with,
-                  json* rest) {
-  *with = doc;
-  *rest = doc;
-  (*with)["benchmarks"] = json::array();
-  (*rest)["benchmarks"] = json::array();
-  for (const auto& e : doc["benchmarks"]) {
-    const bool match = e["name"].get<std::string>().rfind(prefix, 0) == 0;
-    (match ? *with : *rest)["benchmarks"].push_back(e);
-  }
-}
-
-int RemoveEntries(json& doc, const std::string& prefix) {
-  json kept = json::array();
-  int removed = 0;
-  for (auto& e : doc["benchmarks"]) {
-    if (e["name"].get<std::string>().rfind(prefix, 0) == 0) {
-      ++removed;
-    } else {
-      kept.push_back(e);
-    }
-  }
-  doc["benchmarks"] = kept;
-  return removed;
-}
-
-int SetCounter(json& doc, const std::string& prefix, const std::string& counter,
-               double value) {
-  int n = 0;
-  for (auto& e : doc["benchmarks"]) {
-    if (e["name"].get<std::string>().rfind(prefix, 0) == 0) {
-      e[counter] = value;
-      ++n;
-    }
-  }
-  return n;
-}
-
-int SetRate(json& doc, const std::string& prefix, double value) {
-  int n = 0;
-  std::set<std::string> hits;  // Cold hits whose device cell changed.
-  for (auto& e : doc["benchmarks"]) {
-    const std::string name = e["name"].get<std::string>();
-    if (name.rfind(prefix, 0) != 0) continue;
-    e["reads_per_s"] = value;
-    if (e.contains("io_efficiency")) {
-      e["io_efficiency"] = value / e["device_reads_per_s"].get<double>();
-    }
-    const size_t at = name.find("/device/");
-    if (at != std::string::npos) {
-      hits.insert(name.substr(0, at) + "/hit/" + name.substr(at + 8));
-    }
-    ++n;
-  }
-  // A cold hit copies its adjacent device cell's rate.
-  for (auto& e : doc["benchmarks"]) {
-    if (!hits.count(e["name"].get<std::string>()) ||
-        !e.contains("device_reads_per_s")) {
-      continue;
-    }
-    e["device_reads_per_s"] = value;
-    e["io_efficiency"] = e["reads_per_s"].get<double>() / value;
-  }
-  return n;
-}
-
-int ScaleCounter(json& doc, const std::string& prefix,
-                 const std::string& counter, double factor) {
-  int n = 0;
-  for (auto& e : doc["benchmarks"]) {
-    if (e["name"].get<std::string>().rfind(prefix, 0) == 0) {
-      e[counter] = e[counter].get<double>() * factor;
-      ++n;
-    }
-  }
-  return n;
+json ResultsBuilder::Build() const {
+  json ctx = RunContext(*this);
+  for (const auto& b : backends) AddBackendContext(ctx, b, disk_bytes);
+  return json{{"context", ctx}, {"benchmarks", BuiltBenchmarks(*this)}};
 }
 
 }  // namespace flatbench::report::testing
