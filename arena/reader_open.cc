@@ -172,10 +172,10 @@ Status Reader::Validate(int fd, uint64_t size, const ReaderOptions& options) {
   FLATBENCH_RETURN_IF_ERROR(AttachSource());
   // Metadata is loaded; from now on the map is read a block at a time.
   // The fd's POSIX_FADV_RANDOM does not reach the fault path: without
-  // MADV_RANDOM a cold hit reads 16-52 KB through the map instead of one
+  // MADV_RANDOM a cold hit's fault reads the pages around it too, not one
   // 4 KiB block (RESEARCH.md section 8, "Where the mmap reader's cold time
-  // goes", which also measured MADV_NORMAL, one map per shard and huge
-  // pages; none beat this).
+  // goes", which also compares MADV_NORMAL, one map per shard and huge
+  // pages with this).
   if (::madvise(m, size, MADV_RANDOM) != 0) {
     advice_warnings_.push_back("madvise(MADV_RANDOM) failed: " +
                                std::string(std::strerror(errno)));

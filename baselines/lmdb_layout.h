@@ -2,8 +2,8 @@
 // LMDB 0.9's on-disk layout, 64-bit builds (lmdb's mdb.c: MDB_page,
 // MDB_node, MDB_meta, MDB_db), for the code that reads data.mdb pages with
 // pread before trusting them: the meta pages (lmdb_meta.cc), the branch-page
-// preload (lmdb_pages.cc), and the checked lookup path and whole-tree check
-// (lmdb_path.cc).
+// preload (lmdb_pages.cc), the checked pages (lmdb_page_check.cc) and the
+// checked lookup path and whole-tree check over them (lmdb_path.cc).
 
 #include <cstddef>
 #include <cstdint>

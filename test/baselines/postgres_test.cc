@@ -31,92 +31,119 @@ namespace fs = std::filesystem;
 
 using namespace flatbench::pg_test;
 
-TEST_CASE("postgres serves every tiny pair from a real server, then stops") {
-  testing::TempDir tmp;
-  const Spec spec = MakeSpec("tiny", 0, 0, kDefaultSeed).value();
-  const std::string dir = Build(tmp, spec);
-  CHECK(ProcessesLeft(dir).empty());  // gen stopped its server.
-  testing::CollectSink model;
-  REQUIRE(GenerateSorted(spec, &model).ok());
-  struct stat before {};
-  REQUIRE(stat((dir + "/PG_VERSION").c_str(), &before) == 0);
+namespace {
 
-  // The benchmark lists the files once, server stopped, then evicts and
-  // maps them while the server runs: every one must stay.
-  const std::vector<std::string> listed = RegularFiles(dir);
+// The servers an open started: their pids and start times (a pid reused by
+// a later process is told apart by its start time).
+struct PgServerSet {
   std::vector<int> pids;
   std::vector<std::string> started;
-  {
-    auto backend = backends::Open("postgres", dir, {});
-    REQUIRE(backend.ok());
-    Backend& b = *backend.value();
-    for (const auto& f : listed) CHECK(fs::exists(f));
-    // The cold open reads the primary keys' internal pages; a lazy one
-    // (below, on reopening) reads none.
-    bool preload_described = false;
-    for (const auto& [k, v] : b.Describe()) {
-      if (k == "preload") {
-        preload_described = v.find("internal pages") != std::string::npos &&
-                            v.find(": 0 pages") == std::string::npos;
-      }
+};
+
+// The cold open reads the primary keys' internal pages; a lazy one (on
+// reopening) reads none.
+void CheckColdOpenPreloads(const Backend& b) {
+  bool preload_described = false;
+  for (const auto& [k, v] : b.Describe()) {
+    if (k == "preload") {
+      preload_described = v.find("internal pages") != std::string::npos &&
+                          v.find(": 0 pages") == std::string::npos;
     }
-    CHECK(preload_described);
-    pids = b.ServerProcesses();
-    REQUIRE(pids.size() >= 2);  // The postmaster and its children.
-    for (int pid : pids) {
-      started.push_back(StartTime(pid));
-      CHECK_FALSE(started.back().empty());
-    }
-    auto session = b.NewSession();
-    REQUIRE(session.ok());
-    for (int t = 0; t < kNumTables; ++t) {
-      const Table table = static_cast<Table>(t);
-      CAPTURE(TableName(table));
-      const auto files = b.DataFiles(table);
-      REQUIRE(files.size() == 2);  // The heap and its primary-key index.
-      for (const auto& f : files) CHECK(fs::file_size(f) > 0);
-      auto count = b.CountPairs(table);
-      REQUIRE(count.ok());
-      CHECK(count.value() == model.pairs[t].size());
-      for (const auto& [key, value] : model.pairs[t]) {
-        bool found = false;
-        std::string_view got;
-        REQUIRE(session.value()->Get(table, key, &found, &got).ok());
-        REQUIRE(found);
-        REQUIRE(got == value);
-      }
-      // Pages from existing keys, from absent keys between them, and at
-      // the end of the table, against the model's order.
-      const Pairs& m = model.pairs[t];
-      for (size_t at :
-           {size_t{0}, size_t{1}, m.size() / 3, m.size() - 40, m.size() - 1}) {
-        std::string absent = m[at].first;
-        absent.back() = static_cast<char>(absent.back() + 1);
-        for (const std::string& seek : {m[at].first, absent}) {
-          PageCollector page;
-          uint32_t count_got = 0;
-          REQUIRE(
-              session.value()->Scan(table, seek, 100, &page, &count_got).ok());
-          CHECK(count_got == page.got.size());
-          CHECK(page.got == ExpectedPage(m, seek, 100));
-        }
-      }
-    }
-    CheckOptions check;
-    check.samples = 3000;
-    CheckReport report;
-    REQUIRE(CheckSample(b, spec, check, &report).ok());
-    CHECK(report.misses_verified == 3 * 3000);
   }
-  for (size_t i = 0; i < pids.size(); ++i) {
-    CAPTURE(pids[i]);
-    CHECK(Exited(pids[i], started[i]));
+  CHECK(preload_described);
+}
+
+PgServerSet RecordServers(const Backend& b) {
+  PgServerSet servers;
+  servers.pids = b.ServerProcesses();
+  REQUIRE(servers.pids.size() >= 2);  // The postmaster and its children.
+  for (int pid : servers.pids) {
+    servers.started.push_back(StartTime(pid));
+    CHECK_FALSE(servers.started.back().empty());
+  }
+  return servers;
+}
+
+// Pages from existing keys, from absent keys between them, and at the end
+// of the table, against the model's order.
+void CheckPagesAgainstModel(ReadSession& session, Table table, const Pairs& m) {
+  for (size_t at :
+       {size_t{0}, size_t{1}, m.size() / 3, m.size() - 40, m.size() - 1}) {
+    std::string absent = m[at].first;
+    absent.back() = static_cast<char>(absent.back() + 1);
+    for (const std::string& seek : {m[at].first, absent}) {
+      PageCollector page;
+      uint32_t count_got = 0;
+      REQUIRE(session.Scan(table, seek, 100, &page, &count_got).ok());
+      CHECK(count_got == page.got.size());
+      CHECK(page.got == ExpectedPage(m, seek, 100));
+    }
+  }
+}
+
+// One table's files, its count, every pair by Get and pages by Scan.
+void CheckTableServesModel(const Backend& b, ReadSession& session, Table table,
+                           const Pairs& m) {
+  CAPTURE(TableName(table));
+  const auto files = b.DataFiles(table);
+  REQUIRE(files.size() == 2);  // The heap and its primary-key index.
+  for (const auto& f : files) CHECK(fs::file_size(f) > 0);
+  auto count = b.CountPairs(table);
+  REQUIRE(count.ok());
+  CHECK(count.value() == m.size());
+  for (const auto& [key, value] : m) {
+    bool found = false;
+    std::string_view got;
+    REQUIRE(session.Get(table, key, &found, &got).ok());
+    REQUIRE(found);
+    REQUIRE(got == value);
+  }
+  CheckPagesAgainstModel(session, table, m);
+}
+
+// The first open: the files listed with the server stopped stay while it
+// runs, and every pair, page and sampled miss is served. Returns the
+// servers it started.
+PgServerSet ServeEveryPair(const std::string& dir, const Spec& spec,
+                           const testing::CollectSink& model,
+                           const std::vector<std::string>& listed) {
+  auto backend = backends::Open("postgres", dir, {});
+  REQUIRE(backend.ok());
+  Backend& b = *backend.value();
+  for (const auto& f : listed) CHECK(fs::exists(f));
+  CheckColdOpenPreloads(b);
+  PgServerSet servers = RecordServers(b);
+  auto session = b.NewSession();
+  REQUIRE(session.ok());
+  for (int t = 0; t < kNumTables; ++t) {
+    CheckTableServesModel(b, *session.value(), static_cast<Table>(t),
+                          model.pairs[t]);
+  }
+  CheckOptions check;
+  check.samples = 3000;
+  CheckReport report;
+  REQUIRE(CheckSample(b, spec, check, &report).ok());
+  CHECK(report.misses_verified == 3 * 3000);
+  return servers;
+}
+
+// After the close: every server gone, nothing left behind, the files as
+// they were listed.
+void CheckServersStopped(const PgServerSet& servers, const std::string& dir,
+                         const std::vector<std::string>& listed) {
+  for (size_t i = 0; i < servers.pids.size(); ++i) {
+    CAPTURE(servers.pids[i]);
+    CHECK(Exited(servers.pids[i], servers.started[i]));
   }
   CHECK(ProcessesLeft(dir).empty());
   CHECK_FALSE(fs::exists(dir + "/postmaster.pid"));
   CHECK(RegularFiles(dir) == listed);
+}
 
-  // A second open reuses the cluster: same files, no new initdb.
+// A second open reuses the cluster: same files, no new initdb; lazy, it
+// preloads nothing and still answers.
+void CheckReopenReusesCluster(const std::string& dir, const struct stat& before,
+                              const testing::CollectSink& model) {
   OpenOptions lazy;
   lazy.lazy_metadata = true;
   auto again = backends::Open("postgres", dir, lazy);
@@ -139,6 +166,26 @@ TEST_CASE("postgres serves every tiny pair from a real server, then stops") {
   session.value().reset();
   again.value().reset();
   CHECK(ProcessesLeft(dir).empty());
+}
+
+}  // namespace
+
+TEST_CASE("postgres serves every tiny pair from a real server, then stops") {
+  testing::TempDir tmp;
+  const Spec spec = MakeSpec("tiny", 0, 0, kDefaultSeed).value();
+  const std::string dir = Build(tmp, spec);
+  CHECK(ProcessesLeft(dir).empty());  // gen stopped its server.
+  testing::CollectSink model;
+  REQUIRE(GenerateSorted(spec, &model).ok());
+  struct stat before {};
+  REQUIRE(stat((dir + "/PG_VERSION").c_str(), &before) == 0);
+
+  // The benchmark lists the files once, server stopped, then evicts and
+  // maps them while the server runs: every one must stay.
+  const std::vector<std::string> listed = RegularFiles(dir);
+  const PgServerSet servers = ServeEveryPair(dir, spec, model, listed);
+  CheckServersStopped(servers, dir, listed);
+  CheckReopenReusesCluster(dir, before, model);
 }
 
 TEST_CASE(

@@ -164,9 +164,8 @@ TEST_CASE("the in-flight count is read from /proc/diskstats",
   }
 }
 
-TEST_CASE("batch passes answer every key through MultiGet", "[bench][batch]") {
-  auto ds = datagen::Dataset::Open(testing::TinyDatasetDir());
-  REQUIRE(ds.ok());
+// The batch-capable backends of this build among those the test runs.
+std::vector<std::string> BatchBackendsBuilt() {
   const std::vector<std::string> names = backends::Names();
   std::vector<std::string> run;
   for (const char* b :
@@ -175,16 +174,14 @@ TEST_CASE("batch passes answer every key through MultiGet", "[bench][batch]") {
       run.push_back(b);
     }
   }
-  std::vector<std::unique_ptr<LocalChannel>> owned;
-  std::map<std::string, WorkerChannel*> channels;
-  for (const auto& b : run) {
-    WorkerOptions wo;
-    wo.allow_drop_caches = false;
-    wo.check.samples = 20;
-    owned.push_back(std::make_unique<LocalChannel>(std::make_unique<Worker>(
-        ds.value(), b, testing::TinyOpener(ds.value()), wo)));
-    channels[b] = owned.back().get();
-  }
+  return run;
+}
+
+// Cold and warm batches of 8 at 1 and 2 threads, both tables, one
+// repetition, through in-process workers.
+Result<RunOutcome> RunBatchMatrix(const datagen::Dataset& ds,
+                                  const std::vector<std::string>& run,
+                                  const LocalWorkers& workers) {
   RunOptions ro;
   ro.schedule.backends = run;
   ro.schedule.modes = {Mode::kCold, Mode::kWarm};
@@ -197,74 +194,109 @@ TEST_CASE("batch passes answer every key through MultiGet", "[bench][batch]") {
   ro.schedule.device_reads = 32;
   ro.schedule.draw_seed = kDefaultDrawSeed;
   ro.progress = false;
-  auto out = RunMatrix(ds.value(), ro, channels, nlohmann::json::object());
-  REQUIRE(out.ok());
-  INFO(out->first_error.message());
-  REQUIRE(out->first_error.ok());
-  const auto& ctx = out->document["context"];
+  return RunMatrix(ds, ro, workers.channels, nlohmann::json::object());
+}
+
+bool DeviceMeasured(const nlohmann::json& ctx, const std::string& backend) {
+  return ctx[r::BackendKey(backend, r::kDeviceStatus)].get<std::string>().rfind(
+             "measured", 0) == 0;
+}
+
+// A batch pass's counters: every expected one present, every key counted
+// and found, 8 keys a call.
+void CheckBatchCounters(const nlohmann::json& e, const r::CellName& cell) {
+  for (const auto& c : r::AllCounters()) {
+    if (!r::CounterExpected(c, cell.kind, cell.mode)) continue;
+    CAPTURE(c.name);
+    CHECK(e.contains(std::string(c.name)));
+  }
+  const double calls = e["iterations"].get<double>();
+  CHECK(calls == 8);  // 64 keys in calls of 8, over the threads.
+  CHECK(testing::CounterValue(e, r::kDistinctKeys) == calls * 8);
+  CHECK(testing::CounterValue(e, r::kBatchSize) == 8);
+  CHECK(testing::CounterValue(e, r::kFoundFraction) == 1.0);
+  CHECK(testing::CounterValue(e, r::kKeysPerS) ==
+        Approx(testing::CounterValue(e, r::kReadsPerS) * 8));
+  CHECK(testing::CounterValue(e, r::kPeakInflight) <= cell.threads);
+}
+
+// The I/O depth a batch pass reached, from the backend's own submissions
+// where it counts them, and its rate against the device at depth B where
+// that was measured.
+void CheckBatchDepthAndDevice(const nlohmann::json& e, const r::CellName& cell,
+                              const nlohmann::json& ctx) {
+  const bool cold = r::IsColdMode(cell.mode);
+  const std::string settings =
+      ctx[r::BackendKey(cell.backend, r::kSettings)].dump();
+  const bool uring =
+      settings.find("\"batch_reads\":\"io_uring") != std::string::npos;
+  if (cold && uring) {
+    // The arena's read paths submit a cold batch's blocks together.
+    REQUIRE(e.contains(std::string(r::kIoDepthSource.name)));
+    CHECK(testing::CounterValue(e, r::kIoDepthSource) == 1);
+    CHECK(testing::CounterValue(e, r::kIoDepthMax) >= 1);
+    CHECK(testing::CounterValue(e, r::kIoDepthMax) <= 8);
+    CHECK(testing::CounterValue(e, r::kIoDepthMean) >= 1);
+  }
+  if (e.contains(std::string(r::kIoDepthMean.name))) {
+    CHECK(testing::CounterValue(e, r::kIoDepthMean) <=
+          testing::CounterValue(e, r::kIoDepthMax));
+  }
+  if (cold && DeviceMeasured(ctx, cell.backend)) {
+    CHECK(testing::CounterValue(e, r::kBatchIoEfficiency) ==
+          Approx(testing::CounterValue(e, r::kKeysPerS) /
+                 testing::CounterValue(e, r::kBatchDeviceReadsPerS)));
+  } else {
+    CHECK_FALSE(e.contains(std::string(r::kBatchDeviceReadsPerS.name)));
+  }
+}
+
+// Batch and device passes per backend.
+struct BatchPassCounts {
   std::map<std::string, int> batches, devices;
-  for (const auto& e : out->document["benchmarks"]) {
+};
+
+// Every entry is a batch pass or a device cell at depth B; each batch pass
+// checked.
+BatchPassCounts CheckBatchEntries(const nlohmann::json& document) {
+  const auto& ctx = document["context"];
+  BatchPassCounts n;
+  for (const auto& e : document["benchmarks"]) {
     const std::string name = e["name"];
     CAPTURE(name);
     auto cell = r::ParseCellName(name);
     REQUIRE(cell.has_value());
     if (cell->kind == r::kKindDevice) {
       CHECK(cell->threads == 8);  // Depth B.
-      ++devices[cell->backend];
+      ++n.devices[cell->backend];
       continue;
     }
     REQUIRE(cell->kind == r::kKindBatch);
-    ++batches[cell->backend];
-    for (const auto& c : r::AllCounters()) {
-      if (!r::CounterExpected(c, cell->kind, cell->mode)) continue;
-      CAPTURE(c.name);
-      CHECK(e.contains(std::string(c.name)));
-    }
-    const double calls = e["iterations"].get<double>();
-    CHECK(calls == 8);  // 64 keys in calls of 8, over the threads.
-    CHECK(testing::CounterValue(e, r::kDistinctKeys) == calls * 8);
-    CHECK(testing::CounterValue(e, r::kBatchSize) == 8);
-    CHECK(testing::CounterValue(e, r::kFoundFraction) == 1.0);
-    CHECK(testing::CounterValue(e, r::kKeysPerS) ==
-          Approx(testing::CounterValue(e, r::kReadsPerS) * 8));
-    CHECK(testing::CounterValue(e, r::kPeakInflight) <= cell->threads);
-    const bool cold = r::IsColdMode(cell->mode);
-    const std::string settings =
-        ctx[r::BackendKey(cell->backend, r::kSettings)].dump();
-    const bool uring =
-        settings.find("\"batch_reads\":\"io_uring") != std::string::npos;
-    if (cold && uring) {
-      // The arena's read paths submit a cold batch's blocks together.
-      REQUIRE(e.contains(std::string(r::kIoDepthSource.name)));
-      CHECK(testing::CounterValue(e, r::kIoDepthSource) == 1);
-      CHECK(testing::CounterValue(e, r::kIoDepthMax) >= 1);
-      CHECK(testing::CounterValue(e, r::kIoDepthMax) <= 8);
-      CHECK(testing::CounterValue(e, r::kIoDepthMean) >= 1);
-    }
-    if (e.contains(std::string(r::kIoDepthMean.name))) {
-      CHECK(testing::CounterValue(e, r::kIoDepthMean) <=
-            testing::CounterValue(e, r::kIoDepthMax));
-    }
-    const bool measured = ctx[r::BackendKey(cell->backend, r::kDeviceStatus)]
-                              .get<std::string>()
-                              .rfind("measured", 0) == 0;
-    if (cold && measured) {
-      CHECK(testing::CounterValue(e, r::kBatchIoEfficiency) ==
-            Approx(testing::CounterValue(e, r::kKeysPerS) /
-                   testing::CounterValue(e, r::kBatchDeviceReadsPerS)));
-    } else {
-      CHECK_FALSE(e.contains(std::string(r::kBatchDeviceReadsPerS.name)));
-    }
+    ++n.batches[cell->backend];
+    CheckBatchCounters(e, *cell);
+    CheckBatchDepthAndDevice(e, *cell, ctx);
   }
+  return n;
+}
+
+TEST_CASE("batch passes answer every key through MultiGet", "[bench][batch]") {
+  auto ds = datagen::Dataset::Open(testing::TinyDatasetDir());
+  REQUIRE(ds.ok());
+  const std::vector<std::string> run = BatchBackendsBuilt();
+  const LocalWorkers workers =
+      StartLocalWorkers(ds.value(), run, testing::TinyOpener(ds.value()), 20);
+  auto out = RunBatchMatrix(ds.value(), run, workers);
+  REQUIRE(out.ok());
+  INFO(out->first_error.message());
+  REQUIRE(out->first_error.ok());
+  const auto& ctx = out->document["context"];
+  BatchPassCounts n = CheckBatchEntries(out->document);
   for (const auto& b : run) {
     CAPTURE(b);
     // 2 modes x 2 tables x 2 thread counts; a device cell before each cold
     // one where O_DIRECT reads the backend's files.
-    CHECK(batches[b] == 8);
-    const bool measured =
-        ctx[r::BackendKey(b, r::kDeviceStatus)].get<std::string>().rfind(
-            "measured", 0) == 0;
-    CHECK(devices[b] == (measured ? 4 : 0));
+    CHECK(n.batches[b] == 8);
+    CHECK(n.devices[b] == (DeviceMeasured(ctx, b) ? 4 : 0));
   }
 }
 

@@ -133,23 +133,11 @@ TEST_CASE("steps survive their trip to a worker", "[bench][schedule]") {
   CHECK_FALSE(StepFromJson({{"backend", "a"}}).ok());
 }
 
-// The driver over in-process workers: passes numbered in run order,
-// backends alternating, and warm passes in steady state.
-TEST_CASE("the driver interleaves backends and holds warm files",
-          "[bench][schedule][warm]") {
-  auto ds = datagen::Dataset::Open(testing::TinyDatasetDir());
-  REQUIRE(ds.ok());
-  const auto backends = testing::TinyBackends();
-  std::vector<std::unique_ptr<LocalChannel>> owned;
-  std::map<std::string, WorkerChannel*> channels;
-  for (const auto& b : backends) {
-    WorkerOptions wo;
-    wo.allow_drop_caches = false;
-    wo.check.samples = 50;
-    owned.push_back(std::make_unique<LocalChannel>(std::make_unique<Worker>(
-        ds.value(), b, testing::TinyOpener(ds.value()), wo)));
-    channels[b] = owned.back().get();
-  }
+// Warm and cold hit passes of the tiny backends at 2 threads, 2
+// repetitions, through in-process workers.
+Result<RunOutcome> RunWarmAndColdHits(const datagen::Dataset& ds,
+                                      const std::vector<std::string>& backends,
+                                      const LocalWorkers& workers) {
   RunOptions ro;
   ro.schedule = Options(backends, 2);
   ro.schedule.modes = {Mode::kWarm, Mode::kCold};
@@ -157,14 +145,13 @@ TEST_CASE("the driver interleaves backends and holds warm files",
   ro.schedule.tables = {Table::kAccount};
   ro.schedule.threads = {2};
   ro.progress = false;
-  auto out = RunMatrix(ds.value(), ro, channels, nlohmann::json::object());
-  REQUIRE(out.ok());
-  REQUIRE(out->first_error.ok());
-  const auto& entries = out->document["benchmarks"];
-  const auto& ctx = out->document["context"];
-  // warm: 1 table x 2 reps x B; cold: the same plus a device cell each,
-  // except for a backend whose device cell is skipped (fs: no file holds a
-  // whole 4 KiB block), which says so in its context.
+  return RunMatrix(ds, ro, workers.channels, nlohmann::json::object());
+}
+
+// The backends whose device cell was measured; the others' (fs: no file
+// holds a whole 4 KiB block) say they were skipped.
+size_t BackendsWithDeviceCells(const nlohmann::json& ctx,
+                               const std::vector<std::string>& backends) {
   size_t with_device = 0;
   for (const auto& b : backends) {
     const std::string device =
@@ -176,7 +163,25 @@ TEST_CASE("the driver interleaves backends and holds warm files",
       CHECK(device.rfind("skipped: ", 0) == 0);
     }
   }
-  REQUIRE(entries.size() == 1 * 2 * (backends.size() * 2 + with_device));
+  return with_device;
+}
+
+// A warm pass in steady state: eviction verified, files resident after
+// it, no major fault, and no minor fault per read of the mmap backends,
+// whose mappings were populated before the pass. (RocksDB reads into its
+// heap, whose faults depend on the allocator, not on the harness.)
+void CheckWarmPassSteady(const nlohmann::json& e, const std::string& backend) {
+  CHECK(e[std::string(results::kEvictionVerified.name)] == 1.0);
+  CHECK(e[std::string(results::kResidentFractionAfterPass.name)] >= 0.99);
+  if (backend == "arena" || backend == "lmdb") {
+    CHECK(e[std::string(results::kMinorFaultsPerRead.name)] <= 0.05);
+  }
+  CHECK(e[std::string(results::kMajorFaultsPerRead.name)] == 0.0);
+}
+
+// Passes numbered in run order, warm ones in steady state; returns the
+// hit passes' backends in run order.
+std::vector<std::string> CheckPassOrder(const nlohmann::json& entries) {
   std::vector<std::string> hit_backends;
   double order = -1;
   for (const auto& e : entries) {
@@ -187,20 +192,15 @@ TEST_CASE("the driver interleaves backends and holds warm files",
     CHECK(o == order + 1);
     order = o;
     if (name->kind == "hit") hit_backends.push_back(name->backend);
-    if (name->mode == "warm") {
-      CHECK(e[std::string(results::kEvictionVerified.name)] == 1.0);
-      CHECK(e[std::string(results::kResidentFractionAfterPass.name)] >= 0.99);
-      // The mmap backends' mappings were populated before the pass: no
-      // minor fault per read. (RocksDB reads into its heap, whose faults
-      // depend on the allocator, not on the harness.)
-      if (name->backend == "arena" || name->backend == "lmdb") {
-        CHECK(e[std::string(results::kMinorFaultsPerRead.name)] <= 0.05);
-      }
-      CHECK(e[std::string(results::kMajorFaultsPerRead.name)] == 0.0);
-    }
+    if (name->mode == "warm") CheckWarmPassSteady(e, name->backend);
   }
-  // Only the backend's own mappings are populated (and counted), never the
-  // hold's: RocksDB reads with pread and maps nothing.
+  return hit_backends;
+}
+
+// Only the backend's own mappings are populated (and counted), never the
+// hold's: RocksDB reads with pread and maps nothing.
+void CheckPopulatedBytes(const nlohmann::json& ctx, const datagen::Dataset& ds,
+                         const std::vector<std::string>& backends) {
   for (const auto& b : backends) {
     CAPTURE(b);
     const auto populated =
@@ -209,7 +209,7 @@ TEST_CASE("the driver interleaves backends and holds warm files",
     // fewer than the size where a file has holes (LMDB's can).
     uint64_t file_bytes = 0;
     for (const auto& entry :
-         std::filesystem::directory_iterator(ds->BackendDir(b))) {
+         std::filesystem::directory_iterator(ds.BackendDir(b))) {
       if (entry.is_regular_file()) file_bytes += entry.file_size();
     }
     if (b == "rocksdb") CHECK(populated == 0);
@@ -217,20 +217,56 @@ TEST_CASE("the driver interleaves backends and holds warm files",
       CHECK(populated > 0);
       CHECK(populated <= file_bytes);
     }
-    // The phase times the plan calibrates from: the start, and the warm
-    // begin of every backend (this run has a warm phase).
+  }
+}
+
+// The phase times the plan calibrates from: the start, and the warm begin
+// of every backend (this run has a warm phase).
+void CheckPhaseTimes(const nlohmann::json& ctx,
+                     const std::vector<std::string>& backends) {
+  for (const auto& b : backends) {
+    CAPTURE(b);
     CHECK(ctx[results::BackendKey(b, results::kStartSeconds)].get<double>() >
           0);
-    CHECK(ctx[results::BackendKey(b, results::kWarmBeginSeconds)]
-              .get<double>() > 0);
+    CHECK(
+        ctx[results::BackendKey(b, results::kWarmBeginSeconds)].get<double>() >
+        0);
   }
-  // Each (cell, repetition) runs every backend once before the next.
-  REQUIRE(hit_backends.size() % backends.size() == 0);
-  for (size_t i = 0; i < hit_backends.size(); i += backends.size()) {
+}
+
+// Each (cell, repetition) runs every backend once before the next.
+void CheckBackendsInterleaved(const std::vector<std::string>& hit_backends,
+                              size_t backend_count) {
+  REQUIRE(hit_backends.size() % backend_count == 0);
+  for (size_t i = 0; i < hit_backends.size(); i += backend_count) {
     std::set<std::string> group(hit_backends.begin() + i,
-                                hit_backends.begin() + i + backends.size());
-    CHECK(group.size() == backends.size());
+                                hit_backends.begin() + i + backend_count);
+    CHECK(group.size() == backend_count);
   }
+}
+
+// The driver over in-process workers: passes numbered in run order,
+// backends alternating, and warm passes in steady state.
+TEST_CASE("the driver interleaves backends and holds warm files",
+          "[bench][schedule][warm]") {
+  auto ds = datagen::Dataset::Open(testing::TinyDatasetDir());
+  REQUIRE(ds.ok());
+  const auto backends = testing::TinyBackends();
+  const LocalWorkers workers = StartLocalWorkers(
+      ds.value(), backends, testing::TinyOpener(ds.value()), 50);
+  auto out = RunWarmAndColdHits(ds.value(), backends, workers);
+  REQUIRE(out.ok());
+  REQUIRE(out->first_error.ok());
+  const auto& entries = out->document["benchmarks"];
+  const auto& ctx = out->document["context"];
+  // warm: 1 table x 2 reps x B; cold: the same plus a device cell each,
+  // except for a backend whose device cell is skipped.
+  const size_t with_device = BackendsWithDeviceCells(ctx, backends);
+  REQUIRE(entries.size() == 1 * 2 * (backends.size() * 2 + with_device));
+  const std::vector<std::string> hit_backends = CheckPassOrder(entries);
+  CheckPopulatedBytes(ctx, ds.value(), backends);
+  CheckPhaseTimes(ctx, backends);
+  CheckBackendsInterleaved(hit_backends, backends.size());
 }
 
 }  // namespace

@@ -135,21 +135,43 @@ uint64_t ParentOf(const std::string& file, uint64_t child) {
   return kNone;
 }
 
-}  // namespace
+// An account key whose node a flip of byte 595 of page 52 (xor 0x3f) of
+// the tiny dataset's data.mdb damages: the node then claims a value of
+// about 1 GB, far past the end of the file.
+constexpr char kOverrunKeyHex[] = "2d0c0f60c43cbef1661cd97d678006c2c498929e";
+constexpr uint64_t kOverrunByte = 52 * kPage + 595;
 
-TEST_CASE("get on a damaged data.mdb is exit 65 or the truth, never a signal",
-          "[lmdb]") {
-  TempDir tmp;
-  const std::string dir = tmp / "ds";
-  REQUIRE(RunFlatbench("gen --scale tiny --quiet --backends lmdb --dir " + dir)
-              .exit_code == 0);
-  const std::string mdb = dir + "/lmdb/data.mdb";
-  const std::string original = ReadAll(mdb);
-  const uint64_t pages = original.size() / kPage;
-  REQUIRE(pages > 100);
+// A tiny dataset of LMDB alone, and its undamaged data.mdb.
+struct DamagedMdb {
+  std::string dir;
+  std::string mdb;
+  std::string original;
 
-  // A hit in each table, a miss (tiny: 10,000 accounts, 5 slots each), and
-  // the key of the report this test comes from.
+  // Flips byte `at` with `mask`, checks get of `p` (CheckGet), restores
+  // the byte; returns get's exit code.
+  int Flip(const Probe& p, uint64_t at, char mask) const {
+    PutByte(mdb, at, static_cast<char>(original[at] ^ mask));
+    const int code = CheckGet(dir, p, at);
+    PutByte(mdb, at, original[at]);
+    return code;
+  }
+};
+
+DamagedMdb GenTinyLmdb(const TempDir& tmp) {
+  DamagedMdb d;
+  d.dir = tmp / "ds";
+  REQUIRE(
+      RunFlatbench("gen --scale tiny --quiet --backends lmdb --dir " + d.dir)
+          .exit_code == 0);
+  d.mdb = d.dir + "/lmdb/data.mdb";
+  d.original = ReadAll(d.mdb);
+  return d;
+}
+
+// A hit in each table, a miss (tiny: 10,000 accounts, 5 slots each), and
+// kOverrunKeyHex, each answered truly by the undamaged file.
+std::vector<Probe> LmdbProbes(const DamagedMdb& d) {
+  const std::string& original = d.original;
   const auto account = dg::MakeAccountKey(4321);
   std::vector<Probe> probes = {
       MakeProbe(original, "account", std::string(dg::View(account)),
@@ -164,8 +186,9 @@ TEST_CASE("get on a damaged data.mdb is exit 65 or the truth, never a signal",
                 std::string(dg::View(dg::MakeAccountKey(10'000 + 7))), ""),
   };
   {
-    const std::string hex = "2d0c0f60c43cbef1661cd97d678006c2c498929e";
-    auto r = RunFlatbench("get --dir " + dir + " --backend lmdb --key " + hex);
+    const std::string hex = kOverrunKeyHex;
+    auto r =
+        RunFlatbench("get --dir " + d.dir + " --backend lmdb --key " + hex);
     REQUIRE(r.exit_code == 0);
     std::string key, value;
     REQUIRE(flatbench::FromHex(hex, &key));
@@ -173,32 +196,33 @@ TEST_CASE("get on a damaged data.mdb is exit 65 or the truth, never a signal",
     probes.push_back(MakeProbe(original, "account", key, value));
   }
   for (const Probe& p : probes) {
-    REQUIRE(CheckGet(dir, p, ~0ULL) == (p.value.empty() ? 1 : 0));
+    REQUIRE(CheckGet(d.dir, p, ~0ULL) == (p.value.empty() ? 1 : 0));
   }
-  auto flip = [&](const Probe& p, uint64_t at, char mask) {
-    PutByte(mdb, at, static_cast<char>(original[at] ^ mask));
-    const int code = CheckGet(dir, p, at);
-    PutByte(mdb, at, original[at]);
-    return code;
-  };
+  return probes;
+}
 
-  // The report's case: byte 595 of page 52 xor 0x3f. Then each byte of the
-  // sought nodes' headers (data size, flags, key size), which LMDB trusts:
-  // exit 65, but for a data size that stays inside the node's padding.
-  CHECK(flip(probes[3], 52 * kPage + 595, 0x3f) == 65);
+// kOverrunByte flipped. Then each byte of the sought nodes' headers (data
+// size, flags, key size), which LMDB trusts: exit 65, but for a data size
+// that stays inside the node's padding.
+void CheckNodeHeaderFlips(const DamagedMdb& d,
+                          const std::vector<Probe>& probes) {
+  CHECK(d.Flip(probes[3], kOverrunByte, 0x3f) == 65);
   for (size_t i : {0, 1, 3}) {
     const Probe& p = probes[i];
     const size_t node = 8 + p.key.size() + p.value.size();
     const size_t resized = node - p.value.size() + (p.value.size() ^ 0x3f);
     const bool hidden = (node + 1) / 2 == (resized + 1) / 2;
     for (uint64_t at = p.pair_begin - 8; at < p.pair_begin; ++at) {
-      CHECK(flip(p, at, 0x3f) == (at == p.pair_begin - 8 && hidden ? 0 : 65));
+      CHECK(d.Flip(p, at, 0x3f) == (at == p.pair_begin - 8 && hidden ? 0 : 65));
     }
   }
+}
 
-  // Pages a lookup follows: both meta pages, the main database's root, and
-  // each hit's leaf with its branch pages up to its tree's root (found by
-  // their child pointers); then a few pages anywhere.
+// Pages a lookup follows: both meta pages, the main database's root, and
+// each hit's leaf with its branch pages up to its tree's root (found by
+// their child pointers).
+std::vector<uint64_t> LookupPathPages(const std::string& original,
+                                      const std::vector<Probe>& probes) {
   std::vector<uint64_t> targets = {0, 1, MainRoot(original)};
   for (size_t i : {0, 1}) {
     for (uint64_t pg = probes[i].pair_begin / kPage; pg != kNone;
@@ -209,27 +233,47 @@ TEST_CASE("get on a damaged data.mdb is exit 65 or the truth, never a signal",
   const size_t path_pages = targets.size();
   CAPTURE(path_pages);
   REQUIRE(path_pages >= 7);  // Tiny's trees have branch pages.
-  flatbench::SplitMix64 rng(20260);
-  for (int i = 0; i < 4; ++i) targets.push_back(2 + rng.Below(pages - 2));
+  return targets;
+}
 
-  // A seeded sample of single-byte flips in each: the page header and node
-  // offsets, and anywhere in the page. Each probe looks at every page: the
-  // miss and the other table's probe see foreign pages only through damage.
+// A seeded sample of single-byte flips in each of `targets`: the page
+// header and node offsets, and anywhere in the page. Each probe looks at
+// every page: the miss and the other table's probe see foreign pages only
+// through damage. Both kinds of answer must be exercised.
+void CheckSampledFlips(const DamagedMdb& d, const std::vector<Probe>& probes,
+                       const std::vector<uint64_t>& targets,
+                       flatbench::SplitMix64& rng) {
   int outcomes[3] = {0, 0, 0};  // exit 0, 1, 65
   for (uint64_t pg : targets) {
     for (int n = 0; n < 16; ++n) {
       const uint64_t at =
           pg * kPage + (n < 6 ? rng.Below(64) : rng.Below(kPage));
       const char mask = static_cast<char>(1 + rng.Below(255));
-      const int code = flip(probes[rng.Below(probes.size())], at, mask);
+      const int code = d.Flip(probes[rng.Below(probes.size())], at, mask);
       ++outcomes[code == 0 ? 0 : code == 1 ? 1 : 2];
     }
   }
   CAPTURE(outcomes[0], outcomes[1], outcomes[2]);
-  // Both kinds of answer were exercised.
   CHECK(outcomes[2] > 0);
   CHECK(outcomes[0] > 0);
-  REQUIRE(ReadAll(mdb) == original);
+}
+
+}  // namespace
+
+TEST_CASE("get on a damaged data.mdb is exit 65 or the truth, never a signal",
+          "[lmdb]") {
+  TempDir tmp;
+  const DamagedMdb d = GenTinyLmdb(tmp);
+  const uint64_t pages = d.original.size() / kPage;
+  REQUIRE(pages > 100);
+  const std::vector<Probe> probes = LmdbProbes(d);
+  CheckNodeHeaderFlips(d, probes);
+  // The pages on the lookups' paths, then a few pages anywhere.
+  std::vector<uint64_t> targets = LookupPathPages(d.original, probes);
+  flatbench::SplitMix64 rng(20260);
+  for (int i = 0; i < 4; ++i) targets.push_back(2 + rng.Below(pages - 2));
+  CheckSampledFlips(d, probes, targets, rng);
+  REQUIRE(ReadAll(d.mdb) == d.original);
 }
 
 TEST_CASE("get --no-verify on a damaged data.mdb: LMDB's fault is exit 65",
@@ -240,12 +284,11 @@ TEST_CASE("get --no-verify on a damaged data.mdb: LMDB's fault is exit 65",
               .exit_code == 0);
   const std::string mdb = dir + "/lmdb/data.mdb";
   const std::string original = ReadAll(mdb);
-  // The report's case: the key's node then claims a value of about 1 GB,
-  // far past the end of the file. Without the page walk, LMDB hands it out
-  // and reading it faults, in get's child.
-  const std::string key = "2d0c0f60c43cbef1661cd97d678006c2c498929e";
-  PutByte(mdb, 52 * kPage + 595,
-          static_cast<char>(original[52 * kPage + 595] ^ 0x3f));
+  // kOverrunKeyHex's node then claims a value far past the end of the
+  // file. Without the page walk, LMDB hands it out and reading it faults,
+  // in get's child.
+  const std::string key = kOverrunKeyHex;
+  PutByte(mdb, kOverrunByte, static_cast<char>(original[kOverrunByte] ^ 0x3f));
   auto r = RunFlatbench("get --no-verify --dir " + dir +
                         " --backend lmdb --key " + key);
   INFO(r.err);

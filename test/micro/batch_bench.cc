@@ -129,94 +129,134 @@ Status RunThread(Backend& backend, Table table, const Args& a, bool single,
   return Status::Ok();
 }
 
+// `a.keys` hit keys of `table`, drawn by the dataset's sampler.
+std::vector<std::string> DrawHitKeys(const datagen::Dataset& ds, Table table,
+                                     const Args& a) {
+  datagen::Sampler sampler(ds.spec(), table, datagen::KeyKind::kHit, 5);
+  std::vector<std::string> keys(a.keys, std::string(KeySize(table), '\0'));
+  for (size_t i = 0; i < a.keys; ++i) {
+    sampler.DrawKey(i, reinterpret_cast<uint8_t*>(keys[i].data()));
+  }
+  return keys;
+}
+
+// What one pass of every thread measured: its wall time, the process's
+// I/O counters around it (a timed pass only), and the threads' sums.
+struct PassTotals {
+  double seconds = 0;
+  bench::IoSnapshot before, after;
+  BatchIoStats io;
+  uint64_t hits = 0;
+};
+
+// One pass: `a.threads` threads, released together once all are ready,
+// each over its share of `keys`. Returns the first thread's error.
+Status RunPass(Backend& backend, Table table, const Args& a, bool single,
+               bool timed, const std::vector<std::string>& keys,
+               PassTotals* out) {
+  const size_t per = a.keys / a.threads;
+  std::vector<BatchIoStats> io(a.threads);
+  std::vector<uint64_t> found(a.threads, 0);
+  std::vector<Status> status(a.threads);
+  std::atomic<int> ready{0};
+  std::atomic<bool> go{false};
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < a.threads; ++t) {
+    threads.emplace_back([&, t] {
+      status[t] = RunThread(backend, table, a, single, keys, t * per, per,
+                            &ready, &go, &io[t], &found[t]);
+    });
+  }
+  while (ready.load() < static_cast<int>(a.threads)) {
+    std::this_thread::yield();
+  }
+  if (timed) out->before = bench::TakeIoSnapshot();
+  const uint64_t start = bench::NowNs();
+  go.store(true);
+  for (auto& th : threads) th.join();
+  out->seconds = (bench::NowNs() - start) / 1e9;
+  if (timed) out->after = bench::TakeIoSnapshot();
+  for (size_t t = 0; t < a.threads; ++t) {
+    FLATBENCH_RETURN_IF_ERROR(status[t]);
+    out->io.batches += io[t].batches;
+    out->io.submissions += io[t].submissions;
+    out->io.reads += io[t].reads;
+    out->io.sync_reads += io[t].sync_reads;
+    out->io.max_depth = std::max(out->io.max_depth, io[t].max_depth);
+    out->hits += found[t];
+  }
+  return Status::Ok();
+}
+
+// The line of one timed pass.
+void PrintPass(const Args& a, bool single, size_t rep, const PassTotals& p,
+               const char* evicted_by) {
+  const double n = static_cast<double>(a.keys / a.threads * a.threads);
+  const double bytes =
+      static_cast<double>(p.after.read_bytes - p.before.read_bytes);
+  std::printf(
+      "%s %s %s %s B=%zu T=%zu rep %zu: %.0f keys/s, %.2f us CPU/key, "
+      "%.0f bytes and %.2f 4KiB reads/key from storage, found %llu/%.0f; "
+      "batch io: %llu batches read, %llu reads, %llu pread, deepest %llu "
+      "(evicted by %s)\n",
+      a.backend.c_str(), a.table.c_str(), a.warm ? "warm" : "cold",
+      single ? "get" : "multiget", a.batch, a.threads, rep, n / p.seconds,
+      (p.after.cpu_ns - p.before.cpu_ns) / 1e3 / n, bytes / n,
+      bytes / 4096.0 / n, static_cast<unsigned long long>(p.hits), n,
+      static_cast<unsigned long long>(p.io.submissions),
+      static_cast<unsigned long long>(p.io.reads),
+      static_cast<unsigned long long>(p.io.sync_reads),
+      static_cast<unsigned long long>(p.io.max_depth), evicted_by);
+}
+
+// One repetition: the files evicted (or made resident, with an untimed
+// pass), the backend opened, then its timed pass or passes.
+Status RunRepetition(const Args& a, const datagen::Dataset& ds, Table table,
+                     const std::vector<std::string>& keys,
+                     const std::vector<std::string>& files,
+                     const OpenOptions& options, size_t rep) {
+  bench::EvictMethod method = bench::EvictMethod::kFadvise;
+  if (a.warm) {
+    FLATBENCH_RETURN_IF_ERROR(bench::MakeResident(files));
+  } else {
+    FLATBENCH_RETURN_IF_ERROR(bench::Evict(files, &method));
+  }
+  FLATBENCH_ASSIGN_OR_RETURN(
+      auto backend,
+      backends::Open(a.backend, ds.BackendDir(a.backend), options));
+  if (a.warm) {
+    // The untimed pass only warms the caches; the timed passes that follow
+    // check their own status.
+    PassTotals untimed;
+    (void)RunPass(*backend, table, a, a.single, false, keys, &untimed);
+  }
+  // --alternate: both ways on the same resident files, in an order that
+  // swaps from one repetition to the next, so drift falls on both.
+  std::vector<bool> ways = {a.single};
+  if (a.alternate) ways = {rep % 2 == 1, rep % 2 == 0};
+  for (const bool single : ways) {
+    PassTotals p;
+    FLATBENCH_RETURN_IF_ERROR(
+        RunPass(*backend, table, a, single, true, keys, &p));
+    PrintPass(a, single, rep, p,
+              a.warm ? "none" : bench::EvictMethodName(method));
+  }
+  return Status::Ok();
+}
+
 Status Run(const Args& a) {
   Table table;
   if (!ParseTable(a.table, &table)) return Status::Usage("--table " + a.table);
   FLATBENCH_ASSIGN_OR_RETURN(auto ds, datagen::Dataset::Open(a.dir));
   FLATBENCH_ASSIGN_OR_RETURN(auto files,
                              bench::ListFiles(ds.BackendDir(a.backend)));
-  datagen::Sampler sampler(ds.spec(), table, datagen::KeyKind::kHit, 5);
-  std::vector<std::string> keys(a.keys, std::string(KeySize(table), '\0'));
-  for (size_t i = 0; i < a.keys; ++i) {
-    sampler.DrawKey(i, reinterpret_cast<uint8_t*>(keys[i].data()));
-  }
+  const std::vector<std::string> keys = DrawHitKeys(ds, table, a);
   OpenOptions options;
   options.verify_checksums = true;
   options.batch_prefetch = a.prefetch;
   for (size_t rep = 0; rep < a.reps; ++rep) {
-    bench::EvictMethod method = bench::EvictMethod::kFadvise;
-    if (a.warm) {
-      FLATBENCH_RETURN_IF_ERROR(bench::MakeResident(files));
-    } else {
-      FLATBENCH_RETURN_IF_ERROR(bench::Evict(files, &method));
-    }
-    FLATBENCH_ASSIGN_OR_RETURN(
-        auto backend,
-        backends::Open(a.backend, ds.BackendDir(a.backend), options));
-    const size_t per = a.keys / a.threads;
-    std::vector<BatchIoStats> io(a.threads);
-    std::vector<uint64_t> found(a.threads, 0);
-    std::vector<Status> status(a.threads);
-    auto pass = [&](bool single, bool timed, double* seconds,
-                    bench::IoSnapshot* before, bench::IoSnapshot* after) {
-      std::atomic<int> ready{0};
-      std::atomic<bool> go{false};
-      std::vector<std::thread> threads;
-      for (size_t t = 0; t < a.threads; ++t) {
-        found[t] = 0;
-        threads.emplace_back([&, t] {
-          status[t] = RunThread(*backend, table, a, single, keys, t * per, per,
-                                &ready, &go, &io[t], &found[t]);
-        });
-      }
-      while (ready.load() < static_cast<int>(a.threads)) {
-        std::this_thread::yield();
-      }
-      if (timed) *before = bench::TakeIoSnapshot();
-      const uint64_t start = bench::NowNs();
-      go.store(true);
-      for (auto& th : threads) th.join();
-      *seconds = (bench::NowNs() - start) / 1e9;
-      if (timed) *after = bench::TakeIoSnapshot();
-    };
-    double seconds = 0;
-    bench::IoSnapshot before, after;
-    if (a.warm) pass(a.single, false, &seconds, &before, &after);
-    // --alternate: both ways on the same resident files, in an order that
-    // swaps from one repetition to the next, so drift falls on both.
-    std::vector<bool> ways = {a.single};
-    if (a.alternate) ways = {rep % 2 == 1, rep % 2 == 0};
-    for (const bool single : ways) {
-      pass(single, true, &seconds, &before, &after);
-      BatchIoStats sum;
-      uint64_t hits = 0;
-      for (size_t t = 0; t < a.threads; ++t) {
-        FLATBENCH_RETURN_IF_ERROR(status[t]);
-        sum.batches += io[t].batches;
-        sum.submissions += io[t].submissions;
-        sum.reads += io[t].reads;
-        sum.sync_reads += io[t].sync_reads;
-        sum.max_depth = std::max(sum.max_depth, io[t].max_depth);
-        hits += found[t];
-      }
-      const double n = static_cast<double>(per * a.threads);
-      const double bytes =
-          static_cast<double>(after.read_bytes - before.read_bytes);
-      std::printf(
-          "%s %s %s %s B=%zu T=%zu rep %zu: %.0f keys/s, %.2f us CPU/key, "
-          "%.0f bytes and %.2f 4KiB reads/key from storage, found %llu/%.0f; "
-          "batch io: %llu batches read, %llu reads, %llu pread, deepest %llu "
-          "(evicted by %s)\n",
-          a.backend.c_str(), a.table.c_str(), a.warm ? "warm" : "cold",
-          single ? "get" : "multiget", a.batch, a.threads, rep, n / seconds,
-          (after.cpu_ns - before.cpu_ns) / 1e3 / n, bytes / n,
-          bytes / 4096.0 / n, static_cast<unsigned long long>(hits), n,
-          static_cast<unsigned long long>(sum.submissions),
-          static_cast<unsigned long long>(sum.reads),
-          static_cast<unsigned long long>(sum.sync_reads),
-          static_cast<unsigned long long>(sum.max_depth),
-          a.warm ? "none" : bench::EvictMethodName(method));
-    }
+    FLATBENCH_RETURN_IF_ERROR(
+        RunRepetition(a, ds, table, keys, files, options, rep));
   }
   return Status::Ok();
 }
