@@ -7,6 +7,7 @@
 #include "bench/page_cache.h"
 #include "bench/schedule.h"
 #include "cli/flags.h"
+#include "cli/run_options.h"
 #include "datagen/sampler.h"
 
 namespace flatbench::cli {
@@ -54,7 +55,7 @@ std::vector<std::string> KindNames() {
   return v;
 }
 
-bench::RunParameters MakeParameters(const BenchArgs& a,
+bench::RunParameters MakeParameters(const bench::RunRequest& a,
                                     const dataset::Spec& spec) {
   bench::RunParameters p;
   bench::ScheduleOptions& o = p.schedule;
@@ -69,9 +70,12 @@ bench::RunParameters MakeParameters(const BenchArgs& a,
   o.scan_length = a.scan_length;
   o.scans_per_pass = a.scans;
   o.startup_probes = a.startup_probes;
-  o.threads = a.threads;
+  o.threads = a.threads.empty()
+                  ? std::vector<int>(bench::kDefaultThreads.begin(),
+                                     bench::kDefaultThreads.end())
+                  : a.threads;
   o.batch_size = a.batch_size;
-  if (a.threads_given) o.batch_threads = a.threads;
+  if (!a.threads.empty()) o.batch_threads = a.threads;
   const uint64_t reads =
       a.reads > 0 ? a.reads : bench::DefaultReadsPerPass(spec.scale);
   o.reads_per_pass = reads;
@@ -81,15 +85,16 @@ bench::RunParameters MakeParameters(const BenchArgs& a,
   o.repetitions =
       a.repetitions > 0 ? a.repetitions : bench::DefaultRepetitions(spec.scale);
   o.draw_seed = bench::kDefaultDrawSeed;
+  // An empty --evict is auto.
   p.evict = a.evict == "fadvise" ||
-                    (a.evict == "auto" && !bench::DropCachesWritable())
+                    (a.evict != "drop_caches" && !bench::DropCachesWritable())
                 ? "fadvise"
                 : "drop_caches";
   return p;
 }
 
 std::optional<bench::Calibration> CalibrationFor(
-    const BenchArgs& a, const dataset::Spec& spec,
+    const bench::RunRequest& a, const dataset::Spec& spec,
     const bench::RunParameters& params) {
   // A device profile plans for another host; this host's figures are not
   // that host's.
@@ -114,7 +119,7 @@ bench::Opener MakeOpener(const datagen::Dataset& ds) {
   };
 }
 
-nlohmann::json JournalFlags(const BenchArgs& a,
+nlohmann::json JournalFlags(const bench::RunRequest& a,
                             const bench::RunParameters& params) {
   const bench::ScheduleOptions& o = params.schedule;
   return {
@@ -144,25 +149,18 @@ nlohmann::json JournalFlags(const BenchArgs& a,
       {"--device-profile", a.device_profile}};
 }
 
-std::vector<std::string> WorkerArgs(const BenchArgs& a, const std::string& b,
+std::vector<std::string> WorkerArgs(const bench::RunRequest& a,
+                                    const std::string& b,
                                     const std::string& evict, uint64_t origin) {
-  std::vector<std::string> v = {"bench",
-                                "--worker",
-                                b,
-                                "--dir",
-                                a.dir,
-                                "--out",
-                                "-",
-                                "--modes",
-                                Join(a.modes),
-                                "--evict",
-                                evict,
-                                "--check-samples",
-                                std::to_string(a.check_samples),
-                                "--cache-mib",
-                                std::to_string(a.cache_mib),
-                                "--run-origin",
-                                std::to_string(origin)};
+  bench::RunRequest w;
+  w.dir = a.dir;
+  w.out = "-";
+  w.modes = a.modes;
+  w.evict = evict;
+  w.check_samples = a.check_samples;
+  w.cache_mib = a.cache_mib;
+  std::vector<std::string> v = BenchCommandLine(w);
+  v.insert(v.end(), {"--worker", b, "--run-origin", std::to_string(origin)});
   return v;
 }
 

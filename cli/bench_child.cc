@@ -11,6 +11,7 @@
 #include "bench/startup.h"
 #include "bench/worker.h"
 #include "cli/exit.h"
+#include "cli/run_options.h"
 #include "cli/test_hooks.h"
 #include "common/hex.h"
 #include "common/results_schema.h"
@@ -35,8 +36,14 @@ int RunWorker(const BenchArgs& a) {
   o.check.samples = a.check_samples;
   o.check.corrupt_expectations = CorruptExpectationsHook();
   o.cache_bytes = a.cache_mib << 20;
-  o.probe_command = {"/proc/self/exe", "bench", "--startup-probe", a.worker,
-                     "--dir",          a.dir,   "--out",           "-"};
+  bench::RunRequest probe;
+  probe.dir = a.dir;
+  probe.out = "-";
+  o.probe_command = {"/proc/self/exe"};
+  for (std::string& arg : BenchCommandLine(probe)) {
+    o.probe_command.push_back(std::move(arg));
+  }
+  o.probe_command.insert(o.probe_command.end(), {"--startup-probe", a.worker});
   bench::Worker worker(ds.value(), a.worker, MakeOpener(ds.value()), o);
   char* buf = nullptr;
   size_t cap = 0;

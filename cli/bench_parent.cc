@@ -41,7 +41,7 @@ bool NoWarm(const std::string& name) {
 
 }  // namespace
 
-Result<bench::PlanInput> PlanInputFor(const BenchArgs& a,
+Result<bench::PlanInput> PlanInputFor(const bench::RunRequest& a,
                                       const dataset::Spec& spec,
                                       const datagen::Dataset* ds,
                                       const bench::RunParameters& params,
@@ -308,7 +308,7 @@ Status RunParent(const BenchArgs& a) {
     profile = std::move(loaded.doc);
   }
   auto opened = datagen::Dataset::Open(a.dir);
-  if (a.plan_only && !a.plan_scale.empty() &&
+  if (a.plan && !a.plan_scale.empty() &&
       (!opened.ok() || opened->CompleteBackends().size() < a.backends.size())) {
     return PlanUnbuilt(a);
   }
@@ -329,8 +329,8 @@ Status RunParent(const BenchArgs& a) {
   FLATBENCH_ASSIGN_OR_RETURN(const bench::Plan plan,
                              bench::MakePlan(plan_input));
   params.schedule = plan.schedule;
-  if (!a.quiet || a.plan_only) PrintPlan(a, ds.spec(), params, plan);
-  if (a.plan_only) return Status::Ok();
+  if (!a.quiet || a.plan) PrintPlan(a, ds.spec(), params, plan);
+  if (a.plan) return Status::Ok();
   struct stat sb {};
   if (!a.force && stat(a.out.c_str(), &sb) == 0) {
     return Status::RefuseOverwrite(
