@@ -119,34 +119,32 @@ bench::Opener MakeOpener(const datagen::Dataset& ds) {
   };
 }
 
-nlohmann::json JournalFlags(const bench::RunRequest& a,
-                            const bench::RunParameters& params) {
+bench::RunRequest JournalRequest(const bench::RunRequest& a,
+                                 const bench::RunParameters& params) {
   const bench::ScheduleOptions& o = params.schedule;
-  return {
-      {"--backends", Join(o.backends)},
-      {"--modes", Join(a.modes)},
-      {"--tables", Join(a.tables)},
-      {"--kinds", Join(a.kinds)},
-      {"--threads", Join(o.threads)},
-      {"--reads", std::to_string(o.reads_per_pass)},
-      {"--repetitions", std::to_string(o.repetitions)},
-      // As given: its default follows --reads, which names a change itself.
-      {"--device-reads", a.no_device          ? "none (--no-device)"
-                         : a.device_reads > 0 ? std::to_string(a.device_reads)
-                                              : "as --reads"},
-      {"--evict", params.evict},
-      {"--scan-length", std::to_string(a.scan_length)},
-      {"--scans", std::to_string(a.scans)},
-      {"--startup-probes", std::to_string(a.startup_probes)},
-      // With the batch cells' thread counts, which --threads sets only
-      // when given.
-      {"--batch-size", std::to_string(o.batch_size) + " (batch threads " +
-                           Join(o.batch_threads) + ")"},
-      {"--check-samples", std::to_string(a.check_samples)},
-      {"--cache-mib", std::to_string(a.cache_mib)},
-      {"--full-reference", a.full_reference ? "yes" : "no"},
-      {"--thresholds", a.thresholds},
-      {"--device-profile", a.device_profile}};
+  bench::RunRequest r;  // Where the results go and how: left at defaults.
+  r.backends = o.backends;
+  r.modes = a.modes;
+  r.tables = a.tables;
+  r.kinds = a.kinds;
+  // As given: batch cells run at them only then.
+  r.threads = a.threads;
+  r.reads = o.reads_per_pass;
+  r.repetitions = o.repetitions;
+  r.evict = params.evict;
+  // As given: its default follows --reads, which names a change itself.
+  r.no_device = a.no_device;
+  r.device_reads = a.device_reads;
+  r.scan_length = a.scan_length;
+  r.scans = a.scans;
+  r.startup_probes = a.startup_probes;
+  r.batch_size = a.batch_size;
+  r.check_samples = a.check_samples;
+  r.cache_mib = a.cache_mib;
+  r.full_reference = a.full_reference;
+  r.thresholds = a.thresholds;
+  r.device_profile = a.device_profile;
+  return r;
 }
 
 std::vector<std::string> WorkerArgs(const bench::RunRequest& a,

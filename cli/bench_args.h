@@ -53,11 +53,13 @@ std::optional<bench::Calibration> CalibrationFor(
 // Opens a backend of `ds` by name (the workers' and probes' opener).
 bench::Opener MakeOpener(const datagen::Dataset& ds);
 
-// Every flag that shapes the run, by name ("--reads"), with its value as
-// the run uses it (defaults resolved): a run's journal records them, and a
-// rerun resumes it only with the same (bench/journal.h).
-nlohmann::json JournalFlags(const bench::RunRequest& a,
-                            const bench::RunParameters& params);
+// The request as a run's journal records it (bench/journal.h): what
+// shapes the results, resolved as the run uses it (the backends chosen,
+// the reads and repetitions at the dataset's scale, the eviction on this
+// host), and the rest at its defaults; a rerun resumes it only with the
+// same.
+bench::RunRequest JournalRequest(const bench::RunRequest& a,
+                                 const bench::RunParameters& params);
 
 // The arguments of worker `b` (argv[1..] of this binary): the part of the
 // request a worker uses, with the eviction resolved (`evict`).

@@ -235,7 +235,7 @@ bench::JournalHeader MakeJournalHeader(const BenchArgs& a,
                                        const bench::RunParameters& params,
                                        const nlohmann::json& run_context) {
   bench::JournalHeader header;
-  header.flags = JournalFlags(a, params);
+  header.request = JournalRequest(a, params);
   for (const auto& k : results::AllContextKeys()) {
     const std::string name(k.name);
     if (k.provenance && run_context.contains(name)) {

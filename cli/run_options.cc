@@ -52,6 +52,21 @@ void AddRunTargetOptions(CLI::App* sub, bench::RunRequest* r, RunCommand c) {
                 "and mode) and exit 0 without running anything");
 }
 
+// The host's device profile: recorded, and for gonogo --plan the host
+// planned for.
+void AddDeviceProfileOption(CLI::App* sub, bench::RunRequest* r, RunCommand c) {
+  const bool bench = c == RunCommand::kBench;
+  sub->add_option(
+      "--device-profile", r->device_profile,
+      bench ? "Record this device profile (flatbench device --out) in the "
+              "results' context as flatbench.device_profile; checked first: "
+              "exit 66 if the file is missing, 65 naming it and the key if "
+              "it is not a valid profile"
+            : "A device profile (flatbench device --out P.json): bench "
+              "records it; with --plan, the plan is for the host it "
+              "describes (its cpus and device)");
+}
+
 // What the plan reads: the thresholds, the reference rows' share, the
 // calibration and the host's device profile.
 void AddPlanOptions(CLI::App* sub, bench::RunRequest* r, RunCommand c) {
@@ -86,15 +101,7 @@ void AddPlanOptions(CLI::App* sub, bench::RunRequest* r, RunCommand c) {
                   bench ? "Thresholds JSON whose backends are gated (default: "
                           "the built-in thresholds.json)"
                         : "Thresholds file (default: the checked-in one)");
-  sub->add_option(
-      "--device-profile", r->device_profile,
-      bench ? "Record this device profile (flatbench device --out) in the "
-              "results' context as flatbench.device_profile; checked first: "
-              "exit 66 if the file is missing, 65 naming it and the key if "
-              "it is not a valid profile"
-            : "A device profile (flatbench device --out P.json): bench "
-              "records it; with --plan, the plan is for the host it "
-              "describes (its cpus and device)");
+  if (!bench) AddDeviceProfileOption(sub, r, c);
 }
 
 // The matrix: modes, tables, kinds, threads, reads and repetitions.
@@ -187,6 +194,7 @@ void AddDeviceOptions(CLI::App* sub, bench::RunRequest* r, RunCommand c) {
             : "Skip the device profile and the device cells (bench "
               "--no-device)");
   if (dev != nullptr) no_device->excludes(dev);
+  if (bench) AddDeviceProfileOption(sub, r, c);
 }
 
 // How cold passes evict.
