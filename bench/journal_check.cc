@@ -53,7 +53,7 @@ std::vector<std::string> Items(const std::string& list) {
 }
 
 // A whole number written by std::to_string, or nullopt.
-std::optional<uint64_t> Number(const std::string& text) {
+std::optional<uint64_t> WholeNumber(const std::string& text) {
   uint64_t v = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc() || end != text.data() + text.size()) return {};
@@ -80,7 +80,7 @@ Result<json> FieldsOfFlags(const json& flags) {
     } else if (field == "threads") {
       json threads = json::array();
       for (const std::string& t : Items(text)) {
-        const auto v = Number(t);
+        const auto v = WholeNumber(t);
         if (!v) return bad();
         threads.push_back(*v);
       }
@@ -88,7 +88,7 @@ Result<json> FieldsOfFlags(const json& flags) {
     } else if (field == "device-reads") {
       // "none (--no-device)", "as --reads" (its default) or a count.
       r["no-device"] = text == "none (--no-device)";
-      const auto v = Number(text);
+      const auto v = WholeNumber(text);
       if (!v && text != "as --reads" && !r["no-device"].get<bool>()) {
         return bad();
       }
@@ -97,7 +97,7 @@ Result<json> FieldsOfFlags(const json& flags) {
       // "32 (batch threads 1,2)": the batch cells ran at the threads asked
       // for when --threads was given, else at the default.
       const size_t open = text.find(" (batch threads ");
-      const auto v = Number(text.substr(0, open));
+      const auto v = WholeNumber(text.substr(0, open));
       if (!v || open == std::string::npos || text.back() != ')') return bad();
       r[field] = *v;
       r["batch threads"] = text.substr(open + 16, text.size() - open - 17);
@@ -108,7 +108,7 @@ Result<json> FieldsOfFlags(const json& flags) {
                field == "device-profile") {
       r[field] = text;
     } else {
-      const auto v = Number(text);
+      const auto v = WholeNumber(text);
       if (!v) return bad();
       r[field] = *v;
     }

@@ -69,7 +69,7 @@ void AddDeviceProfileOption(CLI::App* sub, bench::RunRequest* r, RunCommand c) {
 
 // What the plan reads: the thresholds, the reference rows' share, the
 // calibration and the host's device profile.
-void AddPlanOptions(CLI::App* sub, bench::RunRequest* r, RunCommand c) {
+void AddPlanInputOptions(CLI::App* sub, bench::RunRequest* r, RunCommand c) {
   if (c == RunCommand::kSweep) return;
   const bool bench = c == RunCommand::kBench;
   sub->add_flag("--full-reference", r->full_reference,
@@ -244,7 +244,7 @@ void AddHiddenOptions(CLI::App* sub, bench::RunRequest* r) {
 
 void AddRunOptions(CLI::App* sub, bench::RunRequest* r, RunCommand c) {
   AddRunTargetOptions(sub, r, c);
-  AddPlanOptions(sub, r, c);
+  AddPlanInputOptions(sub, r, c);
   AddMatrixOptions(sub, r, c);
   if (c == RunCommand::kBench) AddOperationOptions(sub, r);
   AddDeviceOptions(sub, r, c);
