@@ -6,6 +6,7 @@
 #include "bench/environment.h"
 #include "bench/page_cache.h"
 #include "bench/schedule.h"
+#include "cli/command.h"
 #include "cli/flags.h"
 #include "cli/run_options.h"
 #include "datagen/sampler.h"
@@ -147,9 +148,12 @@ bench::RunRequest JournalRequest(const bench::RunRequest& a,
   return r;
 }
 
-std::vector<std::string> WorkerArgs(const bench::RunRequest& a,
-                                    const std::string& b,
-                                    const std::string& evict, uint64_t origin) {
+std::vector<std::string> WorkerCommandLine() {
+  return {std::string(kBenchWorkerCommand)};
+}
+
+nlohmann::json WorkerStart(const bench::RunRequest& a, const std::string& b,
+                           const std::string& evict, uint64_t origin) {
   bench::RunRequest w;
   w.dir = a.dir;
   w.out = "-";
@@ -157,9 +161,10 @@ std::vector<std::string> WorkerArgs(const bench::RunRequest& a,
   w.evict = evict;
   w.check_samples = a.check_samples;
   w.cache_mib = a.cache_mib;
-  std::vector<std::string> v = BenchCommandLine(w);
-  v.insert(v.end(), {"--worker", b, "--run-origin", std::to_string(origin)});
-  return v;
+  return {{"op", "start"},
+          {"backend", b},
+          {"run_origin_ns", origin},
+          {"request", bench::RunRequestToJson(w)}};
 }
 
 }  // namespace flatbench::cli

@@ -1,8 +1,7 @@
 #pragma once
 // flatbench bench's arguments: the run asked for (bench/run_request.h) and
-// the role of this process (the parent, a backend's worker, a startup
-// probe), what they make of a dataset's spec, and the argv that starts a
-// worker.
+// the role of this process (the parent or a startup probe), what they make
+// of a dataset's spec, and what starts a worker.
 
 #include <cstdint>
 #include <optional>
@@ -22,12 +21,10 @@
 
 namespace flatbench::cli {
 
-// bench's command: the run it is asked for, and (hidden options) the role
-// this process plays in it, when not the parent.
+// bench's command: the run it is asked for, and (hidden options) whether
+// this process is a startup probe instead. A worker is its own hidden
+// command, told the run by a message (WorkerStart).
 struct BenchArgs : bench::RunRequest {
-  // Be one backend's worker, answering requests on stdin.
-  std::string worker;
-  uint64_t run_origin_ns = 0;
   // Be a startup probe of this backend (bench/startup.h).
   std::string startup_probe, probe_key;
   bool probe_lazy = false;
@@ -61,10 +58,13 @@ bench::Opener MakeOpener(const datagen::Dataset& ds);
 bench::RunRequest JournalRequest(const bench::RunRequest& a,
                                  const bench::RunParameters& params);
 
-// The arguments of worker `b` (argv[1..] of this binary): the part of the
-// request a worker uses, with the eviction resolved (`evict`).
-std::vector<std::string> WorkerArgs(const bench::RunRequest& a,
-                                    const std::string& b,
-                                    const std::string& evict, uint64_t origin);
+// The command line of a worker (argv[1..] of this binary).
+std::vector<std::string> WorkerCommandLine();
+
+// The message that starts worker `b`, its first line on stdin: the part of
+// the request a worker uses, with the eviction resolved (`evict`), and the
+// run's origin (CLOCK_MONOTONIC).
+nlohmann::json WorkerStart(const bench::RunRequest& a, const std::string& b,
+                           const std::string& evict, uint64_t origin);
 
 }  // namespace flatbench::cli

@@ -253,11 +253,15 @@ Status StartWorkers(const BenchArgs& a, const std::vector<std::string>& chosen,
                     std::vector<std::unique_ptr<ProcessChannel>>* owned,
                     std::map<std::string, bench::WorkerChannel*>* channels) {
   for (const auto& b : chosen) {
-    auto child = LineChild::Start(WorkerArgs(a, b, params.evict, origin));
+    auto child = LineChild::Start(WorkerCommandLine());
     if (!child.ok()) return child.status().WithContext(b);
     owned->push_back(
         std::make_unique<ProcessChannel>(std::move(child).value()));
     (*channels)[b] = owned->back().get();
+    FLATBENCH_ASSIGN_OR_RETURN(
+        const nlohmann::json started,
+        owned->back()->Call(WorkerStart(a, b, params.evict, origin)));
+    FLATBENCH_RETURN_IF_ERROR(bench::ResponseStatus(started));
   }
   return Status::Ok();
 }

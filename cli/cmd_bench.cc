@@ -74,11 +74,8 @@ constexpr char kBenchHelp[] =
     "removes it and starts over. The journal is removed once every pass is "
     "in OUT.";
 
-// Hidden: the role of a worker or a startup probe.
+// Hidden: the role of a startup probe.
 void AddRoleOptions(CLI::App* sub, BenchArgs* a) {
-  sub->add_option("--worker", a->worker, "internal: be one backend's worker")
-      ->group("");
-  sub->add_option("--run-origin", a->run_origin_ns, "internal")->group("");
   sub->add_option("--startup-probe", a->startup_probe,
                   "internal: be a startup probe of this backend")
       ->group("");
@@ -95,7 +92,6 @@ Command AddBench(CLI::App& app) {
   AddRoleOptions(sub, a.get());
   return {sub, [a] {
             if (!a->startup_probe.empty()) return RunProbe(*a);
-            if (!a->worker.empty()) return RunWorker(*a);
             if (a->out.empty() && !a->plan) {
               return Fail(Status::Usage("--out: required (or --plan)"));
             }
@@ -105,6 +101,15 @@ Command AddBench(CLI::App& app) {
             if (StopSignal() != 0) return Stopped(*a, st);
             return ExitCodeOf(st);
           }};
+}
+
+Command AddBenchWorker(CLI::App& app) {
+  CLI::App* sub = app.add_subcommand(
+      std::string(kBenchWorkerCommand),
+      "internal: one backend's worker of a bench run, told the run by its "
+      "first line on stdin");
+  sub->group("");
+  return {sub, [] { return RunWorker(); }};
 }
 
 }  // namespace flatbench::cli
