@@ -258,10 +258,9 @@ Status StartWorkers(const BenchArgs& a, const std::vector<std::string>& chosen,
     owned->push_back(
         std::make_unique<ProcessChannel>(std::move(child).value()));
     (*channels)[b] = owned->back().get();
-    FLATBENCH_ASSIGN_OR_RETURN(
-        const nlohmann::json started,
-        owned->back()->Call(WorkerStart(a, b, params.evict, origin)));
-    FLATBENCH_RETURN_IF_ERROR(bench::ResponseStatus(started));
+    auto started = owned->back()->Call(WorkerStart(a, b, params.evict, origin));
+    if (!started.ok()) return started.status().WithContext(b);
+    FLATBENCH_RETURN_IF_ERROR(bench::ResponseStatus(started.value()));
   }
   return Status::Ok();
 }

@@ -1,8 +1,9 @@
 // flatbench bench: the point-read matrix, each backend in its own worker
 // process, driven through one interleaved schedule (bench/run.h), written
 // as one google-benchmark JSON file. One binary plays the command's three
-// roles from one set of arguments: the parent (cli/bench_parent.h), a
-// backend's worker and a startup probe (cli/bench_child.h).
+// roles: the parent (cli/bench_parent.h) and a startup probe, from bench's
+// options, and a backend's worker, the hidden command bench-worker, from
+// its start message (cli/bench_child.h).
 #include <memory>
 
 #include "cli/bench_args.h"

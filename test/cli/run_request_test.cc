@@ -1,7 +1,8 @@
 // The run request (bench/run_request.h): its JSON round trip with every
-// field, a bad field named, and the command line a request starts a child
+// field, a bad field named, the command line a request starts a child
 // bench with (cli/run_options.h), parsed back by bench's own options, which
-// gives the same request again: gonogo's and sweep's bench included.
+// gives the same request again (gonogo's and sweep's bench included), and
+// the start message that tells a worker its run.
 #include "bench/run_request.h"
 
 #include <catch2/catch.hpp>
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/bench_args.h"
 #include "cli/gonogo_run.h"
 #include "cli/run_options.h"
 
@@ -156,6 +158,24 @@ TEST_CASE("sweep's bench flags keep their recorded form") {
         std::vector<std::string>{"bench", "--dir", "d", "--backends", "arena",
                                  "--out", "o", "--force"});
   CHECK(ParsedByBench(line) == r);
+}
+
+TEST_CASE("a worker's start message carries the part of the request it uses") {
+  const RunRequest a = EveryField(true);
+  const json m = WorkerStart(a, "arena", "drop_caches", 1234);
+  CHECK(m.at("op") == "start");
+  CHECK(m.at("backend") == "arena");
+  CHECK(m.at("run_origin_ns") == 1234);
+  auto r = bench::RunRequestFromJson(json::parse(m.dump()).at("request"));
+  REQUIRE(r.ok());
+  RunRequest expected;
+  expected.dir = a.dir;
+  expected.out = "-";
+  expected.modes = a.modes;
+  expected.evict = "drop_caches";  // As the parent resolved it.
+  expected.check_samples = a.check_samples;
+  expected.cache_mib = a.cache_mib;
+  CHECK(r.value() == expected);
 }
 
 }  // namespace
