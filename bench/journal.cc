@@ -139,12 +139,19 @@ Status CheckNumber(const json& r, size_t expected, const std::string& where) {
 Result<JournalHeader> HeaderFromJson(const json& j, const std::string& where) {
   JournalHeader h;
   try {
-    h.flags = j.at("flags");
+    // Journals written before the header held the request have "flags".
+    auto request = j.contains("request") ? RunRequestFromJson(j.at("request"))
+                                         : RequestFromFlags(j.at("flags"));
+    if (!request.ok()) {
+      return Status::Corruption(where + ": " + request.status().message() +
+                                kStartOver);
+    }
+    h.request = std::move(request).value();
     h.identity = j.at("identity");
     h.started = j.at("started").get<double>();
     h.run_start = j.at("run_start").get<std::string>();
-    if (!h.flags.is_object() || !h.identity.is_object()) {
-      return Status::Corruption(where + ": flags or identity not an object");
+    if (!h.identity.is_object()) {
+      return Status::Corruption(where + ": identity not an object");
     }
     auto schedule = ScheduleFromJson(j.at("schedule"));
     if (!schedule.ok()) return schedule.status().WithContext(where);
@@ -194,20 +201,11 @@ Status Apply(const json& r, const std::string& where, size_t steps,
 json HeaderToJson(const JournalHeader& h) {
   return {{"type", "header"},
           {"format", kFormat},
-          {"flags", h.flags},
+          {"request", RunRequestToJson(h.request)},
           {"identity", h.identity},
           {"schedule", ScheduleToJson(h.schedule)},
           {"started", h.started},
           {"run_start", h.run_start}};
-}
-
-std::string Shown(const json& v) {
-  if (v.is_null()) return "(none)";
-  if (v.is_string()) {
-    const std::string s = v.get<std::string>();
-    return s.empty() ? "(not given)" : s;
-  }
-  return v.dump();
 }
 
 }  // namespace
@@ -281,54 +279,6 @@ Result<JournalState> ReadJournal(const std::string& path) {
     return Status::Corruption(path + ": empty journal" + kStartOver);
   }
   return s;
-}
-
-Status CheckSameRun(const std::string& path, const JournalHeader& j,
-                    const JournalHeader& now) {
-  auto id = [](const JournalHeader& h, const results::ContextKey& k) {
-    return h.identity.value(std::string(k.name), json());
-  };
-  for (const auto* k :
-       {&results::kDatasetDir, &results::kSpec, &results::kFingerprint}) {
-    if (id(j, *k) == id(now, *k)) continue;
-    return Status::Corruption(
-        "--dir: dataset " + Shown(id(now, results::kDatasetDir)) +
-        " (fingerprint " + Shown(id(now, results::kFingerprint)) +
-        ") is not the dataset journal " + path + " was written for (" +
-        Shown(id(j, results::kDatasetDir)) + ", fingerprint " +
-        Shown(id(j, results::kFingerprint)) + ")" + kStartOver);
-  }
-  json names = j.flags;
-  for (auto& [flag, v] : now.flags.items()) names[flag] = v;
-  for (auto& [flag, unused] : names.items()) {
-    const json a = j.flags.value(flag, json()),
-               b = now.flags.value(flag, json());
-    if (a == b) continue;
-    return Status::Corruption(flag + ": " + Shown(b) + " differs from the " +
-                              Shown(a) + " of journal " + path + kStartOver);
-  }
-  json keys = j.identity;
-  for (auto& [k, v] : now.identity.items()) keys[k] = v;
-  for (auto& [k, unused] : keys.items()) {
-    const json a = j.identity.value(k, json()),
-               b = now.identity.value(k, json());
-    if (a == b) continue;
-    return Status::Corruption("journal " + path + " was written with " + k +
-                              " " + Shown(a) + ", this run has " + Shown(b) +
-                              kStartOver);
-  }
-  return Status::Ok();
-}
-
-Status CheckGap(const std::string& path, const JournalState& s, double now) {
-  const double gap = now - s.last;
-  if (gap <= results::kMaxInterruptionSeconds) return Status::Ok();
-  return Status::Corruption(
-      "journal " + path + ": its last pass finished " + FormatDuration(gap) +
-      " ago, more than the " +
-      FormatDuration(results::kMaxInterruptionSeconds) +
-      " a run may be interrupted for (RESEARCH.md, section 6); add --fresh "
-      "to start over (it removes the journal)");
 }
 
 Result<std::unique_ptr<JournalWriter>> JournalWriter::Create(

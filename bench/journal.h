@@ -13,9 +13,13 @@
 // the record's number, counting from 0 at the header (so a record lost or
 // repeated anywhere is seen), and whose "type" is
 //   "header"  the first record: the journal format (2; format 1 had no
-//             "seq" and is refused), the flags, the dataset and build, the
-//             host, the schedule (schedule.h, ScheduleToJson), the wall clock
-//             at the run's origin and its ISO start time;
+//             "seq" and is refused), the run request (run_request.h, as
+//             the run resolved it: JournalRequest in the CLI; a journal
+//             written before it holds "flags", each shaping flag's value as
+//             text, read into a request by RequestFromFlags), the dataset
+//             and build, the host, the schedule (schedule.h,
+//             ScheduleToJson), the wall clock at the run's origin and its
+//             ISO start time;
 //   "pass"    a finished step: its index in the schedule (phases flattened
 //             in run order), the wall clock at its end, and its results
 //             entries as they go into the results file;
@@ -36,6 +40,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/run_request.h"
 #include "bench/schedule.h"
 #include "common/files.h"
 #include "common/status.h"
@@ -59,8 +64,11 @@ struct Interruption {
 };
 
 struct JournalHeader {
-  // Flag ("--reads") -> its value as text: every flag that shapes the run.
-  nlohmann::json flags = nlohmann::json::object();
+  // The run as asked for, with what shapes its results resolved (the
+  // reads and repetitions at the dataset's scale, the eviction, the
+  // backends) and the rest at its defaults: a rerun resumes it only with
+  // the same.
+  RunRequest request;
   // The results' provenance context keys (dataset, build, host) -> value.
   nlohmann::json identity = nlohmann::json::object();
   std::vector<Phase> schedule;
@@ -93,9 +101,15 @@ size_t StepCount(const std::vector<Phase>& phases);
 // moved), or a record that does not fit the header's schedule; kIOError.
 Result<JournalState> ReadJournal(const std::string& path);
 
+// The request in the "flags" of a journal header written before the
+// header held the request: kCorruption naming a flag whose value does not
+// read.
+Result<RunRequest> RequestFromFlags(const nlohmann::json& flags);
+
 // Whether a run of `now` may resume the journal at `path` written for
 // `journal`: kCorruption naming the first thing that differs, in this
-// order: the dataset (--dir), a flag, a build or host key.
+// order: the dataset (--dir), a field of the request (as its flag), a
+// build or host key.
 Status CheckSameRun(const std::string& path, const JournalHeader& journal,
                     const JournalHeader& now);
 

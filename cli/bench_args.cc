@@ -6,7 +6,9 @@
 #include "bench/environment.h"
 #include "bench/page_cache.h"
 #include "bench/schedule.h"
+#include "cli/command.h"
 #include "cli/flags.h"
+#include "cli/run_options.h"
 #include "datagen/sampler.h"
 
 namespace flatbench::cli {
@@ -54,7 +56,7 @@ std::vector<std::string> KindNames() {
   return v;
 }
 
-bench::RunParameters MakeParameters(const BenchArgs& a,
+bench::RunParameters MakeParameters(const bench::RunRequest& a,
                                     const dataset::Spec& spec) {
   bench::RunParameters p;
   bench::ScheduleOptions& o = p.schedule;
@@ -69,9 +71,12 @@ bench::RunParameters MakeParameters(const BenchArgs& a,
   o.scan_length = a.scan_length;
   o.scans_per_pass = a.scans;
   o.startup_probes = a.startup_probes;
-  o.threads = a.threads;
+  o.threads = a.threads.empty()
+                  ? std::vector<int>(bench::kDefaultThreads.begin(),
+                                     bench::kDefaultThreads.end())
+                  : a.threads;
   o.batch_size = a.batch_size;
-  if (a.threads_given) o.batch_threads = a.threads;
+  if (!a.threads.empty()) o.batch_threads = a.threads;
   const uint64_t reads =
       a.reads > 0 ? a.reads : bench::DefaultReadsPerPass(spec.scale);
   o.reads_per_pass = reads;
@@ -81,15 +86,16 @@ bench::RunParameters MakeParameters(const BenchArgs& a,
   o.repetitions =
       a.repetitions > 0 ? a.repetitions : bench::DefaultRepetitions(spec.scale);
   o.draw_seed = bench::kDefaultDrawSeed;
+  // An empty --evict is auto.
   p.evict = a.evict == "fadvise" ||
-                    (a.evict == "auto" && !bench::DropCachesWritable())
+                    (a.evict != "drop_caches" && !bench::DropCachesWritable())
                 ? "fadvise"
                 : "drop_caches";
   return p;
 }
 
 std::optional<bench::Calibration> CalibrationFor(
-    const BenchArgs& a, const dataset::Spec& spec,
+    const bench::RunRequest& a, const dataset::Spec& spec,
     const bench::RunParameters& params) {
   // A device profile plans for another host; this host's figures are not
   // that host's.
@@ -114,56 +120,51 @@ bench::Opener MakeOpener(const datagen::Dataset& ds) {
   };
 }
 
-nlohmann::json JournalFlags(const BenchArgs& a,
-                            const bench::RunParameters& params) {
+bench::RunRequest JournalRequest(const bench::RunRequest& a,
+                                 const bench::RunParameters& params) {
   const bench::ScheduleOptions& o = params.schedule;
-  return {
-      {"--backends", Join(o.backends)},
-      {"--modes", Join(a.modes)},
-      {"--tables", Join(a.tables)},
-      {"--kinds", Join(a.kinds)},
-      {"--threads", Join(o.threads)},
-      {"--reads", std::to_string(o.reads_per_pass)},
-      {"--repetitions", std::to_string(o.repetitions)},
-      // As given: its default follows --reads, which names a change itself.
-      {"--device-reads", a.no_device          ? "none (--no-device)"
-                         : a.device_reads > 0 ? std::to_string(a.device_reads)
-                                              : "as --reads"},
-      {"--evict", params.evict},
-      {"--scan-length", std::to_string(a.scan_length)},
-      {"--scans", std::to_string(a.scans)},
-      {"--startup-probes", std::to_string(a.startup_probes)},
-      // With the batch cells' thread counts, which --threads sets only
-      // when given.
-      {"--batch-size", std::to_string(o.batch_size) + " (batch threads " +
-                           Join(o.batch_threads) + ")"},
-      {"--check-samples", std::to_string(a.check_samples)},
-      {"--cache-mib", std::to_string(a.cache_mib)},
-      {"--full-reference", a.full_reference ? "yes" : "no"},
-      {"--thresholds", a.thresholds},
-      {"--device-profile", a.device_profile}};
+  bench::RunRequest r;  // Where the results go and how: left at defaults.
+  r.backends = o.backends;
+  r.modes = a.modes;
+  r.tables = a.tables;
+  r.kinds = a.kinds;
+  // As given: batch cells run at them only then.
+  r.threads = a.threads;
+  r.reads = o.reads_per_pass;
+  r.repetitions = o.repetitions;
+  r.evict = params.evict;
+  // As given: its default follows --reads, which names a change itself.
+  r.no_device = a.no_device;
+  r.device_reads = a.device_reads;
+  r.scan_length = a.scan_length;
+  r.scans = a.scans;
+  r.startup_probes = a.startup_probes;
+  r.batch_size = a.batch_size;
+  r.check_samples = a.check_samples;
+  r.cache_mib = a.cache_mib;
+  r.full_reference = a.full_reference;
+  r.thresholds = a.thresholds;
+  r.device_profile = a.device_profile;
+  return r;
 }
 
-std::vector<std::string> WorkerArgs(const BenchArgs& a, const std::string& b,
-                                    const std::string& evict, uint64_t origin) {
-  std::vector<std::string> v = {"bench",
-                                "--worker",
-                                b,
-                                "--dir",
-                                a.dir,
-                                "--out",
-                                "-",
-                                "--modes",
-                                Join(a.modes),
-                                "--evict",
-                                evict,
-                                "--check-samples",
-                                std::to_string(a.check_samples),
-                                "--cache-mib",
-                                std::to_string(a.cache_mib),
-                                "--run-origin",
-                                std::to_string(origin)};
-  return v;
+std::vector<std::string> WorkerCommandLine() {
+  return {std::string(kBenchWorkerCommand)};
+}
+
+nlohmann::json WorkerStart(const bench::RunRequest& a, const std::string& b,
+                           const std::string& evict, uint64_t origin) {
+  bench::RunRequest w;
+  w.dir = a.dir;
+  w.out = "-";
+  w.modes = a.modes;
+  w.evict = evict;
+  w.check_samples = a.check_samples;
+  w.cache_mib = a.cache_mib;
+  return {{"op", "start"},
+          {"backend", b},
+          {"run_origin_ns", origin},
+          {"request", bench::RunRequestToJson(w)}};
 }
 
 }  // namespace flatbench::cli

@@ -41,7 +41,7 @@ bool NoWarm(const std::string& name) {
 
 }  // namespace
 
-Result<bench::PlanInput> PlanInputFor(const BenchArgs& a,
+Result<bench::PlanInput> PlanInputFor(const bench::RunRequest& a,
                                       const dataset::Spec& spec,
                                       const datagen::Dataset* ds,
                                       const bench::RunParameters& params,
@@ -235,7 +235,7 @@ bench::JournalHeader MakeJournalHeader(const BenchArgs& a,
                                        const bench::RunParameters& params,
                                        const nlohmann::json& run_context) {
   bench::JournalHeader header;
-  header.flags = JournalFlags(a, params);
+  header.request = JournalRequest(a, params);
   for (const auto& k : results::AllContextKeys()) {
     const std::string name(k.name);
     if (k.provenance && run_context.contains(name)) {
@@ -253,11 +253,14 @@ Status StartWorkers(const BenchArgs& a, const std::vector<std::string>& chosen,
                     std::vector<std::unique_ptr<ProcessChannel>>* owned,
                     std::map<std::string, bench::WorkerChannel*>* channels) {
   for (const auto& b : chosen) {
-    auto child = LineChild::Start(WorkerArgs(a, b, params.evict, origin));
+    auto child = LineChild::Start(WorkerCommandLine());
     if (!child.ok()) return child.status().WithContext(b);
     owned->push_back(
         std::make_unique<ProcessChannel>(std::move(child).value()));
     (*channels)[b] = owned->back().get();
+    auto started = owned->back()->Call(WorkerStart(a, b, params.evict, origin));
+    if (!started.ok()) return started.status().WithContext(b);
+    FLATBENCH_RETURN_IF_ERROR(bench::ResponseStatus(started.value()));
   }
   return Status::Ok();
 }
@@ -308,7 +311,7 @@ Status RunParent(const BenchArgs& a) {
     profile = std::move(loaded.doc);
   }
   auto opened = datagen::Dataset::Open(a.dir);
-  if (a.plan_only && !a.plan_scale.empty() &&
+  if (a.plan && !a.plan_scale.empty() &&
       (!opened.ok() || opened->CompleteBackends().size() < a.backends.size())) {
     return PlanUnbuilt(a);
   }
@@ -329,8 +332,8 @@ Status RunParent(const BenchArgs& a) {
   FLATBENCH_ASSIGN_OR_RETURN(const bench::Plan plan,
                              bench::MakePlan(plan_input));
   params.schedule = plan.schedule;
-  if (!a.quiet || a.plan_only) PrintPlan(a, ds.spec(), params, plan);
-  if (a.plan_only) return Status::Ok();
+  if (!a.quiet || a.plan) PrintPlan(a, ds.spec(), params, plan);
+  if (a.plan) return Status::Ok();
   struct stat sb {};
   if (!a.force && stat(a.out.c_str(), &sb) == 0) {
     return Status::RefuseOverwrite(

@@ -17,7 +17,7 @@ namespace flatbench::cli {
 // host the profile describes (bench::HostCostFromProfile). `ds` null: the
 // dataset is not built yet (gonogo --plan before gen), and each backend's
 // size is gen's estimate.
-Result<bench::PlanInput> PlanInputFor(const BenchArgs& a,
+Result<bench::PlanInput> PlanInputFor(const bench::RunRequest& a,
                                       const dataset::Spec& spec,
                                       const datagen::Dataset* ds,
                                       const bench::RunParameters& params,

@@ -1,17 +1,18 @@
 // flatbench bench: the point-read matrix, each backend in its own worker
 // process, driven through one interleaved schedule (bench/run.h), written
 // as one google-benchmark JSON file. One binary plays the command's three
-// roles from one set of arguments: the parent (cli/bench_parent.h), a
-// backend's worker and a startup probe (cli/bench_child.h).
+// roles: the parent (cli/bench_parent.h) and a startup probe, from bench's
+// options, and a backend's worker, the hidden command bench-worker, from
+// its start message (cli/bench_child.h).
 #include <memory>
 
-#include "backends/table.h"
 #include "cli/bench_args.h"
 #include "cli/bench_child.h"
 #include "cli/bench_parent.h"
 #include "cli/command.h"
 #include "cli/exit.h"
 #include "cli/flags.h"
+#include "cli/run_options.h"
 #include "common/stop_signals.h"
 
 namespace flatbench::cli {
@@ -74,59 +75,8 @@ constexpr char kBenchHelp[] =
     "removes it and starts over. The journal is removed once every pass is "
     "in OUT.";
 
-// The operations' options: scans, startup probes, batches.
-void AddOperationOptions(CLI::App* sub, BenchArgs* a) {
-  sub->add_option("--scan-length", a->scan_length,
-                  "scan: pairs per scan (the page size), 1 to 100000")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 100'000));
-  sub->add_option("--scans", a->scans,
-                  "scan: scans per pass, over all threads (default: a tenth "
-                  "of --reads)")
-      ->check(AtLeastOne());
-  sub->add_option("--startup-probes", a->startup_probes,
-                  "startup: probe processes per pass, 1 to 1000")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 1000));
-  sub->add_option("--batch-size", a->batch_size,
-                  "batch: keys per MultiGet call (B), 1 to 4096; the "
-                  "efficiency is against the device at depth B")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 4096));
-}
-
-// The device cells, the device profile recorded, and the eviction.
-void AddDeviceOptions(CLI::App* sub, BenchArgs* a) {
-  auto* dev = sub->add_option(
-      "--device-reads", a->device_reads,
-      "Reads per device cell, over all threads (default: as many as "
-      "--reads)");
-  sub->add_flag("--no-device", a->no_device,
-                "Skip the device cells (no figure against the device, and "
-                "the report's storage-uniformity gate cannot pass)")
-      ->excludes(dev);
-  sub->add_option("--device-profile", a->device_profile,
-                  "Record this device profile (flatbench device --out) in "
-                  "the results' context as flatbench.device_profile; checked "
-                  "first: exit 66 if the file is missing, 65 naming it and "
-                  "the key if it is not a valid profile");
-  sub->add_option("--evict", a->evict,
-                  "auto (drop_caches when writable, else fadvise), "
-                  "drop_caches, or fadvise (per file, leaves the rest of "
-                  "the page cache alone)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"auto", "drop_caches", "fadvise"}));
-}
-
-// Hidden: what gonogo, a worker and a probe are told.
-void AddInternalOptions(CLI::App* sub, BenchArgs* a) {
-  sub->add_option("--results-root", a->results_root, "internal")->group("");
-  sub->add_option("--plan-scale", a->plan_scale, "internal")->group("");
-  sub->add_option("--plan-accounts", a->plan_accounts, "internal")->group("");
-  sub->add_option("--plan-slots", a->plan_slots, "internal")->group("");
-  sub->add_option("--worker", a->worker, "internal: be one backend's worker")
-      ->group("");
-  sub->add_option("--run-origin", a->run_origin_ns, "internal")->group("");
+// Hidden: the role of a startup probe.
+void AddRoleOptions(CLI::App* sub, BenchArgs* a) {
   sub->add_option("--startup-probe", a->startup_probe,
                   "internal: be a startup probe of this backend")
       ->group("");
@@ -139,73 +89,11 @@ void AddInternalOptions(CLI::App* sub, BenchArgs* a) {
 Command AddBench(CLI::App& app) {
   auto a = std::make_shared<BenchArgs>();
   CLI::App* sub = app.add_subcommand("bench", kBenchHelp);
-  sub->add_option("--dir", a->dir, "Dataset directory")->required();
-  AddListOption(sub, "--backends", &a->backends,
-                "Comma-separated backends (default: every backend built "
-                "in the dataset); also the arena's diagnostic read paths "
-                "arena+pread and arena+direct, on the arena's files")
-      ->check(CLI::IsMember(backends::Names()));
-  sub->add_option("--out", a->out,
-                  "Results JSON file (required unless --plan)");
-  sub->add_flag("--plan", a->plan_only,
-                "Print the plan (each backend's share of the matrix, what "
-                "the host leaves out, passes and estimated time per backend "
-                "and mode) and exit 0 without running anything");
-  sub->add_flag("--full-reference", a->full_reference,
-                "Reference rows (backends the thresholds do not name) run the "
-                "whole matrix below the gate's scale too, not one repetition");
-  sub->add_option("--calibration", a->calibration,
-                  "Results JSON whose step times and device rates calibrate "
-                  "the plan's estimate (default: the newest results of this "
-                  "host in results/*/bench.json and beside --out; none: the "
-                  "built-in cost model alone)");
-  sub->add_option("--thresholds", a->thresholds,
-                  "Thresholds JSON whose backends are gated (default: the "
-                  "built-in thresholds.json)");
-  AddListOption(sub, "--modes", &a->modes, "Modes, any subset")
-      ->check(CLI::IsMember(ModeNames()));
-  AddListOption(sub, "--tables", &a->tables, "Tables, any subset")
-      ->check(CLI::IsMember(Names(results::kTables)));
-  AddListOption(sub, "--kinds", &a->kinds,
-                "Key kinds, any subset (miss-live: storage only), and the "
-                "operations scan (ordered pages from hit keys), batch "
-                "(MultiGet of --batch-size hit keys) and startup "
-                "(a fresh process to its first read)")
-      ->check(CLI::IsMember(KindNames()));
-  AddOperationOptions(sub, a.get());
-  auto* threads =
-      AddListOption(sub, "--threads", &a->threads,
-                    "Thread counts, 1 to 1024 (batch cells: 1,2 unless given)")
-          ->check(CLI::Range(1, 1024));
-  sub->add_option("--reads", a->reads,
-                  "Reads per pass, over all threads, capped at the key space "
-                  "(default 5000 at tiny and smoke, 20000 above)")
-      ->check(AtLeastOne());
-  sub->add_option("--repetitions", a->repetitions,
-                  "Passes per cell, 1 to 1000 (default 3 at tiny/smoke, 5 "
-                  "above)")
-      ->check(CLI::Range(1, 1000));
-  AddDeviceOptions(sub, a.get());
-  sub->add_flag("--force", a->force, "Replace an existing --out file");
-  sub->add_flag("--fresh", a->fresh,
-                "Start over: remove the journal of an earlier, unfinished "
-                "run with this --out (OUT.journal) instead of resuming it");
-  sub->add_option("--check-samples", a->check_samples,
-                  "Sanity-check keys per table and kind")
-      ->capture_default_str()
-      ->check(AtLeastOne());
-  sub->add_option("--cache-mib", a->cache_mib,
-                  "arena+cache: block cache size in MiB, split between the "
-                  "tables by file size (RocksDB's caches total 1024)")
-      ->capture_default_str()
-      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 30));
-  sub->add_flag("--quiet", a->quiet, "No progress lines");
-  AddInternalOptions(sub, a.get());
-  return {sub, [a, threads] {
-            a->threads_given = threads->count() > 0;
+  AddRunOptions(sub, a.get(), RunCommand::kBench);
+  AddRoleOptions(sub, a.get());
+  return {sub, [a] {
             if (!a->startup_probe.empty()) return RunProbe(*a);
-            if (!a->worker.empty()) return RunWorker(*a);
-            if (a->out.empty() && !a->plan_only) {
+            if (a->out.empty() && !a->plan) {
               return Fail(Status::Usage("--out: required (or --plan)"));
             }
             // The parent reports where it stopped itself.
@@ -214,6 +102,15 @@ Command AddBench(CLI::App& app) {
             if (StopSignal() != 0) return Stopped(*a, st);
             return ExitCodeOf(st);
           }};
+}
+
+Command AddBenchWorker(CLI::App& app) {
+  CLI::App* sub = app.add_subcommand(
+      std::string(kBenchWorkerCommand),
+      "internal: one backend's worker of a bench run, told the run by its "
+      "first line on stdin");
+  sub->group("");
+  return {sub, [] { return RunWorker(); }};
 }
 
 }  // namespace flatbench::cli

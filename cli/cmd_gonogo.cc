@@ -19,6 +19,7 @@
 #include "cli/gonogo_plan.h"
 #include "cli/gonogo_run.h"
 #include "cli/report_summary.h"
+#include "cli/run_options.h"
 #include "common/device_profile.h"
 #include "common/files.h"
 #include "common/stop_signals.h"
@@ -34,8 +35,8 @@
 namespace flatbench::cli {
 namespace {
 
-// The options that shape the plan: --plan itself, gen's jobs, the host
-// planned for and the calibration.
+// The options that shape the plan: --plan itself and gen's jobs (the host
+// planned for and the calibration are bench's, AddRunOptions).
 void AddPlanOptions(CLI::App* sub, GonogoArgs* a) {
   sub->add_flag("--plan", a->plan_only,
                 "Print the plan (what gen would build, and bench's passes "
@@ -46,21 +47,6 @@ void AddPlanOptions(CLI::App* sub, GonogoArgs* a) {
                   "host's hardware threads; with --plan --device-profile, "
                   "that host's cpus)")
       ->check(CLI::Range(1, 1024));
-  sub->add_option("--calibration", a->calibration,
-                  "Results JSON whose step times and device rates calibrate "
-                  "the plan's estimate (default: the newest bench.json of "
-                  "this host under --results; none: the built-in cost model "
-                  "alone); the gen estimate calibrates from this host's "
-                  "dataset markers beside --dir")
-      ->check([](const std::string& v) -> std::string {
-        return v == "none" || std::filesystem::exists(v)
-                   ? ""
-                   : "no such results file: " + v;
-      });
-  sub->add_option("--device-profile", a->device_profile,
-                  "A device profile (flatbench device --out P.json): bench "
-                  "records it; with --plan, the plan is for the host it "
-                  "describes (its cpus and device)");
 }
 
 }  // namespace
@@ -87,29 +73,8 @@ Command AddGonogo(CLI::App& app) {
   sub->add_option("--results", a->results_root,
                   "Where timestamped results directories go")
       ->capture_default_str();
-  AddListOption(sub, "--backends", &a->backends,
-                "Comma-separated backends (default: at the thresholds' gate "
-                "scale (full) the gated ones, those thresholds.json names, "
-                "and arena+cache; below it every store this build holds, fs "
-                "only up to smoke scale, and arena+cache). Reference rows "
-                "(postgres, sqlite, fs) at full scale only when named here")
-      ->check(CLI::IsMember(backends::Names()));
-  AddListOption(sub, "--threads", &a->threads,
-                "Thread counts, 1 to 1024 (bench default)")
-      ->check(CLI::Range(1, 1024));
-  sub->add_option("--evict", a->evict,
-                  "How cold passes evict: auto, drop_caches or fadvise "
-                  "(bench default: auto, drop_caches when writable, else "
-                  "fadvise)")
-      ->check(CLI::IsMember({"auto", "drop_caches", "fadvise"}));
-  sub->add_option("--reads", a->reads, "Reads per pass (bench default)")
-      ->check(AtLeastOne());
-  sub->add_option("--repetitions", a->repetitions,
-                  "Cold repetitions, 1 to 1000 (bench default: 3 at smoke, 5 "
-                  "above)")
-      ->check(CLI::Range(1, 1000));
-  sub->add_option("--thresholds", a->thresholds,
-                  "Thresholds file (default: the checked-in one)");
+  // What the bench phase is asked for (BenchOf adds gonogo's own choices).
+  AddRunOptions(sub, &a->request, RunCommand::kGonogo);
   sub->add_flag("--full-verify", a->full_verify,
                 "Verify every pair of every backend against the generator "
                 "(about 16 min at medium, 8 h at full) instead of the quick "
@@ -129,9 +94,6 @@ Command AddGonogo(CLI::App& app) {
                   "Blocks for --shape aged (default: enough to change 10% of "
                   "the dataset's keys, 2,000 changes a block)")
       ->check(AtLeastOne());
-  sub->add_flag("--full-reference", a->full_reference,
-                "Reference rows run the whole bench matrix below full scale "
-                "too (bench --full-reference)");
   return {sub, [a] { return RunGonogo(*a); }};
 }
 

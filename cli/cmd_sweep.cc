@@ -16,6 +16,7 @@
 #include "cli/command.h"
 #include "cli/exit.h"
 #include "cli/flags.h"
+#include "cli/run_options.h"
 #include "cli/test_hooks.h"
 #include "common/files.h"
 #include "common/results_schema.h"
@@ -26,23 +27,41 @@
 namespace flatbench::cli {
 namespace {
 
+// The bench every size runs: the gate's mode only, every gated cell, the
+// same schedule and gates as `bench --modes cold`; its other values are
+// the sweep's defaults of the options it shares with bench.
+bench::RunRequest SweepBench() {
+  bench::RunRequest r;
+  r.modes = {std::string(results::kModeCold)};
+  r.threads = {1, 8, 32};
+  r.evict = "auto";
+  r.reads = 20'000;
+  r.repetitions = 5;
+  return r;
+}
+
 struct SweepArgs {
   std::string accounts = "1000000,3000000,10000000";
   uint32_t slots = 4;
   std::string dir;
-  std::vector<std::string> backends;
-  std::vector<int> threads = {1, 8, 32};
-  std::string evict = "auto";
-  uint64_t reads = 20'000;
-  int repetitions = 5;
-  bool no_device = false;
+  // bench's options (AddRunOptions): the backends asked for (empty: the
+  // default, SweepBackends), the matrix and eviction, no device, quiet.
+  bench::RunRequest request = SweepBench();
   double device_seconds = 60;
   bool keep = false;
   double max_hours = 24;
-  bool quiet = false;
   unsigned jobs = 0;  // gen --jobs; 0: gen's default.
   bool plan_only = false;
 };
+
+// The request of every size's bench but its dataset, results file and
+// backends: the part sweep.json records (its bench_args).
+bench::RunRequest SizeBench(const SweepArgs& a) {
+  bench::RunRequest r = a.request;
+  r.backends.clear();
+  r.quiet = false;
+  return r;
+}
 
 Status ParseAccounts(const std::string& csv, std::vector<uint64_t>* out) {
   std::stringstream ss(csv);
@@ -120,7 +139,7 @@ Status CheckEverySize(const std::vector<std::string>& stores,
 // prediction for a fast device depends on the read path's CPU per read.
 std::vector<std::string> SweepBackends(const SweepArgs& a,
                                        uint64_t largest_accounts) {
-  if (!a.backends.empty()) return a.backends;
+  if (!a.request.backends.empty()) return a.request.backends;
   std::vector<std::string> out =
       backends::DefaultStores(SizeSpec(largest_accounts, a.slots));
   for (std::string& v : backends::DefaultVariants()) {
@@ -136,18 +155,12 @@ std::vector<std::string> SweepBackends(const SweepArgs& a,
 Result<double> BenchSeconds(const SweepArgs& a,
                             const std::vector<std::string>& measured,
                             const dataset::Spec& spec) {
-  BenchArgs b;
+  bench::RunRequest b = SizeBench(a);
   b.dir = SizeDir(a.dir, spec.accounts);
   // Where the sweep's bench writes it: the sizes measured before, beside
   // it, calibrate the plan.
   b.out = a.dir + "/bench-" + std::to_string(spec.accounts) + ".json";
   b.backends = measured;
-  b.modes = {std::string(results::kModeCold)};
-  b.threads = a.threads;
-  b.reads = a.reads;
-  b.repetitions = a.repetitions;
-  b.no_device = a.no_device;
-  b.evict = a.evict;
   bench::RunParameters params = MakeParameters(b, spec);
   params.schedule.backends = measured;
   FLATBENCH_ASSIGN_OR_RETURN(auto in,
@@ -159,7 +172,7 @@ Result<double> BenchSeconds(const SweepArgs& a,
 // Builds, measures and profiles through child processes of this binary.
 bench::SweepSteps ChildSteps(const SweepArgs& a, const bench::SweepPlan& plan,
                              const std::string& names,
-                             const std::string& bench_names) {
+                             const std::vector<std::string>& measured) {
   bench::SweepSteps steps;
   // How a step's child ended: ok, the error its command documents (it has
   // printed the message), or kChildFailed for a crash (common/
@@ -186,20 +199,22 @@ bench::SweepSteps ChildSteps(const SweepArgs& a, const bench::SweepPlan& plan,
       args.insert(args.end(), {"--jobs", std::to_string(a.jobs)});
     return spawn(args);
   };
-  steps.bench = [a, plan, bench_names, spawn](const std::string& dir,
-                                              const std::string& out) {
-    std::vector<std::string> args = {"bench",     "--dir", dir, "--backends",
-                                     bench_names, "--out", out, "--force"};
-    if (a.quiet) args.push_back("--quiet");
-    args.insert(args.end(), plan.bench_args.begin(), plan.bench_args.end());
-    return spawn(args);
+  steps.bench = [a, measured, spawn](const std::string& dir,
+                                     const std::string& out) {
+    bench::RunRequest r = SizeBench(a);
+    r.dir = dir;
+    r.backends = measured;
+    r.out = out;
+    r.force = true;
+    r.quiet = a.request.quiet;
+    return spawn(BenchCommandLine(r));
   };
   steps.profile = [a, plan, spawn]() -> Result<nlohmann::json> {
     const std::string out = plan.dir + "/device-profile.json";
     std::vector<std::string> args = {
         "device", "--dir",   plan.dir,    "--out",
         out,      "--force", "--seconds", std::to_string(a.device_seconds)};
-    if (a.quiet) args.push_back("--quiet");
+    if (a.request.quiet) args.push_back("--quiet");
     FLATBENCH_RETURN_IF_ERROR(spawn(args));
     FLATBENCH_ASSIGN_OR_RETURN(auto text, ReadSmallFile(out));
     nlohmann::json d = nlohmann::json::parse(text, nullptr, false);
@@ -233,7 +248,7 @@ void PrintPlan(const SweepArgs& a, const std::vector<std::string>& stores,
   std::fprintf(stderr,
                "sweep plan: sizes %s accounts x %u slots; backends %s%s\n",
                a.accounts.c_str(), a.slots, bench_names.c_str(),
-               left_out.empty() || !a.backends.empty()
+               left_out.empty() || !a.request.backends.empty()
                    ? ""
                    : (" (left out: " + left_out +
                       ", not buildable at every size or not asked)")
@@ -262,22 +277,15 @@ int RunSweepCommand(const SweepArgs& a) {
   plan.backends = stores;
   plan.read_variants = variants;
   plan.keep = a.keep;
-  plan.progress = !a.quiet;
+  plan.progress = !a.request.quiet;
   plan.max_hours = a.max_hours;
-  plan.device_profile = !a.no_device;
+  plan.device_profile = !a.request.no_device;
   plan.jobs = a.jobs;
   if (Status st = CheckEverySize(stores, plan.accounts, a.slots, a.dir);
       !st.ok()) {
     return Fail(st);
   }
-  // The gate's mode only, every gated cell: the same schedule and gates
-  // as `bench --modes cold`.
-  plan.bench_args = {"--modes",       std::string(results::kModeCold),
-                     "--threads",     Join(a.threads),
-                     "--reads",       std::to_string(a.reads),
-                     "--repetitions", std::to_string(a.repetitions),
-                     "--evict",       a.evict};
-  if (a.no_device) plan.bench_args.push_back("--no-device");
+  plan.bench_args = RequestArgs(SizeBench(a));
   Status priced;
   bench::SweepNeeds needs =
       bench::EstimateSweep(plan, [&](const dataset::Spec& spec) {
@@ -288,13 +296,13 @@ int RunSweepCommand(const SweepArgs& a) {
   if (!priced.ok()) return Fail(priced);
   // The device profile: its reads, and writing its scratch file.
   if (plan.device_profile) needs.bench_seconds += a.device_seconds + 10;
-  if (a.plan_only || !a.quiet) PrintPlan(a, stores, bench_names);
+  if (a.plan_only || !a.request.quiet) PrintPlan(a, stores, bench_names);
   if (Status st = bench::CheckSweepFits(plan, needs); !st.ok()) {
     return Fail(st);
   }
   if (a.plan_only) return 0;
   Status st =
-      bench::RunSweep(plan, ChildSteps(a, plan, Join(stores), bench_names));
+      bench::RunSweep(plan, ChildSteps(a, plan, Join(stores), measured));
   if (StopSignal() != 0) {
     std::fprintf(stderr,
                  "sweep: stopped by %s%s%s; every process it started is "
@@ -350,29 +358,7 @@ Command AddSweep(CLI::App& app) {
   sub->add_option("--dir", a->dir,
                   "Sweep directory: sweep.json, the datasets, bench files")
       ->required();
-  AddListOption(sub, "--backends", &a->backends,
-                "Comma-separated backends (default: every store buildable at "
-                "every size asked, and arena+cache), and "
-                "read paths of the arena (arena+cache, arena+pread, "
-                "arena+direct) measured on its files")
-      ->check(CLI::IsMember(backends::Names()));
-  AddListOption(sub, "--threads", &a->threads,
-                "Thread counts, 1 to 1024 (bench --threads)")
-      ->check(CLI::Range(1, 1024));
-  sub->add_option("--reads", a->reads, "Reads per pass (bench --reads)")
-      ->capture_default_str()
-      ->check(AtLeastOne());
-  sub->add_option("--repetitions", a->repetitions,
-                  "Cold passes per cell and size, 1 to 1000")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 1000));
-  sub->add_option("--evict", a->evict,
-                  "auto, drop_caches or fadvise (bench --evict)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"auto", "drop_caches", "fadvise"}));
-  sub->add_flag("--no-device", a->no_device,
-                "Skip the device profile and the device cells (bench "
-                "--no-device)");
+  AddRunOptions(sub, &a->request, RunCommand::kSweep);
   sub->add_option("--device-seconds", a->device_seconds,
                   "Measuring time of the device profile (flatbench device "
                   "--seconds), run once before the first size")
@@ -382,7 +368,6 @@ Command AddSweep(CLI::App& app) {
   sub->add_option("--max-hours", a->max_hours,
                   "Refuse a plan estimated to take longer")
       ->capture_default_str();
-  sub->add_flag("--quiet", a->quiet, "No progress lines");
   sub->add_option("--jobs", a->jobs,
                   "Jobs gen builds each size with, 1 to 1024 (gen --jobs; "
                   "default: the host's hardware threads)")

@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <string_view>
 
 namespace flatbench::cli {
 
@@ -23,6 +24,9 @@ Command AddVerify(CLI::App& app);
 Command AddInfo(CLI::App& app);
 Command AddImport(CLI::App& app);
 Command AddBench(CLI::App& app);
+// Hidden: a bench worker process (cli/bench_child.h), started by bench.
+inline constexpr std::string_view kBenchWorkerCommand = "bench-worker";
+Command AddBenchWorker(CLI::App& app);
 Command AddReport(CLI::App& app);
 Command AddGonogo(CLI::App& app);
 Command AddSweep(CLI::App& app);

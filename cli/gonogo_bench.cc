@@ -19,6 +19,7 @@
 #include "cli/gonogo_plan.h"
 #include "cli/gonogo_run.h"
 #include "cli/report_summary.h"
+#include "cli/run_options.h"
 #include "common/device_profile.h"
 #include "common/files.h"
 #include "common/stop_signals.h"
@@ -40,74 +41,34 @@ int PhaseExit(const ChildExit& end, const std::string& command,
   return st.code() == Code::kChildFailed ? Fail(st) : st.ExitCode();
 }
 
-cli::BenchArgs BenchOf(const GonogoArgs& a, const std::string& out) {
-  cli::BenchArgs b;
+bench::RunRequest BenchOf(const GonogoArgs& a, const std::string& out) {
+  bench::RunRequest b = a.request;
   b.dir = a.dir;
   b.out = out;
-  b.backends = a.backends;
   b.force = true;
   // Every kind: the point reads the verdict reads, and the scans and
   // startups the report shows beside them (never gated). Every mode: the
   // plan leaves out the warm passes of backends the host cannot hold.
   b.modes = {"warm", "cold", "cold-lazy"};
   b.kinds = {"hit", "miss-absent", "miss-live", "scan", "startup"};
-  if (!a.threads.empty()) b.threads = a.threads;
   // Below the gate's scale, eviction per file (fadvise, verified with
   // mincore as always) rather than drop_caches, which also empties the
   // page cache of everything else on the host, every pass.
-  b.evict = a.evict;
   if (b.evict.empty()) {
-    auto t = a.thresholds.empty() ? report::BuiltInThresholds()
-                                  : report::LoadThresholdsFile(a.thresholds);
+    auto t = b.thresholds.empty() ? report::BuiltInThresholds()
+                                  : report::LoadThresholdsFile(b.thresholds);
     b.evict = t.ok() && t->gate_scale != a.scale ? "fadvise" : "auto";
   }
-  b.reads = a.reads;
-  b.repetitions = a.repetitions;
-  b.thresholds = a.thresholds;
-  b.full_reference = a.full_reference;
-  b.device_profile = a.device_profile;
-  b.calibration = a.calibration;
   b.results_root = a.results_root;
   return b;
 }
 
-std::vector<std::string> BenchArgv(const cli::BenchArgs& b) {
-  std::vector<std::string> args = {
-      "bench",          "--dir",       b.dir,     "--backends",
-      Join(b.backends), "--out",       b.out,     "--force",
-      "--modes",        Join(b.modes), "--kinds", Join(b.kinds)};
-  if (b.threads != cli::BenchArgs().threads) {
-    args.insert(args.end(), {"--threads", Join(b.threads)});
-  }
-  args.insert(args.end(), {"--evict", b.evict});
-  if (b.reads != 0) {
-    args.insert(args.end(), {"--reads", std::to_string(b.reads)});
-  }
-  if (b.repetitions != 0) {
-    args.insert(args.end(), {"--repetitions", std::to_string(b.repetitions)});
-  }
-  if (!b.thresholds.empty()) {
-    args.insert(args.end(), {"--thresholds", b.thresholds});
-  }
-  if (b.full_reference) args.push_back("--full-reference");
-  if (!b.device_profile.empty()) {
-    args.insert(args.end(), {"--device-profile", b.device_profile});
-  }
-  if (!b.calibration.empty()) {
-    args.insert(args.end(), {"--calibration", b.calibration});
-  }
-  if (b.results_root != kDefaultResultsRoot) {
-    args.insert(args.end(), {"--results-root", b.results_root});
-  }
-  return args;
-}
-
 int PrintGonogoPlan(const GonogoArgs& a, const dataset::Spec& spec,
                     const std::optional<DeviceProfileFile>& profile) {
-  const cli::BenchArgs bench = BenchOf(a, "-");
+  bench::RunRequest request = BenchOf(a, "-");
   const bool aged = a.shape == "aged";
   const int phases = aged ? 5 : 4;
-  auto est = EstimateGonogo(spec, a.dir, bench, a.jobs, profile);
+  auto est = EstimateGonogo(spec, a.dir, request, a.jobs, profile);
   if (!est.ok()) return Fail(est.status().WithContext("gonogo --plan"));
   std::string todo;
   for (const auto& r : est->rows) {
@@ -127,7 +88,7 @@ int PrintGonogoPlan(const GonogoArgs& a, const dataset::Spec& spec,
   int phase = 1;
   if (aged) {
     double age = 0;
-    for (const std::string& store : dataset::StoresOf(a.backends)) {
+    for (const std::string& store : dataset::StoresOf(a.request.backends)) {
       age += dataset::EstimateAgeSeconds(
           spec, store, a.blocks, dataset::StreamSpec().changes_per_block,
           dataset::kDefaultMergeEvery, std::max(1u, est->jobs));
@@ -144,12 +105,11 @@ int PrintGonogoPlan(const GonogoArgs& a, const dataset::Spec& spec,
                a.full_verify ? " (every pair; RESEARCH.md, section 6)"
                              : " --quick: seconds");
   std::fprintf(stderr, "  [%d/%d] bench:\n", ++phase, phases);
-  std::vector<std::string> args = BenchArgv(bench);
-  args.insert(args.end(),
-              {"--plan", "--plan-scale", spec.scale, "--plan-accounts",
-               std::to_string(spec.accounts), "--plan-slots",
-               std::to_string(spec.slots_per_account)});
-  auto end = SpawnSelf(args);
+  request.plan = true;
+  request.plan_scale = spec.scale;
+  request.plan_accounts = spec.accounts;
+  request.plan_slots = spec.slots_per_account;
+  auto end = SpawnSelf(BenchCommandLine(request));
   if (!end.ok()) return Fail(end.status().WithContext("bench --plan"));
   if (int rc = PhaseExit(end.value(), "bench", "bench --plan"); rc != 0) {
     return rc;

@@ -185,9 +185,9 @@ void DescribeHost(unsigned jobs,
 // follows from the gated backends alone, and warm mode admits the run's
 // backends first).
 Result<bench::Plan> BenchPlanWith(const dataset::Spec& spec,
-                                  const BenchArgs& bench,
+                                  const bench::RunRequest& request,
                                   const std::vector<std::string>& extra) {
-  BenchArgs b = bench;
+  bench::RunRequest b = request;
   b.backends.insert(b.backends.end(), extra.begin(), extra.end());
   bench::RunParameters params = MakeParameters(b, spec);
   params.schedule.backends = b.backends;
@@ -207,9 +207,9 @@ Result<bench::Plan> BenchPlanWith(const dataset::Spec& spec,
 // This host's last builds near `dir`, unless the plan is for another host
 // or calibration is off.
 std::map<std::string, datagen::StoreCalibration> GenCalibration(
-    const std::string& dir, const BenchArgs& bench,
+    const std::string& dir, const bench::RunRequest& request,
     const std::optional<DeviceProfileFile>& profile) {
-  if (profile.has_value() || bench.calibration == "none") return {};
+  if (profile.has_value() || request.calibration == "none") return {};
   return datagen::CalibrateGen(datagen::NearbyDatasets(dir), MachineIdHash());
 }
 
@@ -222,21 +222,22 @@ double Factor(const std::map<std::string, double>& factors,
 }  // namespace
 
 Result<GonogoEstimate> EstimateGonogo(
-    const dataset::Spec& spec, const std::string& dir, const BenchArgs& bench,
-    unsigned jobs, const std::optional<DeviceProfileFile>& profile) {
+    const dataset::Spec& spec, const std::string& dir,
+    const bench::RunRequest& request, unsigned jobs,
+    const std::optional<DeviceProfileFile>& profile) {
   GonogoEstimate e;
   DescribeHost(jobs, profile, &e);
-  const std::vector<std::string> stores = dataset::StoresOf(bench.backends);
+  const std::vector<std::string> stores = dataset::StoresOf(request.backends);
   // The stores this build holds that the run leaves out, priced too.
   std::vector<std::string> extra;
   for (const auto& s : backends::DefaultStores(spec)) {
     if (!InList(stores, s)) extra.push_back(s);
   }
   FLATBENCH_ASSIGN_OR_RETURN(const bench::Plan plan,
-                             BenchPlanWith(spec, bench, extra));
+                             BenchPlanWith(spec, request, extra));
   std::map<std::string, double> bench_of = plan.start_seconds;
   for (const auto& r : plan.rows) bench_of[r.backend] += r.seconds;
-  const auto gen = GenCalibration(dir, bench, profile);
+  const auto gen = GenCalibration(dir, request, profile);
   std::map<std::string, double> factors;
   for (const auto& [store, c] : gen) factors[store] = c.factor;
 
@@ -262,14 +263,14 @@ Result<GonogoEstimate> EstimateGonogo(
     }
     e.rows.push_back(r);
   };
-  for (const auto& name : bench.backends) add_row(name, true);
+  for (const auto& name : request.backends) add_row(name, true);
   for (const auto& name : extra) add_row(name, false);
   for (const auto& s : to_build) {
     e.gen_one += Factor(factors, s) * dataset::EstimateBuildSeconds(spec, s, 1);
   }
   e.gen_jobs =
       dataset::EstimateGenSeconds(spec, to_build, e.jobs, e.cores, factors);
-  for (const auto& name : bench.backends) e.bench += bench_of[name];
+  for (const auto& name : request.backends) e.bench += bench_of[name];
   std::vector<std::string> priced = stores;
   priced.insert(priced.end(), extra.begin(), extra.end());
   FigureSources(e, priced, profile, gen, plan, &e);

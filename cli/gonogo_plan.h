@@ -54,11 +54,12 @@ struct GonogoEstimate {
   std::vector<std::string> measured, assumed;
 };
 
-// `bench`: the bench phase's arguments (its backends are the run's);
+// `request`: the bench phase's arguments (its backends are the run's);
 // `profile`: a device profile of the target host, or none for this host.
 Result<GonogoEstimate> EstimateGonogo(
-    const dataset::Spec& spec, const std::string& dir, const BenchArgs& bench,
-    unsigned jobs, const std::optional<DeviceProfileFile>& profile);
+    const dataset::Spec& spec, const std::string& dir,
+    const bench::RunRequest& request, unsigned jobs,
+    const std::optional<DeviceProfileFile>& profile);
 
 std::string FormatGonogoEstimate(const GonogoEstimate& e);
 

@@ -22,6 +22,7 @@
 #include "cli/flags.h"
 #include "cli/gonogo_plan.h"
 #include "cli/report_summary.h"
+#include "cli/run_options.h"
 #include "common/device_profile.h"
 #include "common/files.h"
 #include "common/stop_signals.h"
@@ -131,13 +132,14 @@ Status Complete(GonogoArgs* a, dataset::Spec* spec,
   FLATBENCH_ASSIGN_OR_RETURN(*spec,
                              dataset::MakeSpec(a->scale, a->accounts, a->slots,
                                                dataset::kDefaultSeed));
-  if (a->backends.empty()) {
-    FLATBENCH_ASSIGN_OR_RETURN(a->backends,
-                               GonogoDefaultBackends(*spec, a->thresholds));
+  if (a->request.backends.empty()) {
+    FLATBENCH_ASSIGN_OR_RETURN(
+        a->request.backends,
+        GonogoDefaultBackends(*spec, a->request.thresholds));
   }
-  if (!a->device_profile.empty()) {
-    FLATBENCH_ASSIGN_OR_RETURN(*profile,
-                               LoadDeviceProfileFile(a->device_profile));
+  if (!a->request.device_profile.empty()) {
+    FLATBENCH_ASSIGN_OR_RETURN(
+        *profile, LoadDeviceProfileFile(a->request.device_profile));
   }
   const bool aged = a->shape == "aged";
   if (!aged && a->blocks != 0) {
@@ -158,7 +160,7 @@ class GonogoRun {
         spec_(std::move(spec)),
         aged_(a_.shape == "aged"),
         phases_(aged_ ? 5 : 4),
-        stores_(Join(dataset::StoresOf(a_.backends))) {}
+        stores_(Join(dataset::StoresOf(a_.request.backends))) {}
 
   // The results folder: an unfinished run of the same identity resumed,
   // or a new timestamped one; the disk and memory checked first.
@@ -193,7 +195,7 @@ json GonogoRun::Identity() const {
   json identity = {{"scale", a_.scale},
                    {"spec", spec_.Canonical()},
                    {"dir", fs::absolute(a_.dir).string()},
-                   {"backends", Join(a_.backends)}};
+                   {"backends", Join(a_.request.backends)}};
   if (aged_) {
     identity["shape"] = a_.shape;
     identity["blocks"] = a_.blocks;
@@ -208,7 +210,7 @@ Status GonogoRun::Open() {
   }
   // Before anything is written: only backends not yet built count.
   FLATBENCH_RETURN_IF_ERROR(
-      CheckResources(spec_, a_.dir, dataset::StoresOf(a_.backends)));
+      CheckResources(spec_, a_.dir, dataset::StoresOf(a_.request.backends)));
   const bool resuming =
       !a_.out.empty() && fs::exists(a_.out + "/" + kStateFile);
   if (a_.out.empty()) {
@@ -302,7 +304,7 @@ int GonogoRun::Report(const std::vector<std::string>& results) {
   report::ReportOptions ro;
   ro.inputs = results;
   ro.out_dir = a_.out;
-  ro.thresholds_path = a_.thresholds;
+  ro.thresholds_path = a_.request.thresholds;
   ro.force = true;
   auto summary = report::WriteReport(ro);
   if (StopSignal() != 0) return Stopped("report");
@@ -342,7 +344,8 @@ int GonogoRun::Run() {
   // resumed gonogo reruns it into the same file: bench continues from its
   // journal (bench.json.journal) at the first pass not in it.
   const std::vector<std::string> results = {a_.out + "/bench.json"};
-  if (int rc = RunPhase("bench", BenchArgv(BenchOf(a_, results[0]))); rc != 0) {
+  if (int rc = RunPhase("bench", BenchCommandLine(BenchOf(a_, results[0])));
+      rc != 0) {
     return rc;
   }
   return Report(results);

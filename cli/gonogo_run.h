@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bench/child_process.h"
+#include "bench/run_request.h"
 #include "cli/bench_args.h"
 #include "common/device_profile.h"
 #include "dataset/spec.h"
@@ -20,24 +21,20 @@ struct GonogoArgs {
   uint32_t slots = 4;
   std::string dir;
   std::string out;
-  std::string results_root = kDefaultResultsRoot;
-  std::string calibration;  // bench --calibration; empty: its default.
-  std::vector<std::string> backends;  // Empty: every one in this build.
-  std::vector<int> threads;           // Empty: bench's default.
-  std::string evict;
-  std::string thresholds;
-  uint64_t reads = 0;
-  int repetitions = 0;
+  std::string results_root = bench::kDefaultResultsRoot;
+  // What the bench phase is asked for beyond gonogo's own choices
+  // (BenchOf): backends (empty: gonogo's default), threads, eviction
+  // (empty: gonogo's choice), reads, repetitions, thresholds, reference
+  // rows, calibration and device profile.
+  bench::RunRequest request;
   bool fresh = false;
   bool full_verify = false;
   bool plan_only = false;
-  bool full_reference = false;
   unsigned jobs = 0;  // gen --jobs; 0: the host's hardware threads.
   // "fresh": the bulk-loaded stores; "aged": then aged by `blocks` blocks
   // of the default stream (0: TenPercentBlocks).
   std::string shape = "fresh";
   uint64_t blocks = 0;
-  std::string device_profile;  // bench --device-profile; --plan: that host.
 };
 
 // Runs gen, (age,) verify and bench as child processes and the report in
@@ -48,10 +45,9 @@ int RunGonogo(GonogoArgs a);
 int PrintGonogoPlan(const GonogoArgs& a, const dataset::Spec& spec,
                     const std::optional<DeviceProfileFile>& profile);
 
-// The bench phase's arguments, as bench parses them (gonogo --plan plans
-// with them in this process), and as its command line (BenchArgv).
-cli::BenchArgs BenchOf(const GonogoArgs& a, const std::string& out);
-std::vector<std::string> BenchArgv(const cli::BenchArgs& b);
+// The bench phase's request (gonogo --plan plans with it in this process;
+// BenchCommandLine starts it).
+bench::RunRequest BenchOf(const GonogoArgs& a, const std::string& out);
 
 // How a phase's child process ended, as gonogo's exit code: 0; the error
 // code its command documents (the child printed the message); or, for a

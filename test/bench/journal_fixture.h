@@ -22,7 +22,8 @@ inline std::vector<Phase> TwoSteps() {
 
 inline JournalHeader Header() {
   JournalHeader h;
-  h.flags = {{"--reads", "200"}, {"--repetitions", "2"}};
+  h.request.reads = 200;
+  h.request.repetitions = 2;
   h.identity = {{std::string(results::kDatasetDir.name), "/data/tiny"},
                 {std::string(results::kSpec.name), "tiny"},
                 {std::string(results::kFingerprint.name), "f00d"},

@@ -39,7 +39,7 @@ TEST_CASE("journal records read back as written", "[bench][journal]") {
   CHECK(s->passes.size() == 1);
   CHECK(s->passes.at(0)[0]["name"] == "p0");
   CHECK(s->last == 1010);
-  CHECK(s->header.flags == Header().flags);
+  CHECK(s->header.request == Header().request);
   REQUIRE(s->header.schedule.size() == 1);
   REQUIRE(s->header.schedule[0].steps.size() == 2);
   CHECK(StepToJson(s->header.schedule[0].steps[1]) ==
@@ -283,14 +283,14 @@ TEST_CASE("a journal of other flags or another dataset is refused",
   CHECK(CheckSameRun("J", j, Header()).ok());
   JournalHeader now = Header();
   SECTION("a flag") {
-    now.flags["--reads"] = "300";
+    now.request.reads = 300;
     Status st = CheckSameRun("J", j, now);
     CHECK(st.code() == Code::kCorruption);
     CHECK(st.message().find("--reads: 300 differs from the 200") !=
           std::string::npos);
   }
-  SECTION("a flag the journal did not have") {
-    now.flags["--scans"] = "7";
+  SECTION("a flag the journal left at its default") {
+    now.request.scans = 7;
     CHECK(CheckSameRun("J", j, now).message().find("--scans") !=
           std::string::npos);
   }
