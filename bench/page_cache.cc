@@ -121,6 +121,13 @@ Result<Residency> MeasureResidency(const std::vector<std::string>& files) {
 
 bool DropCachesWritable() { return access(kDropCaches, W_OK) == 0; }
 
+std::optional<uint64_t> CachedInodes() {
+  std::ifstream in("/proc/sys/fs/inode-nr");
+  uint64_t n = 0;
+  if (!(in >> n)) return std::nullopt;
+  return n;
+}
+
 Status Evict(const std::vector<std::string>& files, EvictMethod* method,
              bool allow_drop_caches) {
   if (allow_drop_caches && DropCachesWritable()) {

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,10 @@ Result<std::vector<std::string>> ListFiles(const std::string& dir);
 
 // Summed residency of `files`; empty files are skipped.
 Result<Residency> MeasureResidency(const std::vector<std::string>& files);
+
+// The inodes the kernel caches now (the first field of
+// /proc/sys/fs/inode-nr), which drop_caches walks; nullopt if unreadable.
+std::optional<uint64_t> CachedInodes();
 
 // True when this process may write /proc/sys/vm/drop_caches (checked with
 // access(W_OK); the first Evict also proves it with a real write).

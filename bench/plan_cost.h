@@ -68,6 +68,12 @@ struct HostCost {
   double ReadsPerS(double depth) const;
 };
 
+// A drop_caches eviction's seconds on a host whose kernel caches
+// `cached_inodes` inodes: writing drop_caches walks every cached inode to
+// drop its pages, so its time grows with them (a file store of 600,000
+// files adds most of 0.1 s to every cold step), beside a fixed sync.
+double DropCachesSeconds(uint64_t cached_inodes);
+
 // The host a device profile describes (`flatbench device --out`): its
 // cores (the profile's cpus) and its 4 KiB read rate at each depth.
 HostCost HostCostFromProfile(const DeviceProfile& profile, HostCost base);
@@ -76,6 +82,9 @@ HostCost HostCostFromProfile(const DeviceProfile& profile, HostCost base);
 struct BackendFacts {
   uint64_t disk_bytes = 0;
   uint64_t files = 0;
+  // The share of its files' pages in the page cache when the run starts:
+  // its workers' sanity checks and warm begins read those from memory.
+  double resident = 0;
 };
 
 // The estimated seconds of `step` of a backend with `facts` in a dataset
@@ -87,6 +96,8 @@ double EstimateStep(const Step& step, const dataset::Spec& spec,
 // The rate the model reads a backend's files in for warm mode, bytes per
 // second (RESEARCH.md section 6, "The bench time model").
 inline constexpr double kWarmReadBytesPerS = 200e6;
+// The rate at which it maps in pages already in the page cache.
+inline constexpr double kResidentReadBytesPerS = 2e9;
 
 // Holding a backend's files resident for warm mode: reading them in (at
 // kWarmReadBytesPerS), opening, and its warm-up reads (worker_state.h).

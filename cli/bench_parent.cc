@@ -14,6 +14,7 @@
 
 #include "backends/table.h"
 #include "bench/journal.h"
+#include "bench/page_cache.h"
 #include "bench/pass.h"
 #include "bench/plan.h"
 #include "bench/run.h"
@@ -37,6 +38,34 @@ namespace {
 bool NoWarm(const std::string& name) {
   const backends::Entry* e = backends::Find(name);
   return e != nullptr && !e->runs_warm;
+}
+
+}  // namespace
+
+namespace {
+
+// A built backend's files, bytes, and the share of its pages in the page
+// cache now (from at most kResidencySample of its files, evenly spread:
+// the file store holds one per key).
+bench::BackendFacts MeasuredFacts(const std::string& dir) {
+  constexpr size_t kResidencySample = 4096;
+  bench::BackendFacts f;
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (auto it = std::filesystem::recursive_directory_iterator(dir, ec);
+       !ec && it != std::filesystem::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (!it->is_regular_file(ec)) continue;
+    ++f.files;
+    f.disk_bytes += it->file_size(ec);
+    files.push_back(it->path().string());
+  }
+  std::vector<std::string> sample;
+  const size_t step = std::max<size_t>(1, files.size() / kResidencySample);
+  for (size_t i = 0; i < files.size(); i += step) sample.push_back(files[i]);
+  auto r = bench::MeasureResidency(sample);
+  if (r.ok()) f.resident = r->fraction();
+  return f;
 }
 
 }  // namespace
@@ -77,26 +106,27 @@ Result<bench::PlanInput> PlanInputFor(const bench::RunRequest& a,
     FLATBENCH_ASSIGN_OR_RETURN(auto p, LoadDeviceProfileFile(a.device_profile));
     in.host = bench::HostCostFromProfile(p.profile, in.host);
   }
+  // drop_caches walks every inode the kernel caches.
+  in.host.drop_caches_s =
+      bench::DropCachesSeconds(bench::CachedInodes().value_or(0));
   in.check_samples = a.check_samples;
   in.calibration = CalibrationFor(a, spec, params);
   if (in.calibration) in.host = bench::Calibrated(*in.calibration, in.host);
+  uint64_t all_bytes = 0;
   for (const auto& b : params.schedule.backends) {
     bench::BackendFacts f;
     if (ds == nullptr) {
       f.disk_bytes = dataset::EstimateDiskBytes(spec, dataset::StoreOf(b));
+      all_bytes += f.disk_bytes;
     } else {
-      // One walk for both figures: the fs store holds a file per key.
-      std::error_code ec;
-      for (auto it = std::filesystem::recursive_directory_iterator(
-               ds->BackendDir(b), ec);
-           !ec && it != std::filesystem::recursive_directory_iterator();
-           it.increment(ec)) {
-        if (!it->is_regular_file(ec)) continue;
-        ++f.files;
-        f.disk_bytes += it->file_size(ec);
-      }
+      f = MeasuredFacts(ds->BackendDir(b));
     }
     in.facts[b] = f;
+  }
+  if (ds == nullptr && all_bytes <= MemAvailableBytes()) {
+    // A dataset not built yet is gonogo's, whose bench follows its gen:
+    // the files gen just wrote are in the page cache when they fit.
+    for (auto& [b, f] : in.facts) f.resident = 1;
   }
   return in;
 }
