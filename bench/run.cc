@@ -257,10 +257,10 @@ Result<std::set<std::string>> MatrixRun::BeginWarm(const Phase& phase,
     if (!r.ok() && Stopped(o_) != 0) return StoppedAt(b + " warm begin");
     if (!r.ok()) {
       Fail(b, r.status());
-      continue;
+    } else {
+      ctx_[results::BackendKey(b, results::kWarmBeginSeconds)] =
+          static_cast<double>(NowNs() - asked) / 1e9;
     }
-    ctx_[results::BackendKey(b, results::kWarmBeginSeconds)] =
-        static_cast<double>(NowNs() - asked) / 1e9;
   }
   return warm_backends;
 }

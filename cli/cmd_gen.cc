@@ -40,10 +40,10 @@ unsigned DefaultJobs() {
 // gen allocates and frees a buffer of a few MiB per batch of pairs and per
 // arena shard, from several threads. glibc's malloc serves such sizes with
 // mmap and returns them with munmap, so every buffer's pages are faulted
-// in and zeroed again: with 2 jobs that doubled the arena's CPU time and
-// erased its parallel gain (RESEARCH.md section 12). Kept in
-// the heap and not trimmed, freed buffers are reused; peak memory is still
-// the largest set of buffers alive at once (dataset::EstimateGeneratorBytes).
+// in and zeroed again, and a second job spent on those faults what it
+// saved (RESEARCH.md section 12). Kept in the heap and not trimmed, freed
+// buffers are reused; peak memory is still the largest set of buffers alive at
+// once (dataset::EstimateGeneratorBytes).
 void KeepFreedBuffers() {
   mallopt(M_MMAP_THRESHOLD, 32 << 20);  // glibc's largest on 64-bit.
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
