@@ -74,8 +74,7 @@ class MatrixRun {
   // or a new journal created.
   Status OpenJournal();
   Status RunPhases();
-  // Each active backend's own context keys, the interruptions, and the
-  // document.
+  // Each active backend's context keys, the interruptions, the document.
   RunOutcome Finish();
 
  private:
