@@ -58,10 +58,12 @@ struct HostCost {
   // The device's 4 KiB random reads at each depth measured: this
   // project's VM's device cells (RESEARCH.md section 6).
   std::vector<DeviceRate> device = {{1, 20000}, {8, 67000}, {32, 110000}};
-  int cores = 2;                // Threads that run at once.
-  double step_s = 0.003;        // A step's request, results and journal.
-  double drop_caches_s = 0.16;  // sync and drop_caches, once per cold step.
-  double fadvise_s = 0.005;     // An eviction by fadvise, beside per_file_s.
+  int cores = 2;          // Threads that run at once.
+  double step_s = 0.003;  // A step's request, results and journal.
+  // sync and drop_caches, once per cold step: DropCachesSeconds of this
+  // host's cached inodes, or this for a host whose count is not known.
+  double drop_caches_s = 0.16;
+  double fadvise_s = 0.005;  // An eviction by fadvise, beside per_file_s.
 
   // Reads per second at `depth`: the latency (depth / rate) interpolated
   // in log2(depth) between the depths measured, clamped at both ends.

@@ -79,9 +79,12 @@ Result<bench::PlanInput> PlanInputFor(const bench::RunRequest& a,
     FLATBENCH_ASSIGN_OR_RETURN(auto p, LoadDeviceProfileFile(a.device_profile));
     in.host = bench::HostCostFromProfile(p.profile, in.host);
   }
-  // drop_caches walks every inode the kernel caches.
-  in.host.drop_caches_s =
-      bench::DropCachesSeconds(bench::CachedInodes().value_or(0));
+  // drop_caches walks every inode the kernel caches: this host's count,
+  // when the plan is for this host (another host's is not known).
+  if (a.device_profile.empty()) {
+    in.host.drop_caches_s =
+        bench::DropCachesSeconds(bench::CachedInodes().value_or(0));
+  }
   in.check_samples = a.check_samples;
   in.calibration = CalibrationFor(a, spec, params);
   if (in.calibration) in.host = bench::Calibrated(*in.calibration, in.host);
