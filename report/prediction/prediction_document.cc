@@ -7,6 +7,7 @@
 #include <set>
 
 #include "common/results_schema.h"
+#include "common/text.h"
 #include "dataset/spec.h"
 #include "report/numbers.h"
 #include "report/prediction/prediction.h"
@@ -31,9 +32,7 @@ std::string BoundText(const RatioThreshold& t) {
 std::string Pairs(double pairs) { return Short(pairs) + " pairs"; }
 
 std::string JoinNames(const std::set<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
+  return Join(std::vector<std::string>(names.begin(), names.end()), ", ");
 }
 
 // The worst predicted failures, at most eight, worst first.

@@ -10,6 +10,7 @@
 
 #include "common/results_ops.h"
 #include "common/results_schema.h"
+#include "common/text.h"
 #include "test/bench/tiny_dataset.h"
 #include "test/crafted_profile.h"
 #include "test/run_command.h"
@@ -20,15 +21,6 @@ namespace {
 using testing::RunFlatbench;
 using testing::TempDir;
 using testing::TinyDatasetDir;
-
-std::string Join(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& x : v) {
-    if (!s.empty()) s.push_back(',');
-    s.append(x);
-  }
-  return s;
-}
 
 nlohmann::json ReadJson(const std::string& path) {
   std::ifstream in(path);
