@@ -151,8 +151,7 @@ Status CheckFsRoom(const dataset::Spec& spec, const std::string& dir) {
 }
 #endif
 
-static_assert(dataset::FindFacts("fs")->max_pairs ==
-                  baselines::fs_layout::kMaxPairs,
+static_assert(dataset::MaxPairsOf("fs") == baselines::fs_layout::kMaxPairs,
               "the fs store's facts give its layout's pair limit");
 
 // The functions of the backend named `name`; none for one not compiled in.
@@ -212,22 +211,26 @@ constexpr Functions FunctionsOf(std::string_view name) {
 }
 
 // One entry per backend of the facts, in their order: built when this
-// build holds its functions.
-constexpr auto kEntries = [] {
-  std::array<Entry, std::size(dataset::kBackends)> out{};
-  for (size_t i = 0; i < out.size(); ++i) {
-    const Functions f = FunctionsOf(dataset::kBackends[i].name);
-    out[i] = Entry{dataset::kBackends[i], f, f.open != nullptr};
-  }
-  return out;
-}();
+// build holds its functions. Made on first use, not as a constant: GCC's
+// UBSan build does not compare function pointers in a constant expression.
+const std::array<Entry, std::size(dataset::kBackends)>& Entries() {
+  static const auto entries = [] {
+    std::array<Entry, std::size(dataset::kBackends)> out{};
+    for (size_t i = 0; i < out.size(); ++i) {
+      const Functions f = FunctionsOf(dataset::kBackends[i].name);
+      out[i] = Entry{dataset::kBackends[i], f, f.open != nullptr};
+    }
+    return out;
+  }();
+  return entries;
+}
 
 }  // namespace
 
-std::span<const Entry> All() { return kEntries; }
+std::span<const Entry> All() { return Entries(); }
 
 const Entry* Find(std::string_view name) {
-  for (const Entry& e : kEntries) {
+  for (const Entry& e : Entries()) {
     if (e.name == name) return &e;
   }
   return nullptr;
@@ -246,7 +249,7 @@ Result<const Entry*> Built(std::string_view name, std::string_view flag) {
 
 std::vector<std::string> Stores() {
   std::vector<std::string> out;
-  for (const Entry& e : kEntries) {
+  for (const Entry& e : Entries()) {
     if (e.built && e.is_store()) out.emplace_back(e.name);
   }
   return out;
@@ -254,7 +257,7 @@ std::vector<std::string> Stores() {
 
 std::vector<std::string> Names() {
   std::vector<std::string> out = Stores();
-  for (const Entry& e : kEntries) {
+  for (const Entry& e : Entries()) {
     if (e.built && !e.is_store()) out.emplace_back(e.name);
   }
   return out;
@@ -262,7 +265,7 @@ std::vector<std::string> Names() {
 
 std::vector<std::string> DefaultStores(const dataset::Spec& spec) {
   std::vector<std::string> out;
-  for (const Entry& e : kEntries) {
+  for (const Entry& e : Entries()) {
     if (!e.built || !e.is_store()) continue;
     if (e.max_pairs != 0 &&
         spec.accounts + spec.storage_slots() > e.max_pairs) {
@@ -275,7 +278,7 @@ std::vector<std::string> DefaultStores(const dataset::Spec& spec) {
 
 std::vector<std::string> DefaultVariants() {
   std::vector<std::string> out;
-  for (const Entry& e : kEntries) {
+  for (const Entry& e : Entries()) {
     if (e.built && e.default_variant) out.emplace_back(e.name);
   }
   return out;
@@ -337,7 +340,7 @@ Result<std::unique_ptr<StoreWriter>> NewWriter(
 
 std::vector<std::pair<std::string, std::string>> LibraryVersions() {
   std::vector<std::pair<std::string, std::string>> out;
-  for (const Entry& e : kEntries) {
+  for (const Entry& e : Entries()) {
     if (e.built && e.library_version != nullptr) {
       out.emplace_back(e.library, e.library_version());
     }

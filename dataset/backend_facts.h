@@ -259,8 +259,27 @@ constexpr const BackendFacts* FindFacts(std::string_view name) {
 // The store whose figures a name that is no store gets: LMDB, the slowest
 // embedded store.
 inline constexpr std::string_view kFallbackStore = "lmdb";
-static_assert(FindFacts(kFallbackStore) != nullptr &&
-              FindFacts(kFallbackStore)->is_store());
+
+namespace facts_detail {
+// Whether `name` is a store's (a loop, not FindFacts: GCC's UBSan build
+// does not take a pointer comparison in a constant expression).
+constexpr bool IsStoreName(std::string_view name) {
+  for (const BackendFacts& f : kBackends) {
+    if (f.name == name) return f.is_store();
+  }
+  return false;
+}
+}  // namespace facts_detail
+static_assert(facts_detail::IsStoreName(kFallbackStore));
+
+// The most pairs `name` is built for (0: no limit, or no such backend);
+// a loop, for constant expressions (see IsStoreName).
+constexpr uint64_t MaxPairsOf(std::string_view name) {
+  for (const BackendFacts& f : kBackends) {
+    if (f.name == name) return f.max_pairs;
+  }
+  return 0;
+}
 
 namespace facts_detail {
 constexpr size_t CountStores() {
