@@ -193,6 +193,22 @@ bool DeviceMeasured(const ScheduleOptions& o, const std::vector<Cell>& cells,
          (scope == o.scopes.end() || scope->second.Runs(mode, read, rep));
 }
 
+// Whether a batch cell before cells[ci], on its table, runs for `backend`
+// in this mode and repetition: that one carries the device cell at depth
+// B, which one repetition measures once.
+bool EarlierBatch(const ScheduleOptions& o, const std::vector<Cell>& cells,
+                  size_t ci, const std::string& backend, Mode mode, int rep) {
+  auto scope = o.scopes.find(backend);
+  for (size_t i = 0; i < ci; ++i) {
+    const Cell& c = cells[i];
+    if (c.op != Op::kBatch || c.table != cells[ci].table) continue;
+    if (scope == o.scopes.end() || scope->second.Runs(mode, c, rep)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // Reads (or scans, batches, probes) per thread of a cell's pass: its
 // share of the pass's operations, no more than its key space holds.
 Result<uint64_t> ReadsPerThread(const ScheduleOptions& o, const Cell& c,
@@ -255,7 +271,8 @@ void AddCellSteps(const ScheduleOptions& o, const std::vector<Cell>& cells,
       s.batch_size = o.batch_size;
       const int depth = static_cast<int>(o.batch_size);
       if (IsCold(mode) && o.device_reads > 0 &&
-          !DeviceMeasured(o, cells, s.backend, mode, c.table, depth, rep)) {
+          !DeviceMeasured(o, cells, s.backend, mode, c.table, depth, rep) &&
+          !EarlierBatch(o, cells, ci, s.backend, mode, rep)) {
         s.device_reads_per_thread =
             std::max<uint64_t>(1, o.device_reads / o.batch_size);
       }
