@@ -106,27 +106,6 @@ TEST_CASE("batch cells are scheduled only when asked", "[bench][batch]") {
     }
     CHECK(cold == 2 * 2 * 2);  // backends x tables x repetitions.
   }
-  SECTION("one device cell at depth B however many batch thread counts") {
-    o.batch_size = 4;  // No read cell at 4 threads.
-    o.batch_threads = {1, 2};
-    auto s = MakeSchedule(TinySpec(), o);
-    REQUIRE(s.ok());
-    // Each device pass's name once: the first batch cell of its table
-    // carries it, the second reads against it.
-    std::map<std::string, int> device_passes;
-    for (const Step& st : Steps(s.value())) {
-      if (st.cell.op != Op::kBatch || st.device_reads_per_thread == 0) {
-        continue;
-      }
-      CHECK(st.cell.threads == 1);
-      ++device_passes[BatchDevicePassName(st)];
-    }
-    CHECK(device_passes.size() == 2 * 2 * 2);  // backends x tables x reps.
-    for (const auto& [name, n] : device_passes) {
-      CAPTURE(name);
-      CHECK(n == 1);
-    }
-  }
   SECTION("a batch too large for the key space is a usage error") {
     o.batch_size = 4096;
     o.batch_threads = {8};
@@ -155,6 +134,31 @@ TEST_CASE("a batch step survives its trip to a worker", "[bench][batch]") {
   auto j = StepToJson(s);
   j["batch_size"] = 0;
   CHECK(StepFromJson(j).status().code() == Code::kCorruption);
+}
+
+TEST_CASE("one device cell at depth B however many batch thread counts",
+          "[bench][batch]") {
+  ScheduleOptions o = BatchOptions();
+  REQUIRE(ParseKinds({"hit", "batch"}, &o).ok());
+  o.batch_size = 4;  // No read cell at 4 threads.
+  o.batch_threads = {1, 2};
+  auto s = MakeSchedule(TinySpec(), o);
+  REQUIRE(s.ok());
+  // Each device pass's name once: the first batch cell of its table
+  // carries it, the second reads against it.
+  std::map<std::string, int> device_passes;
+  for (const Step& st : Steps(s.value())) {
+    if (st.cell.op != Op::kBatch || st.device_reads_per_thread == 0) {
+      continue;
+    }
+    CHECK(st.cell.threads == 1);
+    ++device_passes[BatchDevicePassName(st)];
+  }
+  CHECK(device_passes.size() == 2 * 2 * 2);  // backends x tables x reps.
+  for (const auto& [name, n] : device_passes) {
+    CAPTURE(name);
+    CHECK(n == 1);
+  }
 }
 
 TEST_CASE("the in-flight count is read from /proc/diskstats",
