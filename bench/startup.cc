@@ -1,5 +1,6 @@
 #include "bench/startup.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,6 +14,47 @@
 #include "common/results_ops.h"
 
 namespace flatbench::bench {
+
+nlohmann::json ProbeMessage(const ProbeRequest& r) {
+  return {{"op", "probe"},        {"dir", r.dir},
+          {"backend", r.backend}, {"table", TableName(r.table)},
+          {"key", ToHex(r.key)},  {"lazy_metadata", r.lazy_metadata}};
+}
+
+Result<ProbeRequest> ParseProbeMessage(const nlohmann::json& m) {
+  if (!m.is_object() || m.value("op", "") != "probe") {
+    return Status::Usage("startup probe: the message is not a probe request");
+  }
+  auto text = [&](const char* field, std::string* out) -> Status {
+    if (!m.contains(field) || !m[field].is_string()) {
+      return Status::Usage(std::string("startup probe: \"") + field +
+                           "\": missing or not a string");
+    }
+    *out = m[field].get<std::string>();
+    return Status::Ok();
+  };
+  ProbeRequest r;
+  std::string table, key;
+  FLATBENCH_RETURN_IF_ERROR(text("dir", &r.dir));
+  FLATBENCH_RETURN_IF_ERROR(text("backend", &r.backend));
+  FLATBENCH_RETURN_IF_ERROR(text("table", &table));
+  FLATBENCH_RETURN_IF_ERROR(text("key", &key));
+  if (!ParseTable(table, &r.table)) {
+    return Status::Usage("startup probe: \"table\": no table " + table);
+  }
+  if (!FromHex(key, &r.key) || r.key.size() != KeySize(r.table)) {
+    return Status::Usage("startup probe: \"key\": not a " +
+                         std::to_string(KeySize(r.table)) + "-byte hex " +
+                         table + " key");
+  }
+  const auto lazy = m.find("lazy_metadata");
+  if (lazy == m.end() || !lazy->is_boolean()) {
+    return Status::Usage(
+        "startup probe: \"lazy_metadata\": missing or not true or false");
+  }
+  r.lazy_metadata = lazy->get<bool>();
+  return r;
+}
 
 nlohmann::json RunStartupProbe(const Opener& open, const std::string& backend,
                                Table table, const std::string& key,
@@ -41,12 +83,35 @@ nlohmann::json RunStartupProbe(const Opener& open, const std::string& backend,
           {"rss_after_open_bytes", rss}};
 }
 
-Result<ProbeTimes> SpawnProbe(const std::vector<std::string>& args) {
+namespace {
+
+// Writes `line` to `fd` and closes it. A probe that died first leaves a
+// broken pipe (EPIPE, SIGPIPE ignored): its exit then says why.
+void SendAndClose(int fd, const std::string& line) {
+  signal(SIGPIPE, SIG_IGN);
+  size_t sent = 0;
+  while (sent < line.size()) {
+    const ssize_t n = write(fd, line.data() + sent, line.size() - sent);
+    if (n > 0) {
+      sent += static_cast<size_t>(n);
+    } else if (n < 0 && errno != EINTR) {
+      break;
+    }
+  }
+  close(fd);
+}
+
+}  // namespace
+
+Result<ProbeTimes> SpawnProbe(const std::vector<std::string>& args,
+                              const nlohmann::json& message) {
   // Registered as it starts: a stop signal to the worker ends the probe,
   // which stops a server it started (common/stop_signals.h).
   const uint64_t spawn_ns = NowNs();
-  FLATBENCH_ASSIGN_OR_RETURN(const Child child,
-                             Spawn(args, {.from_stdout = true}));
+  FLATBENCH_ASSIGN_OR_RETURN(
+      const Child child, Spawn(args, {.to_stdin = true, .from_stdout = true}));
+  // A few hundred bytes: the pipe takes them before the probe reads.
+  SendAndClose(child.to_stdin, message.dump() + "\n");
   std::string text;
   char buf[4096];
   for (;;) {
@@ -95,7 +160,7 @@ Result<nlohmann::json> RunStartupPass(const StartupSpec& spec) {
   std::vector<double> startup, open, rss;
   double worst_resident = spec.cold ? 0.0 : 1.0;
   bool verified = true;
-  for (const auto& argv : spec.probes) {
+  for (const auto& message : spec.probes) {
     FLATBENCH_ASSIGN_OR_RETURN(auto resident, spec.prepare());
     if (spec.cold) {
       worst_resident = std::max(worst_resident, resident);
@@ -104,7 +169,7 @@ Result<nlohmann::json> RunStartupPass(const StartupSpec& spec) {
       worst_resident = std::min(worst_resident, resident);
       verified = verified && resident >= spec.warm_bound;
     }
-    auto t = SpawnProbe(argv);
+    auto t = SpawnProbe(spec.command, message);
     if (!t.ok()) return t.status().WithContext(spec.name);
     startup.push_back(t->startup_s);
     open.push_back(t->open_s);

@@ -26,6 +26,24 @@
 
 namespace flatbench::bench {
 
+// What one probe is asked: the one line its parent writes on its stdin.
+struct ProbeRequest {
+  std::string dir;      // The dataset.
+  std::string backend;  // The backend to open.
+  Table table = Table::kAccount;
+  std::string key;             // The hit key to read (raw bytes).
+  bool lazy_metadata = false;  // Open as cold-lazy does (OpenOptions).
+
+  bool operator==(const ProbeRequest&) const = default;
+};
+
+// {"op": "probe", "dir", "backend", "table", "key" (hex), "lazy_metadata"}.
+nlohmann::json ProbeMessage(const ProbeRequest& r);
+// The request in a probe message; kUsage naming the field at fault (a
+// missing or mistyped field, an unknown table, a key that is not hex of
+// the table's key size).
+Result<ProbeRequest> ParseProbeMessage(const nlohmann::json& m);
+
 // The probe's side: opens `backend` with `options`, reads `key` from
 // `table`, and returns the JSON line to print: {"ok": true, "open_s",
 // "first_read_ns", "rss_after_open_bytes"} or {"ok": false, "code",
@@ -41,18 +59,22 @@ struct ProbeTimes {
   uint64_t rss_after_open = 0;
 };
 
-// Spawns `argv` (argv[0] is the program, argv[1] the command it runs:
-// bench), reads its one JSON line, waits for it, and returns its figures.
+// Spawns `argv` (argv[0] is the program, argv[1] the command it runs),
+// writes `message` (ProbeMessage) and a newline on its stdin and closes it,
+// reads its one JSON line, waits for it, and returns its figures.
 // Errors: the probe's own error (its JSON line, or, when it printed none,
 // the error its exit code documents), or kChildFailed when it crashed
 // (bench/child_process.h, ChildStatus).
-Result<ProbeTimes> SpawnProbe(const std::vector<std::string>& argv);
+Result<ProbeTimes> SpawnProbe(const std::vector<std::string>& argv,
+                              const nlohmann::json& message);
 
 struct StartupSpec {
   std::string name;  // The entry name.
   int repetition = 0;
-  // argv of each probe, in order (one per probe; the keys differ).
-  std::vector<std::vector<std::string>> probes;
+  // argv of every probe (WorkerOptions::probe_command).
+  std::vector<std::string> command;
+  // The message of each probe, in order (one per probe; the keys differ).
+  std::vector<nlohmann::json> probes;
   // Runs before each probe; returns the fraction of the backend's file
   // pages resident after it (cold: after eviction).
   std::function<Result<double>()> prepare;

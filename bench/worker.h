@@ -58,9 +58,9 @@ struct WorkerOptions {
   uint64_t draw_seed = kDefaultDrawSeed;
   uint64_t device_seed = 0x646576696365ULL;
   uint64_t run_origin_ns = 0;  // CLOCK_MONOTONIC at the run's start.
-  // argv of a startup probe (argv[0]: the flatbench binary), to which each
-  // probe appends "--probe-key HEX" and, in cold-lazy mode, "--probe-lazy".
-  // Empty: startup steps fail with kUsage.
+  // argv of a startup probe (argv[0]: the flatbench binary, argv[1] its
+  // probe command), each told what to read by its message (bench/
+  // startup.h ProbeRequest). Empty: startup steps fail with kUsage.
   std::vector<std::string> probe_command;
   datagen::CheckOptions check;
 };

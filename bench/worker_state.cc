@@ -111,14 +111,16 @@ Result<nlohmann::json> Worker::State::StartupStep(const Step& step) {
   StartupSpec spec;
   spec.name = PassName(CellNameOf(name, step.cell, step.mode, step.repetition));
   spec.repetition = step.repetition;
-  std::string key(KeySize(table), '\0');
+  spec.command = o.probe_command;
+  ProbeRequest probe{.dir = ds.dir(),
+                     .backend = name,
+                     .table = table,
+                     .key = std::string(KeySize(table), '\0'),
+                     .lazy_metadata = step.mode == Mode::kColdLazy};
   for (uint64_t i = 0; i < step.reads_per_thread; ++i) {
     sampler.DrawKey(step.first_index + i,
-                    reinterpret_cast<uint8_t*>(key.data()));
-    std::vector<std::string> argv = o.probe_command;
-    argv.insert(argv.end(), {"--probe-key", ToHex(key)});
-    if (step.mode == Mode::kColdLazy) argv.push_back("--probe-lazy");
-    spec.probes.push_back(std::move(argv));
+                    reinterpret_cast<uint8_t*>(probe.key.data()));
+    spec.probes.push_back(ProbeMessage(probe));
   }
   spec.cold = !warm;
   spec.eviction_bound = o.eviction_bound;

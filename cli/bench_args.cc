@@ -123,28 +123,27 @@ bench::Opener MakeOpener(const datagen::Dataset& ds) {
 bench::RunRequest JournalRequest(const bench::RunRequest& a,
                                  const bench::RunParameters& params) {
   const bench::ScheduleOptions& o = params.schedule;
-  bench::RunRequest r;  // Where the results go and how: left at defaults.
+  const bench::RunRequest defaults;
+  bench::RunRequest r = a;
+  // Where the results go and how this invocation runs: not what they are.
+  r.dir = defaults.dir;
+  r.out = defaults.out;
+  r.force = defaults.force;
+  r.quiet = defaults.quiet;
+  r.calibration = defaults.calibration;
+  r.results_root = defaults.results_root;
+  r.fresh = defaults.fresh;
+  r.plan = defaults.plan;
+  r.plan_scale = defaults.plan_scale;
+  r.plan_accounts = defaults.plan_accounts;
+  r.plan_slots = defaults.plan_slots;
+  // Resolved as the run uses them. --threads, --device-reads and --scans
+  // stay as given: batch cells run at given threads only, and the other
+  // two follow --reads, which names a change itself.
   r.backends = o.backends;
-  r.modes = a.modes;
-  r.tables = a.tables;
-  r.kinds = a.kinds;
-  // As given: batch cells run at them only then.
-  r.threads = a.threads;
   r.reads = o.reads_per_pass;
   r.repetitions = o.repetitions;
   r.evict = params.evict;
-  // As given: its default follows --reads, which names a change itself.
-  r.no_device = a.no_device;
-  r.device_reads = a.device_reads;
-  r.scan_length = a.scan_length;
-  r.scans = a.scans;
-  r.startup_probes = a.startup_probes;
-  r.batch_size = a.batch_size;
-  r.check_samples = a.check_samples;
-  r.cache_mib = a.cache_mib;
-  r.full_reference = a.full_reference;
-  r.thresholds = a.thresholds;
-  r.device_profile = a.device_profile;
   return r;
 }
 
@@ -154,13 +153,8 @@ std::vector<std::string> WorkerCommandLine() {
 
 nlohmann::json WorkerStart(const bench::RunRequest& a, const std::string& b,
                            const std::string& evict, uint64_t origin) {
-  bench::RunRequest w;
-  w.dir = a.dir;
-  w.out = "-";
-  w.modes = a.modes;
+  bench::RunRequest w = a;
   w.evict = evict;
-  w.check_samples = a.check_samples;
-  w.cache_mib = a.cache_mib;
   return {{"op", "start"},
           {"backend", b},
           {"run_origin_ns", origin},

@@ -1,7 +1,7 @@
 #pragma once
-// flatbench bench's arguments: the run asked for (bench/run_request.h) and
-// the role of this process (the parent or a startup probe), what they make
-// of a dataset's spec, and what starts a worker.
+// What flatbench bench makes of the run asked for (bench/run_request.h):
+// the parameters on a dataset's spec, the plan's calibration, the journal's
+// record, and what starts a worker.
 
 #include <cstdint>
 #include <optional>
@@ -20,15 +20,6 @@
 #include "dataset/spec.h"
 
 namespace flatbench::cli {
-
-// bench's command: the run it is asked for, and (hidden options) whether
-// this process is a startup probe instead. A worker is its own hidden
-// command, told the run by a message (WorkerStart).
-struct BenchArgs : bench::RunRequest {
-  // Be a startup probe of this backend (bench/startup.h).
-  std::string startup_probe, probe_key;
-  bool probe_lazy = false;
-};
 
 // The choices of --modes and --kinds.
 std::vector<std::string> ModeNames();
@@ -50,20 +41,22 @@ std::optional<bench::Calibration> CalibrationFor(
 // Opens a backend of `ds` by name (the workers' and probes' opener).
 bench::Opener MakeOpener(const datagen::Dataset& ds);
 
-// The request as a run's journal records it (bench/journal.h): what
-// shapes the results, resolved as the run uses it (the backends chosen,
-// the reads and repetitions at the dataset's scale, the eviction on this
-// host), and the rest at its defaults; a rerun resumes it only with the
-// same.
+// The request as a run's journal records it (bench/journal.h): every field
+// that shapes the results, resolved as the run uses it (the backends
+// chosen, the reads and repetitions at the dataset's scale, the eviction on
+// this host); where the results go and how this invocation runs (dir, out,
+// force, quiet, fresh, plan, calibration and the plan's hidden fields) at
+// their defaults. A rerun resumes it only with the same. A new field is
+// recorded unless it is named here.
 bench::RunRequest JournalRequest(const bench::RunRequest& a,
                                  const bench::RunParameters& params);
 
 // The command line of a worker (argv[1..] of this binary).
 std::vector<std::string> WorkerCommandLine();
 
-// The message that starts worker `b`, its first line on stdin: the part of
-// the request a worker uses, with the eviction resolved (`evict`), and the
-// run's origin (CLOCK_MONOTONIC).
+// The message that starts worker `b`, its first line on stdin: the
+// request, with the eviction resolved (`evict`), and the run's origin
+// (CLOCK_MONOTONIC).
 nlohmann::json WorkerStart(const bench::RunRequest& a, const std::string& b,
                            const std::string& evict, uint64_t origin);
 

@@ -12,10 +12,11 @@
 #include "bench/child_process.h"
 #include "bench/startup.h"
 #include "bench/worker.h"
+#include "cli/bench_args.h"
+#include "cli/command.h"
 #include "cli/exit.h"
 #include "cli/run_options.h"
 #include "cli/test_hooks.h"
-#include "common/hex.h"
 #include "common/results_schema.h"
 #include "common/stop_signals.h"
 #include "datagen/dataset_dir.h"
@@ -97,15 +98,7 @@ int RunWorker() {
   o.check.samples = a.check_samples;
   o.check.corrupt_expectations = CorruptExpectationsHook();
   o.cache_bytes = a.cache_mib << 20;
-  bench::RunRequest probe;
-  probe.dir = a.dir;
-  probe.out = "-";
-  o.probe_command = {"/proc/self/exe"};
-  for (std::string& arg : BenchCommandLine(probe)) {
-    o.probe_command.push_back(std::move(arg));
-  }
-  o.probe_command.insert(o.probe_command.end(),
-                         {"--startup-probe", start->backend});
+  o.probe_command = {"/proc/self/exe", std::string(kBenchProbeCommand)};
   bench::Worker worker(ds.value(), start->backend, MakeOpener(ds.value()), o);
   Respond(out, {{"ok", true}, {"result", nullptr}});
   for (auto req = NextMessage(); req; req = NextMessage()) {
@@ -117,20 +110,19 @@ int RunWorker() {
   return 0;
 }
 
-int RunProbe(const BenchArgs& a) {
-  auto ds = datagen::Dataset::Open(a.dir);
+int RunProbe() {
+  const std::optional<nlohmann::json> message = NextMessage();
+  if (!message) return Fail(Status::Usage("startup probe: no message"));
+  auto request = bench::ParseProbeMessage(*message);
+  if (!request.ok()) return Fail(request.status());
+  auto ds = datagen::Dataset::Open(request->dir);
   if (!ds.ok()) return Fail(ds.status());
-  std::string key;
-  if (!FromHex(a.probe_key, &key) || key.size() != kAccountKeySize) {
-    return Fail(Status::Usage("--probe-key: not a " +
-                              std::to_string(kAccountKeySize) +
-                              "-byte hex account key"));
-  }
   OpenOptions options;
-  options.lazy_metadata = a.probe_lazy;
+  options.lazy_metadata = request->lazy_metadata;
   options.verify_checksums = true;
-  nlohmann::json r = bench::RunStartupProbe(
-      MakeOpener(ds.value()), a.startup_probe, Table::kAccount, key, options);
+  nlohmann::json r =
+      bench::RunStartupProbe(MakeOpener(ds.value()), request->backend,
+                             request->table, request->key, options);
   std::printf("%s\n", r.dump().c_str());
   std::fflush(stdout);
   return ExitCodeOf(bench::ResponseStatus(r));

@@ -1,9 +1,7 @@
 #pragma once
-// flatbench bench's child roles: a backend's worker (flatbench
-// bench-worker), and a startup probe (bench --startup-probe). Each returns
-// its exit code.
-
-#include "cli/bench_args.h"
+// flatbench bench's child roles, each a hidden command told its work by
+// messages on stdin: a backend's worker (bench-worker) and a startup probe
+// (bench-probe). Each returns its exit code.
 
 namespace flatbench::cli {
 
@@ -14,7 +12,9 @@ namespace flatbench::cli {
 // with the error that stops it.
 int RunWorker();
 
-// Startup probe process: open, one hit read, one JSON line on stdout.
-int RunProbe(const BenchArgs& a);
+// Startup probe process: told what to read by one line on stdin (bench/
+// startup.h ProbeRequest), it opens the backend, reads the key and prints
+// one JSON line on stdout.
+int RunProbe();
 
 }  // namespace flatbench::cli

@@ -42,7 +42,7 @@ bool NoWarm(const std::string& name) {
 
 namespace {
 
-void PrintPlan(const BenchArgs& a, const dataset::Spec& spec,
+void PrintPlan(const bench::RunRequest& a, const dataset::Spec& spec,
                const bench::RunParameters& p, const bench::Plan& plan) {
   const auto& o = p.schedule;
   std::string modes, threads;
@@ -65,7 +65,7 @@ void PrintPlan(const BenchArgs& a, const dataset::Spec& spec,
 
 // --plan for a dataset not built yet (gonogo --plan): its spec from
 // --plan-scale, the backends given, each backend's size estimated.
-Status PlanUnbuilt(const BenchArgs& a) {
+Status PlanUnbuilt(const bench::RunRequest& a) {
   FLATBENCH_ASSIGN_OR_RETURN(
       const dataset::Spec spec,
       dataset::MakeSpec(a.plan_scale, a.plan_accounts, a.plan_slots,
@@ -94,7 +94,7 @@ Status PlanUnbuilt(const BenchArgs& a) {
 // otherwise read, checked against this run (`now`) and returned to be
 // resumed. Nothing when there is none.
 Result<std::optional<bench::JournalState>> ResumeJournal(
-    const BenchArgs& a, const bench::JournalHeader& now) {
+    const bench::RunRequest& a, const bench::JournalHeader& now) {
   const std::string path = bench::JournalPathFor(a.out);
   struct stat sb {};
   if (stat(path.c_str(), &sb) != 0) return std::optional<bench::JournalState>();
@@ -127,7 +127,7 @@ Result<std::optional<bench::JournalState>> ResumeJournal(
 
 // --backends, or every backend of this build that the dataset holds
 // complete; each one built in the dataset.
-Result<std::vector<std::string>> ChooseBackends(const BenchArgs& a,
+Result<std::vector<std::string>> ChooseBackends(const bench::RunRequest& a,
                                                 const datagen::Dataset& ds) {
   std::vector<std::string> chosen = a.backends;
   if (chosen.empty()) {
@@ -170,7 +170,7 @@ nlohmann::json MakeRunContext(const datagen::Dataset& ds,
 }
 
 // The journal's header: this run's flags and provenance.
-bench::JournalHeader MakeJournalHeader(const BenchArgs& a,
+bench::JournalHeader MakeJournalHeader(const bench::RunRequest& a,
                                        const bench::RunParameters& params,
                                        const nlohmann::json& run_context) {
   bench::JournalHeader header;
@@ -187,7 +187,8 @@ bench::JournalHeader MakeJournalHeader(const BenchArgs& a,
 }
 
 // One worker process per backend.
-Status StartWorkers(const BenchArgs& a, const std::vector<std::string>& chosen,
+Status StartWorkers(const bench::RunRequest& a,
+                    const std::vector<std::string>& chosen,
                     const bench::RunParameters& params, uint64_t origin,
                     std::vector<std::unique_ptr<ProcessChannel>>* owned,
                     std::map<std::string, bench::WorkerChannel*>* channels) {
@@ -206,7 +207,7 @@ Status StartWorkers(const BenchArgs& a, const std::vector<std::string>& chosen,
 
 // The results file written, and the journal removed when every pass is in
 // it (kept, saying why, when some did not run); then the run's own error.
-Status FinishRun(const BenchArgs& a, const bench::RunOutcome& outcome) {
+Status FinishRun(const bench::RunRequest& a, const bench::RunOutcome& outcome) {
   FLATBENCH_RETURN_IF_ERROR(
       WriteFileAtomic(a.out, outcome.document.dump(2) + "\n"));
   if (!a.quiet) {
@@ -242,7 +243,7 @@ Status FinishRun(const BenchArgs& a, const bench::RunOutcome& outcome) {
 // The phases: the device profile and the dataset checked, the backends
 // chosen, the plan made (and printed), the journal read for a resume, the
 // workers started, the passes run, the results written.
-Status RunParent(const BenchArgs& a) {
+Status RunParent(const bench::RunRequest& a) {
   nlohmann::json profile;  // A bad profile is refused before anything runs.
   if (!a.device_profile.empty()) {
     FLATBENCH_ASSIGN_OR_RETURN(auto loaded,
@@ -322,7 +323,7 @@ Status RunParent(const BenchArgs& a) {
   return FinishRun(a, outcome.value());
 }
 
-int Stopped(const BenchArgs& a, const Status& where) {
+int Stopped(const bench::RunRequest& a, const Status& where) {
   std::fprintf(stderr,
                "bench: %s; every worker and server it started is stopped, "
                "%s not written. To resume, run the same command again: "

@@ -13,10 +13,10 @@
 namespace flatbench::cli {
 
 // The run, or only its plan (--plan).
-Status RunParent(const BenchArgs& a);
+Status RunParent(const bench::RunRequest& a);
 
 // After a stop signal: where the run stopped and what a rerun does; returns
 // 128 + N.
-int Stopped(const BenchArgs& a, const Status& where);
+int Stopped(const bench::RunRequest& a, const Status& where);
 
 }  // namespace flatbench::cli

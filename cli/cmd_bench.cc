@@ -1,12 +1,12 @@
 // flatbench bench: the point-read matrix, each backend in its own worker
 // process, driven through one interleaved schedule (bench/run.h), written
 // as one google-benchmark JSON file. One binary plays the command's three
-// roles: the parent (cli/bench_parent.h) and a startup probe, from bench's
-// options, and a backend's worker, the hidden command bench-worker, from
-// its start message (cli/bench_child.h).
+// roles: the parent (cli/bench_parent.h), from bench's options; a backend's
+// worker (the hidden command bench-worker) and a startup probe (the hidden
+// command bench-probe), each told its work by messages on stdin
+// (cli/bench_child.h).
 #include <memory>
 
-#include "cli/bench_args.h"
 #include "cli/bench_child.h"
 #include "cli/bench_parent.h"
 #include "cli/command.h"
@@ -75,24 +75,13 @@ constexpr char kBenchHelp[] =
     "removes it and starts over. The journal is removed once every pass is "
     "in OUT.";
 
-// Hidden: the role of a startup probe.
-void AddRoleOptions(CLI::App* sub, BenchArgs* a) {
-  sub->add_option("--startup-probe", a->startup_probe,
-                  "internal: be a startup probe of this backend")
-      ->group("");
-  sub->add_option("--probe-key", a->probe_key, "internal")->group("");
-  sub->add_flag("--probe-lazy", a->probe_lazy, "internal")->group("");
-}
-
 }  // namespace
 
 Command AddBench(CLI::App& app) {
-  auto a = std::make_shared<BenchArgs>();
+  auto a = std::make_shared<bench::RunRequest>();
   CLI::App* sub = app.add_subcommand("bench", kBenchHelp);
   AddRunOptions(sub, a.get(), RunCommand::kBench);
-  AddRoleOptions(sub, a.get());
   return {sub, [a] {
-            if (!a->startup_probe.empty()) return RunProbe(*a);
             if (a->out.empty() && !a->plan) {
               return Fail(Status::Usage("--out: required (or --plan)"));
             }
@@ -111,6 +100,15 @@ Command AddBenchWorker(CLI::App& app) {
       "first line on stdin");
   sub->group("");
   return {sub, [] { return RunWorker(); }};
+}
+
+Command AddBenchProbe(CLI::App& app) {
+  CLI::App* sub = app.add_subcommand(
+      std::string(kBenchProbeCommand),
+      "internal: one startup probe of a bench run, told what to read by "
+      "its one line on stdin");
+  sub->group("");
+  return {sub, [] { return RunProbe(); }};
 }
 
 }  // namespace flatbench::cli

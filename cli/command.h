@@ -27,6 +27,9 @@ Command AddBench(CLI::App& app);
 // Hidden: a bench worker process (cli/bench_child.h), started by bench.
 inline constexpr std::string_view kBenchWorkerCommand = "bench-worker";
 Command AddBenchWorker(CLI::App& app);
+// Hidden: a startup probe (cli/bench_child.h), started by a bench worker.
+inline constexpr std::string_view kBenchProbeCommand = "bench-probe";
+Command AddBenchProbe(CLI::App& app);
 Command AddReport(CLI::App& app);
 Command AddGonogo(CLI::App& app);
 Command AddSweep(CLI::App& app);

@@ -19,10 +19,10 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", FLATBENCH_VERSION);
   const Command commands[] = {
-      AddGen(app),        AddAge(app),    AddMerge(app),  AddGet(app),
-      AddVerify(app),     AddInfo(app),   AddImport(app), AddBench(app),
-      AddReport(app),     AddGonogo(app), AddSweep(app),  AddDevice(app),
-      AddBenchWorker(app)};
+      AddGen(app),         AddAge(app),       AddMerge(app),  AddGet(app),
+      AddVerify(app),      AddInfo(app),      AddImport(app), AddBench(app),
+      AddReport(app),      AddGonogo(app),    AddSweep(app),  AddDevice(app),
+      AddBenchWorker(app), AddBenchProbe(app)};
   // The exit contract, from its one table: every row here, and each
   // command's own rows in its --help.
   app.footer(flatbench::ExitCodesHelp(""));

@@ -6,7 +6,10 @@
 #include <map>
 
 #include "bench/run.h"
+#include "bench/startup.h"
+#include "common/hex.h"
 #include "common/results_ops.h"
+#include "datagen/sampler.h"
 #include "test/bench/local_channel.h"
 #include "test/bench/tiny_dataset.h"
 
@@ -30,8 +33,7 @@ nlohmann::json RunTiny(ScheduleOptions schedule) {
     WorkerOptions o;
     o.allow_drop_caches = false;
     o.check.samples = 50;
-    o.probe_command = {bin,     "bench",   "--startup-probe", b,
-                       "--dir", ds->dir(), "--out",           "-"};
+    o.probe_command = {bin, "bench-probe"};
     owned.push_back(std::make_unique<LocalChannel>(std::make_unique<Worker>(
         ds.value(), b, testing::TinyOpener(ds.value()), o)));
     channels[b] = owned.back().get();
@@ -140,6 +142,67 @@ TEST_CASE("startup probes time a fresh process to its first read",
   for (const auto& b : testing::TinyBackends()) {
     CAPTURE(b);
     CHECK(per_backend[b] == 2);
+  }
+}
+
+TEST_CASE("a startup probe is told what to read by its message",
+          "[bench][startup]") {
+  auto ds = datagen::Dataset::Open(testing::TinyDatasetDir());
+  REQUIRE(ds.ok());
+  const char* bin = std::getenv("FLATBENCH_BIN");
+  REQUIRE(bin != nullptr);
+  ProbeRequest probe{.dir = ds->dir(),
+                     .backend = testing::TinyBackends().front(),
+                     .table = Table::kAccount,
+                     .key = std::string(kAccountKeySize, '\0')};
+  datagen::Sampler hits(ds->spec(), Table::kAccount, datagen::KeyKind::kHit, 7);
+  hits.DrawKey(0, reinterpret_cast<uint8_t*>(probe.key.data()));
+  const nlohmann::json message = ProbeMessage(probe);
+  auto back = ParseProbeMessage(message);
+  REQUIRE(back.ok());
+  CHECK(back.value() == probe);
+  SECTION("a field the probe cannot use is refused, naming it") {
+    for (const char* field : {"dir", "backend", "table", "key"}) {
+      CAPTURE(field);
+      nlohmann::json bad = message;
+      bad.erase(field);
+      const Status st = ParseProbeMessage(bad).status();
+      CHECK(st.code() == Code::kUsage);
+      CHECK(st.message().find(field) != std::string::npos);
+    }
+    nlohmann::json bad = message;
+    bad["key"] = "abcd";  // Two bytes, not an account key's 20.
+    CHECK(ParseProbeMessage(bad).status().message().find("20-byte") !=
+          std::string::npos);
+    bad = message;
+    bad["table"] = "slots";
+    CHECK(ParseProbeMessage(bad).status().code() == Code::kUsage);
+    bad = message;
+    bad["lazy_metadata"] = "yes";
+    CHECK(ParseProbeMessage(bad).status().code() == Code::kUsage);
+  }
+  const std::vector<std::string> command = {bin, "bench-probe"};
+  SECTION("the probe reads the key it is sent") {
+    auto t = SpawnProbe(command, message);
+    INFO(t.status().message());
+    REQUIRE(t.ok());
+    CHECK(t->open_s > 0);
+    CHECK(t->startup_s > t->open_s);
+    CHECK(t->rss_after_open > 0);
+  }
+  SECTION("a key the dataset lacks is the probe's corruption error") {
+    ProbeRequest absent = probe;
+    datagen::Sampler misses(ds->spec(), Table::kAccount,
+                            datagen::KeyKind::kMissAbsent, 7);
+    misses.DrawKey(0, reinterpret_cast<uint8_t*>(absent.key.data()));
+    const Status st = SpawnProbe(command, ProbeMessage(absent)).status();
+    CHECK(st.code() == Code::kCorruption);
+    CHECK(st.message().find(ToHex(absent.key)) != std::string::npos);
+  }
+  SECTION("a message it cannot read ends it with the usage code") {
+    nlohmann::json bad = message;
+    bad["op"] = "start";
+    CHECK(SpawnProbe(command, bad).status().code() == Code::kUsage);
   }
 }
 

@@ -160,7 +160,42 @@ TEST_CASE("sweep's bench flags keep their recorded form") {
   CHECK(ParsedByBench(line) == r);
 }
 
-TEST_CASE("a worker's start message carries the part of the request it uses") {
+TEST_CASE("the journal records every field that shapes the results") {
+  const RunRequest a = EveryField(true);
+  bench::RunParameters params;
+  params.schedule.backends = {"arena", "lmdb"};
+  params.schedule.reads_per_pass = 4'000;
+  params.schedule.repetitions = 2;
+  params.evict = "drop_caches";
+  const RunRequest j = JournalRequest(a, params);
+  // As the run resolved them.
+  CHECK(j.backends == params.schedule.backends);
+  CHECK(j.reads == 4'000);
+  CHECK(j.repetitions == 2);
+  CHECK(j.evict == "drop_caches");
+  // Where the results go and how this invocation runs: at their defaults.
+  RunRequest rest = a;
+  const RunRequest defaults;
+  rest.dir = defaults.dir;
+  rest.out = defaults.out;
+  rest.force = defaults.force;
+  rest.quiet = defaults.quiet;
+  rest.calibration = defaults.calibration;
+  rest.results_root = defaults.results_root;
+  rest.fresh = defaults.fresh;
+  rest.plan = defaults.plan;
+  rest.plan_scale = defaults.plan_scale;
+  rest.plan_accounts = defaults.plan_accounts;
+  rest.plan_slots = defaults.plan_slots;
+  rest.backends = j.backends;
+  rest.reads = j.reads;
+  rest.repetitions = j.repetitions;
+  rest.evict = j.evict;
+  // Everything else as asked, a field added later included.
+  CHECK(j == rest);
+}
+
+TEST_CASE("a worker's start message carries the request") {
   const RunRequest a = EveryField(true);
   const json m = WorkerStart(a, "arena", "drop_caches", 1234);
   CHECK(m.at("op") == "start");
@@ -168,13 +203,8 @@ TEST_CASE("a worker's start message carries the part of the request it uses") {
   CHECK(m.at("run_origin_ns") == 1234);
   auto r = bench::RunRequestFromJson(json::parse(m.dump()).at("request"));
   REQUIRE(r.ok());
-  RunRequest expected;
-  expected.dir = a.dir;
-  expected.out = "-";
-  expected.modes = a.modes;
+  RunRequest expected = a;
   expected.evict = "drop_caches";  // As the parent resolved it.
-  expected.check_samples = a.check_samples;
-  expected.cache_mib = a.cache_mib;
   CHECK(r.value() == expected);
 }
 
