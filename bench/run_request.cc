@@ -25,6 +25,7 @@ void VisitFields(R& r, Visit&& v) {
   v("threads", r.threads);
   v("reads", r.reads);
   v("repetitions", r.repetitions);
+  v("draw-seed", r.draw_seed);
   v("evict", r.evict);
   v("no-device", r.no_device);
   v("device-reads", r.device_reads);

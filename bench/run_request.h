@@ -46,6 +46,8 @@ struct RunRequest {
   std::vector<int> threads;
   uint64_t reads = 0;   // 0: DefaultReadsPerPass(scale).
   int repetitions = 0;  // 0: DefaultRepetitions(scale).
+  // Seeds every cell's key draw (bench/schedule.h CellDrawSeed).
+  uint64_t draw_seed = kDefaultDrawSeed;
   // auto (empty: the same), drop_caches or fadvise.
   std::string evict;
   bool no_device = false;

@@ -85,7 +85,7 @@ bench::RunParameters MakeParameters(const bench::RunRequest& a,
                                         : reads;
   o.repetitions =
       a.repetitions > 0 ? a.repetitions : bench::DefaultRepetitions(spec.scale);
-  o.draw_seed = bench::kDefaultDrawSeed;
+  o.draw_seed = a.draw_seed;
   // An empty --evict is auto.
   p.evict = a.evict == "fadvise" ||
                     (a.evict != "drop_caches" && !bench::DropCachesWritable())

@@ -98,6 +98,7 @@ int RunWorker() {
   o.check.samples = a.check_samples;
   o.check.corrupt_expectations = CorruptExpectationsHook();
   o.cache_bytes = a.cache_mib << 20;
+  o.draw_seed = a.draw_seed;
   o.probe_command = {"/proc/self/exe", std::string(kBenchProbeCommand)};
   bench::Worker worker(ds.value(), start->backend, MakeOpener(ds.value()), o);
   Respond(out, {{"ok", true}, {"result", nullptr}});

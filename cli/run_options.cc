@@ -6,6 +6,7 @@
 #include "backends/table.h"
 #include "cli/bench_args.h"
 #include "cli/flags.h"
+#include "common/hex.h"
 
 namespace flatbench::cli {
 namespace {
@@ -153,7 +154,14 @@ void AddMatrixOptions(CLI::App* sub, bench::RunRequest* r, RunCommand c) {
   if (sweep) {
     reads->capture_default_str();
     repetitions->capture_default_str();
+    return;
   }
+  sub->add_option("--draw-seed", r->draw_seed,
+                  "Seed of the key draws (decimal or 0x hex): every backend "
+                  "reads the same keys in a cell, and another seed draws "
+                  "another sample, to check that a figure does not hinge on "
+                  "the keys drawn")
+      ->default_str("0x" + Hex64(bench::kDefaultDrawSeed));
 }
 
 // The operations: scans, startup probes, batches.

@@ -193,6 +193,35 @@ TEST_CASE("bench writes scan and startup entries the report shows",
   CHECK_THAT(text, Catch::Contains("scans/s (median)"));
 }
 
+// --draw-seed reaches the workers: another seed scans from other keys, the
+// same seed from the same, and the results name the seed.
+TEST_CASE("bench --draw-seed draws the keys every backend reads",
+          "[bench][cli]") {
+  TempDir out;
+  auto scan = [&](const std::string& seed) {
+    const std::string path = out / ("r" + seed + ".json");
+    auto r = RunFlatbench(
+        "bench --dir " + TinyDatasetDir() + " --backends arena --out " + path +
+        " --kinds scan --modes warm --tables account --threads 1 --reads 100 "
+        "--repetitions 1 --check-samples 20 --no-device --quiet" +
+        (seed.empty() ? "" : " --draw-seed " + seed));
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const nlohmann::json doc = ReadJson(path);
+    REQUIRE(doc["benchmarks"].size() == 1);
+    return std::pair(
+        doc["benchmarks"][0][std::string(results::kScanChecksum.name)],
+        doc["context"][std::string(results::kKeyDraw.name)].get<std::string>());
+  };
+  const auto [default_sum, default_draw] = scan("");
+  const auto [sum16, draw16] = scan("16");
+  const auto [sum_hex, draw_hex] = scan("0x10");
+  CHECK(sum16 == sum_hex);
+  CHECK(sum16 != default_sum);
+  CHECK_THAT(draw16, Catch::Contains("draw seed 0x10)"));
+  CHECK_THAT(default_draw, Catch::Contains("draw seed 0x647261772d6b6579)"));
+}
+
 // Through the binary and the report: batch entries and their device cell
 // at depth B, read back through the contract (a malformed one would exit
 // 65) and shown in their own section. In-process checks of every backend's

@@ -34,6 +34,7 @@ RunRequest EveryField(bool device) {
   r.threads = {2, 4};
   r.reads = 321;
   r.repetitions = 7;
+  r.draw_seed = 0x5eed;
   r.evict = "fadvise";
   r.no_device = !device;
   r.device_reads = device ? 99 : 0;
