@@ -10,11 +10,11 @@
 #include "bench/pass.h"
 #include "common/results_schema.h"
 #include "common/text.h"
+#include "dataset/backend_facts.h"
 #include "flatbench_config.h"
 #include "flatbench_revision.h"
 
 namespace flatbench::bench {
-namespace {}  // namespace
 
 nlohmann::json RunContext(const datagen::Dataset& ds, const RunParameters& p,
                           const Versions& versions) {
@@ -59,12 +59,11 @@ nlohmann::json RunContext(const datagen::Dataset& ds, const RunParameters& p,
           "the same keys in the same cell and repetition; key bytes are "
           "prepared before the timed loop";
   set(results::kKeyDraw, draw.str());
-  auto version_of = [&](const std::string& library) -> std::string {
-    auto it = versions.find(library);
-    return it != versions.end() ? it->second : "not built";
-  };
-  set(results::kLibRocksdb, version_of("rocksdb"));
-  set(results::kLibLmdb, version_of("lmdb"));
+  for (const dataset::BackendFacts& f : dataset::kBackends) {
+    if (f.library.empty()) continue;
+    auto it = versions.find(std::string(f.library));
+    set(f.library_key, it != versions.end() ? it->second : "not built");
+  }
   set(results::kLibCompiler, FLATBENCH_COMPILER);
   set(results::kEvictionBound, p.eviction_bound);
   set(results::kWarmBound, p.warm_bound);

@@ -13,8 +13,9 @@
 namespace flatbench::bench {
 
 // Versions of the libraries linked into this build, by library name
-// ("rocksdb", "lmdb"): the CLI fills it from the backends table (bench/
-// does not link the backends). A library not in it is "not built".
+// (dataset::BackendFacts::library): the CLI fills it from the backends
+// table (bench/ does not link the backends). The context records each
+// library a backend's facts name, "not built" when it is not in here.
 using Versions = std::map<std::string, std::string>;
 
 struct RunParameters {

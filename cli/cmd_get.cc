@@ -15,6 +15,7 @@
 #include "common/results_schema.h"
 #include "datagen/dataset_dir.h"
 #include "datagen/dataset_files.h"
+#include "dataset/backend_facts.h"
 
 namespace flatbench::cli {
 namespace {
@@ -22,7 +23,7 @@ namespace {
 struct GetArgs {
   std::string dir;
   std::string file;
-  std::string backend = "arena";
+  std::string backend{dataset::kCandidate};
   std::string table{results::kTableAccount};
   std::string key;
   std::string keys_file;  // --keys: a batch (cli/get_batch.h)

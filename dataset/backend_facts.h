@@ -17,6 +17,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "common/results_schema.h"
+
 namespace flatbench::dataset {
 
 // What building a store takes (dataset/estimate.h).
@@ -89,9 +91,10 @@ struct BackendFacts {
   // How the report names it where its read path matters (the arena's
   // mmap reader beside its other read paths); empty: its name.
   std::string_view label = {};
-  // The library it links, for the results' context; empty: nothing linked
-  // (the arena is this project's).
+  // The library it links, and the results' context key of its version;
+  // empty: nothing linked (the arena is this project's).
   std::string_view library = {};
+  results::ContextKey library_key = {};
   // A store's figures; a read variant is priced as its store.
   StoreFigures figures = {};
   PassCost cost = {};
@@ -135,6 +138,7 @@ inline constexpr BackendFacts kBackends[] = {
      .store = "rocksdb",
      .integrity_check = "VerifyChecksum of every SST file",
      .library = "rocksdb",
+     .library_key = results::kLibRocksdb,
      .figures = {.disk_factor = 1.008,
                  .pairs_per_second = 782e3,
                  .pairs_per_second_2 = 1389e3,
@@ -155,6 +159,7 @@ inline constexpr BackendFacts kBackends[] = {
      .integrity_check = "a pread check of every page of both trees",
      .isolated_file = "data.mdb",
      .library = "lmdb",
+     .library_key = results::kLibLmdb,
      .figures = {.disk_factor = 1.149,
                  .pairs_per_second = 928e3,
                  .pairs_per_second_2 = 1485e3,
@@ -256,6 +261,10 @@ constexpr const BackendFacts* FindFacts(std::string_view name) {
   return nullptr;
 }
 
+// The store the project asks about: the default of `get --backend` and
+// of the thresholds' candidate.
+inline constexpr std::string_view kCandidate = "arena";
+
 // The store whose figures a name that is no store gets: LMDB, the slowest
 // embedded store.
 inline constexpr std::string_view kFallbackStore = "lmdb";
@@ -271,6 +280,7 @@ constexpr bool IsStoreName(std::string_view name) {
 }
 }  // namespace facts_detail
 static_assert(facts_detail::IsStoreName(kFallbackStore));
+static_assert(facts_detail::IsStoreName(kCandidate));
 
 // The most pairs `name` is built for (0: no limit, or no such backend);
 // a loop, for constant expressions (see IsStoreName).

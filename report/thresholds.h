@@ -14,6 +14,7 @@
 
 #include "common/results_schema.h"
 #include "common/status.h"
+#include "dataset/backend_facts.h"
 
 namespace flatbench::report {
 
@@ -44,7 +45,7 @@ struct RatioThreshold {
 struct Thresholds {
   std::string gate_mode{results::kModeCold};
   std::string gate_scale = "full";
-  std::string candidate = "arena";
+  std::string candidate{dataset::kCandidate};
   std::vector<RatioThreshold> checks;
   int min_repetitions = 5;
   double max_resident_fraction = 0.01;

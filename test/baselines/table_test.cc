@@ -108,6 +108,17 @@ TEST_CASE("the table's queries follow its entries") {
     CAPTURE(library);
     CHECK_FALSE(version.empty());
   }
+  // A linked library's version has its own key in the results' context.
+  for (const dataset::BackendFacts& f : dataset::kBackends) {
+    if (f.library.empty()) continue;
+    CAPTURE(f.name);
+    bool listed = false;
+    for (const results::ContextKey& k : results::AllContextKeys()) {
+      listed = listed || k.name == f.library_key.name;
+    }
+    CHECK(listed);
+    CHECK(f.library_key.name == "flatbench.lib." + std::string(f.library));
+  }
 }
 
 TEST_CASE("unknown names and read variants are refused with kUsage") {
