@@ -18,7 +18,7 @@
 
 extern char** environ;
 
-namespace flatbench {
+namespace flatbench::bench {
 namespace {
 
 constexpr char kSelf[] = "/proc/self/exe";
@@ -210,4 +210,4 @@ void DieBySignalOnFault() {
   }
 }
 
-}  // namespace flatbench
+}  // namespace flatbench::bench

@@ -16,7 +16,7 @@
 
 #include "common/status.h"
 
-namespace flatbench {
+namespace flatbench::bench {
 
 // How a child process ended: it exited with a code, or a signal killed it.
 struct ChildExit {
@@ -112,4 +112,4 @@ FILE* TakeResponseStream();
 // answer (its default, 1, is also `get`'s "not found").
 void DieBySignalOnFault();
 
-}  // namespace flatbench
+}  // namespace flatbench::bench

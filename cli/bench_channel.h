@@ -13,12 +13,12 @@ namespace flatbench::cli {
 // The parent's end of a worker process.
 class ProcessChannel : public bench::WorkerChannel {
  public:
-  explicit ProcessChannel(std::unique_ptr<LineChild> child)
+  explicit ProcessChannel(std::unique_ptr<bench::LineChild> child)
       : child_(std::move(child)) {}
   Result<nlohmann::json> Call(const nlohmann::json& request) override;
 
  private:
-  std::unique_ptr<LineChild> child_;
+  std::unique_ptr<bench::LineChild> child_;
 };
 
 }  // namespace flatbench::cli

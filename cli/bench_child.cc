@@ -72,7 +72,7 @@ Result<WorkerStartMessage> ParseStart(const nlohmann::json& m) {
 }  // namespace
 
 int RunWorker() {
-  FILE* out = TakeResponseStream();
+  FILE* out = bench::TakeResponseStream();
   if (out == nullptr) return Fail(Status::FromErrno("worker: stdout"));
   const std::optional<nlohmann::json> first = NextMessage();
   if (!first) return Fail(Status::Usage("worker: no start message"));

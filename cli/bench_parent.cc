@@ -193,7 +193,7 @@ Status StartWorkers(const bench::RunRequest& a,
                     std::vector<std::unique_ptr<ProcessChannel>>* owned,
                     std::map<std::string, bench::WorkerChannel*>* channels) {
   for (const auto& b : chosen) {
-    auto child = LineChild::Start(WorkerCommandLine());
+    auto child = bench::LineChild::Start(WorkerCommandLine());
     if (!child.ok()) return child.status().WithContext(b);
     owned->push_back(
         std::make_unique<ProcessChannel>(std::move(child).value()));

@@ -107,7 +107,7 @@ int GetInChild(const datagen::Dataset& ds, const GetArgs& a,
                                    batch ? a.keys_file : a.key,
                                    "--in-process"};
   if (a.no_verify) args.push_back("--no-verify");
-  auto end = SpawnSelf(args);
+  auto end = bench::SpawnSelf(args);
   if (!end.ok()) return Fail(end.status());
   // A documented exit is the child's own answer, already printed; a stop
   // signal (an interrupt) is passed on as it is.
@@ -142,7 +142,7 @@ int RunGetBatch(const GetArgs& a) {
   const std::string dir = ds->BackendDir(a.backend);
   if (entry.value()->isolate_reads()) {
     if (!a.in_process) return GetInChild(ds.value(), a, *entry.value());
-    DieBySignalOnFault();
+    bench::DieBySignalOnFault();
     std::vector<Status> failed;
     std::vector<std::optional<std::string>> walks;
     const bool check = !a.no_verify && entry.value()->checked_get != nullptr;
@@ -188,7 +188,7 @@ Status RunGet(const GetArgs& a, int* child_exit) {
     return Status::Ok();
   }
   if (entry->isolate_reads()) {
-    DieBySignalOnFault();
+    bench::DieBySignalOnFault();
     return LookupIsolated(ds, a, *entry, table, key);
   }
   OpenOptions options;

@@ -179,8 +179,9 @@ bench::SweepSteps ChildSteps(const SweepArgs& a, const bench::SweepPlan& plan,
   // child_process.h). A child that could not be started or waited for is
   // an I/O error (74).
   auto spawn = [](const std::vector<std::string>& args) -> Status {
-    FLATBENCH_ASSIGN_OR_RETURN(const ChildExit end, SpawnSelf(args));
-    return ChildStatus(end, args[0], args[0]);
+    FLATBENCH_ASSIGN_OR_RETURN(const bench::ChildExit end,
+                               bench::SpawnSelf(args));
+    return bench::ChildStatus(end, args[0], args[0]);
   };
   steps.generate = [a, names, spawn](const dataset::Spec& spec,
                                      const std::string& dir) {

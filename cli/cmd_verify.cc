@@ -123,9 +123,9 @@ Status VerifyBackend(const datagen::Dataset& ds, const backends::Entry& entry,
 // such as a sanitizer's report) is reported as corruption instead of taking
 // verify down. A documented exit is the child's own verdict, already
 // printed.
-Result<ChildExit> VerifyInChild(const datagen::Dataset& ds,
-                                const backends::Entry& entry,
-                                const VerifyArgs& a) {
+Result<bench::ChildExit> VerifyInChild(const datagen::Dataset& ds,
+                                       const backends::Entry& entry,
+                                       const VerifyArgs& a) {
   const std::string name(entry.name);
   std::vector<std::string> args = {"verify",
                                    "--dir",
@@ -137,7 +137,7 @@ Result<ChildExit> VerifyInChild(const datagen::Dataset& ds,
                                    "--in-process"};
   if (a.quick) args.push_back("--quick");
   if (a.quiet) args.push_back("--quiet");
-  FLATBENCH_ASSIGN_OR_RETURN(ChildExit end, SpawnSelf(args));
+  FLATBENCH_ASSIGN_OR_RETURN(bench::ChildExit end, bench::SpawnSelf(args));
   if (end.DocumentedCode("verify").has_value()) return end;
   return Status::Corruption(
       ds.BackendDir(name) + "/" + std::string(entry.isolated_file) +
@@ -161,7 +161,7 @@ int RunVerify(const VerifyArgs& a) {
     std::printf("dataset %s: %s, fingerprint %s\n", a.dir.c_str(),
                 ds->spec().Canonical().c_str(), ds->fingerprint().c_str());
   }
-  if (a.in_process) DieBySignalOnFault();
+  if (a.in_process) bench::DieBySignalOnFault();
   for (const auto& name : names) {
     auto built = backends::Built(name, "--backends");
     if (!built.ok()) return Fail(built.status().WithContext("verify " + name));

@@ -34,9 +34,9 @@
 
 namespace flatbench::cli {
 
-int PhaseExit(const ChildExit& end, const std::string& command,
+int PhaseExit(const bench::ChildExit& end, const std::string& command,
               const std::string& phase) {
-  Status st = ChildStatus(end, command, phase);
+  Status st = bench::ChildStatus(end, command, phase);
   if (st.ok()) return 0;
   return st.code() == Code::kChildFailed ? Fail(st) : st.ExitCode();
 }
@@ -109,7 +109,7 @@ int PrintGonogoPlan(const GonogoArgs& a, const dataset::Spec& spec,
   request.plan_scale = spec.scale;
   request.plan_accounts = spec.accounts;
   request.plan_slots = spec.slots_per_account;
-  auto end = SpawnSelf(BenchCommandLine(request));
+  auto end = bench::SpawnSelf(BenchCommandLine(request));
   if (!end.ok()) return Fail(end.status().WithContext("bench --plan"));
   if (int rc = PhaseExit(end.value(), "bench", "bench --plan"); rc != 0) {
     return rc;

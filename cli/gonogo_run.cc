@@ -256,7 +256,7 @@ int GonogoRun::RunPhase(const std::string& phase,
   std::fprintf(stderr, "== gonogo [%d/%d] %s\n", phase_no_, phases_,
                phase.c_str());
   const auto start = std::chrono::steady_clock::now();
-  auto end = SpawnSelf(args);
+  auto end = bench::SpawnSelf(args);
   if (StopSignal() != 0) return Stopped(phase);
   if (!end.ok()) return Fail(end.status().WithContext(phase));
   const double secs =

@@ -54,7 +54,7 @@ bench::RunRequest BenchOf(const GonogoArgs& a, const std::string& out);
 // signal or a code its command does not document (a sanitizer's 1 is
 // neither NO-GO nor anything else), kChildFailed, printed here. A verdict
 // never comes from a child: the report runs in this process.
-int PhaseExit(const ChildExit& end, const std::string& command,
+int PhaseExit(const bench::ChildExit& end, const std::string& command,
               const std::string& phase);
 
 }  // namespace flatbench::cli

@@ -19,12 +19,12 @@
 #include "common/exit_codes.h"
 #include "test/catch_session.h"
 
-using flatbench::ChildExit;
-using flatbench::ChildStatus;
 using flatbench::Code;
-using flatbench::LineChild;
-using flatbench::SpawnSelf;
 using flatbench::Status;
+using flatbench::bench::ChildExit;
+using flatbench::bench::ChildStatus;
+using flatbench::bench::LineChild;
+using flatbench::bench::SpawnSelf;
 
 TEST_CASE("a documented exit keeps its meaning") {
   auto end = SpawnSelf({"exit-with", "65"});
