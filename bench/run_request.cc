@@ -42,9 +42,6 @@ void VisitFields(R& r, Visit&& v) {
   v("cache-mib", r.cache_mib);
   v("fresh", r.fresh);
   v("plan", r.plan);
-  v("plan-scale", r.plan_scale);
-  v("plan-accounts", r.plan_accounts);
-  v("plan-slots", r.plan_slots);
 }
 
 template <typename T>

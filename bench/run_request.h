@@ -68,10 +68,6 @@ struct RunRequest {
   uint64_t cache_mib = 1024;
   bool fresh = false;  // Remove the journal of an earlier run first.
   bool plan = false;   // Print the plan, run nothing.
-  // Plan a dataset of this scale not built yet (gonogo --plan).
-  std::string plan_scale;
-  uint64_t plan_accounts = 0;
-  uint32_t plan_slots = 4;
 
   bool operator==(const RunRequest&) const = default;
 };

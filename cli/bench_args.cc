@@ -134,9 +134,6 @@ bench::RunRequest JournalRequest(const bench::RunRequest& a,
   r.results_root = defaults.results_root;
   r.fresh = defaults.fresh;
   r.plan = defaults.plan;
-  r.plan_scale = defaults.plan_scale;
-  r.plan_accounts = defaults.plan_accounts;
-  r.plan_slots = defaults.plan_slots;
   // Resolved as the run uses them. --threads, --device-reads and --scans
   // stay as given: batch cells run at given threads only, and the other
   // two follow --reads, which names a change itself.

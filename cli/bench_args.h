@@ -45,8 +45,8 @@ bench::Opener MakeOpener(const datagen::Dataset& ds);
 // that shapes the results, resolved as the run uses it (the backends
 // chosen, the reads and repetitions at the dataset's scale, the eviction on
 // this host); where the results go and how this invocation runs (dir, out,
-// force, quiet, fresh, plan, calibration and the plan's hidden fields) at
-// their defaults. A rerun resumes it only with the same. A new field is
+// force, quiet, fresh, plan, calibration and results-root) at their
+// defaults. A rerun resumes it only with the same. A new field is
 // recorded unless it is named here.
 bench::RunRequest JournalRequest(const bench::RunRequest& a,
                                  const bench::RunParameters& params);

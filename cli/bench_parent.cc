@@ -63,15 +63,13 @@ void PrintPlan(const bench::RunRequest& a, const dataset::Spec& spec,
                bench::FormatPlan(plan).c_str());
 }
 
-// --plan for a dataset not built yet (gonogo --plan): its spec from
-// --plan-scale, the backends given, each backend's size estimated.
-Status PlanUnbuilt(const bench::RunRequest& a) {
-  FLATBENCH_ASSIGN_OR_RETURN(
-      const dataset::Spec spec,
-      dataset::MakeSpec(a.plan_scale, a.plan_accounts, a.plan_slots,
-                        dataset::kDefaultSeed));
+// --plan for a dataset of `spec` not built yet (gonogo --plan): the
+// backends given, each backend's size estimated.
+Status PlanUnbuilt(const bench::RunRequest& a, const dataset::Spec& spec) {
   if (a.backends.empty()) {
-    return Status::Usage("--plan-scale: needs --backends");
+    return Status::Usage(
+        "the plan of a dataset not built yet needs "
+        "--backends");
   }
   bench::RunParameters params = MakeParameters(a, spec);
   params.schedule.backends = a.backends;
@@ -243,7 +241,7 @@ Status FinishRun(const bench::RunRequest& a, const bench::RunOutcome& outcome) {
 // The phases: the device profile and the dataset checked, the backends
 // chosen, the plan made (and printed), the journal read for a resume, the
 // workers started, the passes run, the results written.
-Status RunParent(const bench::RunRequest& a) {
+Status RunParent(const bench::RunRequest& a, const dataset::Spec* unbuilt) {
   nlohmann::json profile;  // A bad profile is refused before anything runs.
   if (!a.device_profile.empty()) {
     FLATBENCH_ASSIGN_OR_RETURN(auto loaded,
@@ -251,9 +249,9 @@ Status RunParent(const bench::RunRequest& a) {
     profile = std::move(loaded.doc);
   }
   auto opened = datagen::Dataset::Open(a.dir);
-  if (a.plan && !a.plan_scale.empty() &&
+  if (a.plan && unbuilt != nullptr &&
       (!opened.ok() || opened->CompleteBackends().size() < a.backends.size())) {
-    return PlanUnbuilt(a);
+    return PlanUnbuilt(a, *unbuilt);
   }
   FLATBENCH_ASSIGN_OR_RETURN(const datagen::Dataset ds, std::move(opened));
   datagen::DirLock reading;  // No gen, age or merge changes it meanwhile.

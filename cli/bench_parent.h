@@ -12,8 +12,12 @@
 
 namespace flatbench::cli {
 
-// The run, or only its plan (--plan).
-Status RunParent(const bench::RunRequest& a);
+// The run, or only its plan (--plan). With --plan and `unbuilt` (gonogo
+// --plan, in its own process): when a.dir does not hold every backend
+// asked yet, the plan is of a dataset of that spec, sized by gen's
+// estimates.
+Status RunParent(const bench::RunRequest& a,
+                 const dataset::Spec* unbuilt = nullptr);
 
 // After a stop signal: where the run stopped and what a rerun does; returns
 // 128 + N.

@@ -13,6 +13,7 @@
 #include "backends/table.h"
 #include "bench/child_process.h"
 #include "bench/plan.h"
+#include "cli/bench_parent.h"
 #include "cli/command.h"
 #include "cli/exit.h"
 #include "cli/flags.h"
@@ -106,13 +107,8 @@ int PrintGonogoPlan(const GonogoArgs& a, const dataset::Spec& spec,
                              : " --quick: seconds");
   std::fprintf(stderr, "  [%d/%d] bench:\n", ++phase, phases);
   request.plan = true;
-  request.plan_scale = spec.scale;
-  request.plan_accounts = spec.accounts;
-  request.plan_slots = spec.slots_per_account;
-  auto end = bench::SpawnSelf(BenchCommandLine(request));
-  if (!end.ok()) return Fail(end.status().WithContext("bench --plan"));
-  if (int rc = PhaseExit(end.value(), "bench", "bench --plan"); rc != 0) {
-    return rc;
+  if (Status st = RunParent(request, &spec); !st.ok()) {
+    return Fail(st.WithContext("bench --plan"));
   }
   std::fprintf(stderr, "  [%d/%d] report: seconds\n", ++phase, phases);
   return 0;

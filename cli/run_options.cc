@@ -223,7 +223,7 @@ void AddEvictOption(CLI::App* sub, bench::RunRequest* r, RunCommand c) {
 }
 
 // bench's own: replacing and resuming, the sanity check, the cache, and
-// (hidden) what gonogo tells it.
+// where gonogo's results are.
 void AddBenchOnlyOptions(CLI::App* sub, bench::RunRequest* r) {
   sub->add_flag("--force", r->force, "Replace an existing --out file");
   sub->add_flag("--fresh", r->fresh,
@@ -238,14 +238,11 @@ void AddBenchOnlyOptions(CLI::App* sub, bench::RunRequest* r) {
                   "tables by file size (RocksDB's caches total 1024)")
       ->capture_default_str()
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 30));
-}
-
-// Hidden (gonogo): where its results go, and the dataset its --plan plans.
-void AddHiddenOptions(CLI::App* sub, bench::RunRequest* r) {
-  sub->add_option("--results-root", r->results_root, "internal")->group("");
-  sub->add_option("--plan-scale", r->plan_scale, "internal")->group("");
-  sub->add_option("--plan-accounts", r->plan_accounts, "internal")->group("");
-  sub->add_option("--plan-slots", r->plan_slots, "internal")->group("");
+  sub->add_option("--results-root", r->results_root,
+                  "Folder of gonogo's results (gonogo --results): without "
+                  "--calibration, the newest RESULTS_ROOT/*/bench.json of "
+                  "this host calibrates the plan")
+      ->capture_default_str();
 }
 
 }  // namespace
@@ -261,7 +258,6 @@ void AddRunOptions(CLI::App* sub, bench::RunRequest* r, RunCommand c) {
   if (c != RunCommand::kGonogo) {
     sub->add_flag("--quiet", r->quiet, "No progress lines");
   }
-  if (c == RunCommand::kBench) AddHiddenOptions(sub, r);
 }
 
 std::vector<std::string> RequestArgs(const bench::RunRequest& r) {

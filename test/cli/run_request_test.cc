@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/bench_args.h"
+#include "cli/command.h"
 #include "cli/gonogo_run.h"
 #include "cli/run_options.h"
 
@@ -50,9 +51,6 @@ RunRequest EveryField(bool device) {
   r.check_samples = 12;
   r.cache_mib = 64;
   r.fresh = r.plan = true;
-  r.plan_scale = "custom";
-  r.plan_accounts = 5000;
-  r.plan_slots = 2;
   return r;
 }
 
@@ -65,6 +63,23 @@ RunRequest ParsedByBench(const std::vector<std::string>& args) {
   for (const auto& a : args) argv.push_back(a.c_str());
   app.parse(static_cast<int>(argv.size()), argv.data());
   return r;
+}
+
+TEST_CASE("bench, gonogo and sweep hide no option: roles are messages") {
+  CLI::App app;
+  const Command commands[] = {AddBench(app), AddGonogo(app), AddSweep(app)};
+  for (const Command& c : commands) {
+    for (const CLI::Option* o : c.app->get_options()) {
+      CAPTURE(c.app->get_name(), o->get_name());
+      CHECK_FALSE(o->get_group().empty());
+    }
+  }
+  // Every bench field is an option of bench's.
+  for (std::string_view field : bench::RunRequestFields()) {
+    CAPTURE(field);
+    CHECK(commands[0].app->get_option_no_throw("--" + std::string(field)) !=
+          nullptr);
+  }
 }
 
 TEST_CASE("a run request round-trips through JSON, every field") {
@@ -185,9 +200,6 @@ TEST_CASE("the journal records every field that shapes the results") {
   rest.results_root = defaults.results_root;
   rest.fresh = defaults.fresh;
   rest.plan = defaults.plan;
-  rest.plan_scale = defaults.plan_scale;
-  rest.plan_accounts = defaults.plan_accounts;
-  rest.plan_slots = defaults.plan_slots;
   rest.backends = j.backends;
   rest.reads = j.reads;
   rest.repetitions = j.repetitions;
