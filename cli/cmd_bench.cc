@@ -93,22 +93,31 @@ Command AddBench(CLI::App& app) {
           }};
 }
 
-Command AddBenchWorker(CLI::App& app) {
-  CLI::App* sub = app.add_subcommand(
-      std::string(kBenchWorkerCommand),
-      "internal: one backend's worker of a bench run, told the run by its "
-      "first line on stdin");
+namespace {
+
+// A hidden command: a role one bench process starts another in, told its
+// work by messages on stdin.
+Command AddRole(CLI::App& app, std::string_view name, const char* help,
+                int (*run)()) {
+  CLI::App* sub = app.add_subcommand(std::string(name), help);
   sub->group("");
-  return {sub, [] { return RunWorker(); }};
+  return {sub, run};
+}
+
+}  // namespace
+
+Command AddBenchWorker(CLI::App& app) {
+  return AddRole(app, kBenchWorkerCommand,
+                 "internal: one backend's worker of a bench run, told the "
+                 "run by its first line on stdin",
+                 &RunWorker);
 }
 
 Command AddBenchProbe(CLI::App& app) {
-  CLI::App* sub = app.add_subcommand(
-      std::string(kBenchProbeCommand),
-      "internal: one startup probe of a bench run, told what to read by "
-      "its one line on stdin");
-  sub->group("");
-  return {sub, [] { return RunProbe(); }};
+  return AddRole(app, kBenchProbeCommand,
+                 "internal: one startup probe of a bench run, told what to "
+                 "read by its one line on stdin",
+                 &RunProbe);
 }
 
 }  // namespace flatbench::cli
