@@ -75,10 +75,14 @@ Status Db::Exec(const std::string& sql) {
   return rc == SQLITE_OK ? Status::Ok() : Error(rc, sql);
 }
 
+int Statement::PrepareOn(sqlite3* db, const std::string& sql) {
+  Finalize();
+  return sqlite3_prepare_v3(db, sql.c_str(), -1, SQLITE_PREPARE_PERSISTENT,
+                            &stmt_, nullptr);
+}
+
 Status Db::Prepare(const std::string& sql, Statement* out) {
-  out->Finalize();
-  int rc = sqlite3_prepare_v3(db_, sql.c_str(), -1, SQLITE_PREPARE_PERSISTENT,
-                              &out->stmt_, nullptr);
+  const int rc = out->PrepareOn(db_, sql);
   return rc == SQLITE_OK ? Status::Ok() : Error(rc, sql);
 }
 

@@ -32,9 +32,12 @@ class Statement {
   // Column `index` of the current row. Valid until the next Step, Reset or
   // Finalize.
   std::string_view ColumnBlob(int index) const;
+  // Finalizes what it held and prepares `sql` on `db` to be run many times
+  // (SQLITE_PREPARE_PERSISTENT); SQLite's result code. Db::Prepare calls
+  // it and names the statement in its error.
+  int PrepareOn(sqlite3* db, const std::string& sql);
 
  private:
-  friend class Db;
   sqlite3_stmt* stmt_ = nullptr;
 };
 
