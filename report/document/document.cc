@@ -54,11 +54,16 @@ void AddCeilingParagraphs(Section* s) {
       "The own ceiling, T / (n T / D + c) reads/s over the same, adds c, "
       "the read path's CPU time per read (the smaller of its measured CPU "
       "time and its time per read less its storage waits): what its CPU "
-      "per read allows on this device. A check whose bound lies above the "
-      "device ceiling's interval is beyond this device's limit for any "
-      "one-page format; where the measured ratio lies above that interval, "
-      "the ceiling did not hold and the check is never marked beyond "
-      "(RESEARCH.md §7)."));
+      "per read allows on this device. Where in every repetition c is the "
+      "time per read less the storage waits, and n the pages the read path "
+      "measured, the own ceiling is the measured ratio by construction, "
+      "and the table says \"" +
+      std::string(kOwnIsMeasured) + "\"."));
+  s->blocks.push_back(Paragraph(
+      "A check whose bound lies above the device ceiling's interval is "
+      "beyond this device's limit for any one-page format; where the "
+      "measured ratio lies above that interval, the ceiling did not hold "
+      "and the check is never marked beyond (RESEARCH.md §7)."));
 }
 
 Section CellSection(const Verdict& v, const ResultSet& res) {

@@ -133,16 +133,14 @@ std::string BeyondFinding(const Verdict& v) {
   std::vector<std::string> parts;
   for (size_t i = 0; i < beyond.size() && i < 4; ++i) {
     const RatioCheck& c = *beyond[i];
-    parts.push_back(
-        CheckWhere(c) + " needs " +
-        (c.threshold.HigherIsBetter() ? "≥ " : "≤ ") +
-        Ratio(c.threshold.bound) + ", but reading " +
-        Fixed(c.ceiling.pages_per_hit, 3) + " pages per hit at the device's " +
-        Count(c.ceiling.device_rate) + " reads/s reaches at most " +
-        CeilingFigureText(c.ceiling.device) +
-        " with no CPU time (this read path's own ceiling, with its " +
-        Micros(c.ceiling.cpu_per_read_s * 1e9) +
-        " of CPU per read: " + CeilingFigureText(c.ceiling.own) + ")");
+    parts.push_back(CheckWhere(c) + " needs " +
+                    (c.threshold.HigherIsBetter() ? "≥ " : "≤ ") +
+                    Ratio(c.threshold.bound) + ", but reading " +
+                    Fixed(c.ceiling.pages_per_hit, 3) +
+                    " pages per hit at the device's " +
+                    Count(c.ceiling.device_rate) + " reads/s reaches at most " +
+                    CeilingFigureText(c.ceiling.device) +
+                    " with no CPU time (" + OwnCeilingText(c.ceiling) + ")");
   }
   std::string more;
   if (beyond.size() > 4) {

@@ -138,7 +138,8 @@ Table RatioTable(const Verdict& v) {
     std::string device = "–", own = "–";
     if (c.ceiling.available) {
       device = CeilingFigureText(c.ceiling.device);
-      own = CeilingFigureText(c.ceiling.own);
+      own = c.ceiling.own_is_measured ? std::string(kOwnIsMeasured)
+                                      : CeilingFigureText(c.ceiling.own);
     } else if (!c.threshold.HigherIsBetter()) {
       device = own = "none (a miss can be answered from memory)";
     }

@@ -97,6 +97,7 @@ Ceiling ComputeCeiling(const std::map<CellKey, CellStats>& cells,
   const double cpu_s =
       std::isfinite(cpu_ns) && cpu_ns >= 0 ? cpu_ns * 1e-9 : INFINITY;
   std::vector<double> device, own, cpu;
+  c.own_is_measured = !a->rates.empty();
   for (size_t i = 0; i < a->rates.size(); ++i) {
     const double d = DeviceRateOfRep(*dev, a->reps[i]);
     const double wait = threads / d;  // One 4 KiB read at T in flight.
@@ -106,6 +107,8 @@ Ceiling ComputeCeiling(const std::map<CellKey, CellStats>& cells,
     cpu.push_back(c_i);
     device.push_back(threads / (c.pages_per_hit * wait));
     own.push_back(threads / (c.pages_per_hit * wait + c_i));
+    c.own_is_measured = c.own_is_measured &&
+                        std::abs(own.back() - a->rates[i]) <= 1e-9 * own.back();
   }
   c.device_rate = dev->reads_per_s.median;
   c.cpu_per_read_s = Median(cpu);
@@ -125,6 +128,17 @@ std::string CeilingFigureText(const CeilingFigure& f) {
   if (!std::isfinite(f.ratio)) return "–";
   return Ratio(f.ratio) + " [" + Ratio(f.interval.low) + ", " +
          Ratio(f.interval.high) + "]";
+}
+
+std::string OwnCeilingText(const Ceiling& c) {
+  if (c.own_is_measured) {
+    return "this read path already runs at its own ceiling: its time per "
+           "read is its device waits plus " +
+           Micros(c.cpu_per_read_s * 1e9);
+  }
+  return "this read path's own ceiling, with its " +
+         Micros(c.cpu_per_read_s * 1e9) +
+         " of CPU per read: " + CeilingFigureText(c.own);
 }
 
 std::string CeilingSummary(const Ceiling& c) {

@@ -71,6 +71,11 @@ struct Ceiling {
   // False when the measured ratio lies above the device ceiling's interval
   // (set by the verdict): the ceiling is then no limit for that check.
   bool held = true;
+  // In every repetition the own ceiling is the measured rate itself: n1 is
+  // the pages it measured and c its time per read less their waits (below
+  // its measured CPU time). It runs at its own ceiling by construction, so
+  // the report says so rather than repeat the measured ratio as a ceiling.
+  bool own_is_measured = false;
 };
 
 // The ceilings of the check `threshold` between the candidate's and the
@@ -85,6 +90,14 @@ Ceiling ComputeCeiling(const std::map<CellKey, CellStats>& cells,
 std::string CeilingSummary(const Ceiling& ceiling);
 // "1.05 [1.01, 1.09]": a figure with its interval.
 std::string CeilingFigureText(const CeilingFigure& figure);
+
+// The own ceiling's cell where it is the measured ratio (own_is_measured).
+inline constexpr char kOwnIsMeasured[] = "= the ratio (no headroom)";
+
+// The own ceiling in words: "this read path's own ceiling, with its 4.8 µs
+// of CPU per read: 0.982 [0.645, 1.107]", or, where it is the measured
+// ratio, that the read path runs at it.
+std::string OwnCeilingText(const Ceiling& c);
 
 // The candidate's 4 KiB pages per read in `cell`: max of major faults per
 // read and bytes read per read / 4096, NaN when neither was recorded.

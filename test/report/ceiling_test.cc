@@ -86,6 +86,46 @@ TEST_CASE("an arena heavy on CPU is not beyond the device's limit",
         std::string::npos);
 }
 
+TEST_CASE("an own ceiling that is the measurement says so",
+          "[report][ceiling]") {
+  ResultsBuilder b;
+  b.jitter = 0;
+  // Half a page per hit measured (fewer than the model's 0.9997, so n1 =
+  // 0.5), 50 us per read: 20,000 hits/s, 2.000 x RocksDB.
+  auto doc = b.Build();
+  const std::string hit = "arena/account/hit/cold/threads:1/";
+  testing::SetCounter(doc, hit, "major_faults_per_read", 0.5);
+  testing::SetCounter(doc, hit, "bytes_read_per_read", 2048);
+  testing::SetRate(doc, hit, 1e6 / 50);
+  // With 40 us of CPU measured, c is the residual 50 - 0.5 x 40 = 30 us:
+  // the own ceiling, 1 / (0.5 x 40 + 30) us, is the measured 20,000/s.
+  testing::SetCounter(doc, hit, "cpu_ns_per_read", 40'000);
+  const Verdict echo = Judge(doc);
+  const RatioCheck& e = HitCheck(echo, "rocksdb", "account", 1);
+  REQUIRE(e.ceiling.available);
+  CHECK(e.ceiling.cpu_per_read_s == Approx(30e-6));
+  CHECK(e.ceiling.own.ratio == Approx(e.ratio));
+  CHECK(e.ceiling.own_is_measured);
+  const std::string md =
+      RenderMarkdown(BuildDocument(echo, testing::Parse(doc)));
+  CHECK(md.find("| " + std::string(kOwnIsMeasured) + " |") !=
+        std::string::npos);
+  CHECK(md.find("| 2.000 [2.000, 2.000] |") == std::string::npos);
+  CHECK(OwnCeilingText(e.ceiling) ==
+        "this read path already runs at its own ceiling: its time per read "
+        "is its device waits plus 30 µs");
+  // With 20 us of CPU, c = 20 us: 1 / (20 + 20) us = 25,000/s, 2.500 x,
+  // a ceiling above the measurement.
+  testing::SetCounter(doc, hit, "cpu_ns_per_read", 20'000);
+  const Verdict lean = Judge(doc);
+  const RatioCheck& l = HitCheck(lean, "rocksdb", "account", 1);
+  CHECK(l.ceiling.own.ratio == Approx(2.5));
+  CHECK_FALSE(l.ceiling.own_is_measured);
+  CHECK(OwnCeilingText(l.ceiling) ==
+        "this read path's own ceiling, with its 20 µs of CPU per read: "
+        "2.500 [2.500, 2.500]");
+}
+
 TEST_CASE("an arena at the device's limit keeps its beyond mark",
           "[report][ceiling]") {
   ResultsBuilder b;
