@@ -24,17 +24,23 @@ using testing::ResultsBuilder;
 // table reads n1 = 0.999707486 pages per hit (read_path_test.cc).
 constexpr double kN1 = 0.999707486;
 
-// The arena's account hits at 1 thread read exactly one page per hit,
-// spend `cpu_us` of CPU per read beside the 40 us wait, and so run at
-// 1 / (40 + cpu_us) us.
-nlohmann::json OnePagePerHit(const ResultsBuilder& b, double cpu_us) {
+// The arena's account hits at 1 thread read `pages` pages per hit, spend
+// `cpu_us` of CPU per read and take `us_per_read` each.
+nlohmann::json ArenaHits(const ResultsBuilder& b, double pages, double cpu_us,
+                         double us_per_read) {
   auto doc = b.Build();
   const std::string hit = "arena/account/hit/cold/threads:1/";
-  testing::SetCounter(doc, hit, "major_faults_per_read", 1);
-  testing::SetCounter(doc, hit, "bytes_read_per_read", 4096);
+  testing::SetCounter(doc, hit, "major_faults_per_read", pages);
+  testing::SetCounter(doc, hit, "bytes_read_per_read", pages * 4096);
   testing::SetCounter(doc, hit, "cpu_ns_per_read", cpu_us * 1000);
-  testing::SetRate(doc, hit, 1e6 / (40 + cpu_us));
+  testing::SetRate(doc, hit, 1e6 / us_per_read);
   return doc;
+}
+
+// One page per hit, `cpu_us` of CPU per read beside the 40 us wait: 1 /
+// (40 + cpu_us) us per read.
+nlohmann::json OnePagePerHit(const ResultsBuilder& b, double cpu_us) {
+  return ArenaHits(b, 1, cpu_us, 40 + cpu_us);
 }
 
 const CellStats& Cell(const Verdict& v, const std::string& backend,
@@ -91,15 +97,10 @@ TEST_CASE("an own ceiling that is the measurement says so",
   ResultsBuilder b;
   b.jitter = 0;
   // Half a page per hit measured (fewer than the model's 0.9997, so n1 =
-  // 0.5), 50 us per read: 20,000 hits/s, 2.000 x RocksDB.
-  auto doc = b.Build();
-  const std::string hit = "arena/account/hit/cold/threads:1/";
-  testing::SetCounter(doc, hit, "major_faults_per_read", 0.5);
-  testing::SetCounter(doc, hit, "bytes_read_per_read", 2048);
-  testing::SetRate(doc, hit, 1e6 / 50);
-  // With 40 us of CPU measured, c is the residual 50 - 0.5 x 40 = 30 us:
-  // the own ceiling, 1 / (0.5 x 40 + 30) us, is the measured 20,000/s.
-  testing::SetCounter(doc, hit, "cpu_ns_per_read", 40'000);
+  // 0.5), 50 us per read: 20,000 hits/s, 2.000 x RocksDB. With 40 us of
+  // CPU measured, c is the residual 50 - 0.5 x 40 = 30 us: the own
+  // ceiling, 1 / (0.5 x 40 + 30) us, is the measured 20,000/s.
+  const auto doc = ArenaHits(b, 0.5, 40, 50);
   const Verdict echo = Judge(doc);
   const RatioCheck& e = HitCheck(echo, "rocksdb", "account", 1);
   REQUIRE(e.ceiling.available);
@@ -116,8 +117,7 @@ TEST_CASE("an own ceiling that is the measurement says so",
         "is its device waits plus 30 µs");
   // With 20 us of CPU, c = 20 us: 1 / (20 + 20) us = 25,000/s, 2.500 x,
   // a ceiling above the measurement.
-  testing::SetCounter(doc, hit, "cpu_ns_per_read", 20'000);
-  const Verdict lean = Judge(doc);
+  const Verdict lean = Judge(ArenaHits(b, 0.5, 20, 50));
   const RatioCheck& l = HitCheck(lean, "rocksdb", "account", 1);
   CHECK(l.ceiling.own.ratio == Approx(2.5));
   CHECK_FALSE(l.ceiling.own_is_measured);
