@@ -29,6 +29,42 @@ Status FromRocks(const rocksdb::Status& s, const std::string& what) {
   return Status::IOError(msg);
 }
 
+namespace {
+
+// The write options of the seed client's flat columns (its DbConfig:
+// FlatDbRocksDbOptions, then the per-column strings), which shape an aged
+// store: memtables, level targets, file sizes, and no time-driven
+// compaction. They do not change a bulk load, which ingests its files.
+// The options every flat column shares (the default family, which holds
+// nothing, takes them too, so that no family keeps a time-driven
+// compaction).
+void SetCommonWriteOptions(rocksdb::ColumnFamilyOptions* cf) {
+  cf->min_write_buffer_number_to_merge = 2;
+  cf->level_compaction_dynamic_level_bytes = false;
+  cf->target_file_size_multiplier = 2;
+  cf->ttl = 0;
+  cf->periodic_compaction_seconds = 0;
+}
+
+void SetWriteOptions(Table table, rocksdb::ColumnFamilyOptions* cf) {
+  SetCommonWriteOptions(cf);
+  cf->target_file_size_base = SstTargetBytes(table);
+  if (table == Table::kAccount) {
+    cf->write_buffer_size = 16'000'000;
+    cf->max_write_buffer_number = 4;
+    cf->max_bytes_for_level_base = 128'000'000;
+    cf->max_bytes_for_level_multiplier = 15;
+    cf->target_file_size_multiplier = 3;
+  } else {
+    // Level targets: RocksDB's defaults (256 MB base, x10), which the
+    // storage column's string leaves alone.
+    cf->write_buffer_size = 32'000'000;
+    cf->max_write_buffer_number = 4;
+  }
+}
+
+}  // namespace
+
 rocksdb::ColumnFamilyOptions RocksTableOptions(Table table,
                                                bool lazy_metadata) {
   rocksdb::BlockBasedTableOptions t;
@@ -65,7 +101,7 @@ rocksdb::ColumnFamilyOptions RocksTableOptions(Table table,
   cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
   cf.bottommost_compression = cf.compression;
   cf.optimize_filters_for_hits = false;
-  cf.target_file_size_base = SstTargetBytes(table);
+  SetWriteOptions(table, &cf);
   return cf;
 }
 
@@ -77,6 +113,10 @@ rocksdb::DBOptions RocksDbOptions() {
   rocksdb::DBOptions db;
   db.max_open_files = -1;
   db.advise_random_on_open = true;
+  // The WAL as the seed client writes it: buffered until the writer
+  // flushes it (StoreWriter::Checkpoint), write groups up to 4 MB.
+  db.manual_wal_flush = true;
+  db.max_write_batch_group_size_bytes = 4'000'000;
   return db;
 }
 
@@ -87,6 +127,7 @@ std::vector<rocksdb::ColumnFamilyDescriptor> RocksFamilies(bool lazy_metadata) {
   t.block_size = 16000;
   rocksdb::ColumnFamilyOptions def;
   def.compression = rocksdb::kLZ4Compression;
+  SetCommonWriteOptions(&def);
   def.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
   return {{rocksdb::kDefaultColumnFamilyName, def},
           {"account", RocksTableOptions(Table::kAccount, lazy_metadata)},
@@ -120,6 +161,16 @@ Settings RocksSettings(bool lazy_metadata) {
       {"advise_random_on_open", "true"},
       {"reads", "through a snapshot, verify_checksums=true (default)"},
       {"load", "SstFileWriter + IngestExternalFile (bottommost level)"},
+      {"write_buffer_size", "account 16000000, storage 32000000"},
+      {"max_write_buffer_number", "4"},
+      {"min_write_buffer_number_to_merge", "2"},
+      {"max_bytes_for_level_base",
+       "account 128000000 (x15), storage 268435456 (x10, default)"},
+      {"target_file_size_multiplier", "account 3, storage 2"},
+      {"level_compaction_dynamic_level_bytes", "false"},
+      {"ttl, periodic_compaction_seconds", "0 (off)"},
+      {"manual_wal_flush", "true"},
+      {"max_write_batch_group_size_bytes", "4000000"},
   };
 }
 
