@@ -1,5 +1,7 @@
 #include "arena/merge_writer.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
 
 #include "arena/delta.h"
@@ -13,22 +15,75 @@ std::string DeltaPath(const std::string& dir) {
 }
 
 MergeWriter::MergeWriter(std::string dir, const BuilderOptions& options,
-                         unsigned jobs, uint64_t merge_every,
-                         const volatile std::sig_atomic_t* stop)
+                         const WriterOptions& writer)
     : dir_(std::move(dir)),
       options_(options),
-      jobs_(jobs),
-      merge_every_(merge_every == 0 ? 1 : merge_every),
-      stop_(stop) {}
+      writer_(writer),
+      next_block_(writer.from_block) {}
 
-Status MergeWriter::ApplyBlock(std::span<const KeyChange> changes) {
+void MergeWriter::Gather(std::span<const KeyChange> changes) {
   for (const KeyChange& c : changes) {
     auto& slot = pending_[static_cast<int>(c.table)][std::string(c.key)];
     slot.first = c.erase;
     slot.second.assign(c.erase ? std::string_view() : c.value);
   }
-  if (++pending_blocks_ >= merge_every_) return Merge();
+}
+
+Status MergeWriter::Open() {
+  const std::string path = LogPath(dir_);
+  const uint64_t from = writer_.from_block;
+  auto read = ReadLog(path, [&](uint64_t block, auto changes) {
+    if (block >= from) return false;
+    Gather(changes);
+    ++pending_blocks_;
+    return true;
+  });
+  if (read.status().code() == Code::kMissingInput) {
+    return log_.Start(path, from);
+  }
+  FLATBENCH_RETURN_IF_ERROR(read.status());
+  const LogContents& c = read.value();
+  // The base holds every block before c.base (a merge that was killed
+  // before the log started again holds more, which the replay repeats
+  // harmlessly); the log must reach from_block.
+  if (c.base > from) {
+    for (auto& p : pending_) p.clear();
+    pending_blocks_ = 0;
+    return log_.Start(path, from);
+  }
+  if (c.base + c.records < from) {
+    return Status::Corruption(
+        path + ": holds blocks " + std::to_string(c.base) + " to " +
+        std::to_string(c.base + c.records) + ", but " + std::to_string(from) +
+        " blocks are recorded durable" +
+        (c.torn ? " (its last record is torn)" : ""));
+  }
+  recovered_ = c.records;
+  if (writer_.progress && (recovered_ > 0 || c.torn)) {
+    std::fprintf(stderr,
+                 "age arena: recovered %llu unmerged block(s) from %s%s\n",
+                 static_cast<unsigned long long>(recovered_), path.c_str(),
+                 c.torn ? " (its torn last record cut)" : "");
+  }
+  return log_.OpenAt(path, c.bytes);
+}
+
+Status MergeWriter::ApplyBlock(std::span<const KeyChange> changes) {
+  const uint64_t before = log_.bytes();
+  FLATBENCH_RETURN_IF_ERROR(log_.Append(next_block_, changes));
+  log_bytes_ += log_.bytes() - before;
+  Gather(changes);
+  ++next_block_;
+  ++applied_;
+  if (++pending_blocks_ >= std::max<uint64_t>(1, writer_.merge_every)) {
+    return Merge();
+  }
   return Status::Ok();
+}
+
+Result<uint64_t> MergeWriter::Checkpoint() {
+  FLATBENCH_RETURN_IF_ERROR(log_.Sync());
+  return applied_;
 }
 
 Status MergeWriter::Merge() {
@@ -47,20 +102,27 @@ Status MergeWriter::Merge() {
   FLATBENCH_ASSIGN_OR_RETURN(const Delta read, ReadDelta(path));
   // With more than one job, every second merge runs at one job, so one
   // aging measures the merge at both (the files are the same either way).
-  const unsigned jobs = jobs_ > 1 && merges_.size() % 2 == 1 ? 1 : jobs_;
-  FLATBENCH_ASSIGN_OR_RETURN(MergeStats stats,
-                             MergeStore(dir_, read, options_, jobs, stop_));
+  const unsigned jobs =
+      writer_.jobs > 1 && merges_.size() % 2 == 1 ? 1 : writer_.jobs;
+  FLATBENCH_ASSIGN_OR_RETURN(
+      MergeStats stats, MergeStore(dir_, read, options_, jobs, writer_.stop));
   merge_jobs_.push_back(jobs);
+  // The base holds every block before next_block_: the log starts again.
+  FLATBENCH_RETURN_IF_ERROR(log_.Start(LogPath(dir_), next_block_));
+  log_bytes_ += log_.bytes();
   std::error_code ec;
   std::filesystem::remove(path, ec);
   merges_.push_back(stats);
   for (auto& p : pending_) p.clear();
-  merged_blocks_ += pending_blocks_;
   pending_blocks_ = 0;
   return Status::Ok();
 }
 
-Status MergeWriter::Finish() { return Merge(); }
+Status MergeWriter::Finish() {
+  FLATBENCH_RETURN_IF_ERROR(Merge());
+  // Every block is in the base: no log is left beside it.
+  return log_.Remove();
+}
 
 namespace {
 
@@ -94,9 +156,11 @@ void AddRates(const std::vector<MergeStats>& merges,
 Settings MergeWriter::Upkeep() const {
   Settings s;
   s.emplace_back("merges", std::to_string(merges_.size()));
-  s.emplace_back("merge_jobs", std::to_string(jobs_));
-  AddRates(merges_, merge_jobs_, jobs_, "", s);
-  if (jobs_ > 1) AddRates(merges_, merge_jobs_, 1, "one_job_", s);
+  s.emplace_back("merge_jobs", std::to_string(writer_.jobs));
+  AddRates(merges_, merge_jobs_, writer_.jobs, "", s);
+  if (writer_.jobs > 1) AddRates(merges_, merge_jobs_, 1, "one_job_", s);
+  s.emplace_back("log_bytes", std::to_string(log_bytes_));
+  s.emplace_back("recovered_blocks", std::to_string(recovered_));
   if (!merges_.empty()) {
     const MergeStats& last = merges_.back();
     s.emplace_back("pairs",

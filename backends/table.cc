@@ -64,18 +64,19 @@ Result<std::unique_ptr<BulkLoader>> LoadArena(const std::string& dir,
 
 // The arena's merges write what gen writes: the same options, so a merged
 // store is byte-identical to a bulk load of its state.
-Result<std::unique_ptr<StoreWriter>> WriteArena(
-    const std::string& dir, unsigned jobs, uint64_t merge_every,
-    const volatile std::sig_atomic_t* stop) {
-  return std::unique_ptr<StoreWriter>(std::make_unique<arena::MergeWriter>(
-      dir, ArenaGenOptions(), jobs, merge_every, stop));
+Result<std::unique_ptr<StoreWriter>> WriteArena(const std::string& dir,
+                                                const WriterOptions& o) {
+  WriterOptions wo = o;
+  wo.jobs = std::max(1u, o.jobs);
+  auto w = std::make_unique<arena::MergeWriter>(dir, ArenaGenOptions(), wo);
+  FLATBENCH_RETURN_IF_ERROR(w->Open());
+  return std::unique_ptr<StoreWriter>(std::move(w));
 }
 
 // A store's writer that needs only its folder (one writer thread).
 template <Result<std::unique_ptr<StoreWriter>> (*kNew)(const std::string&)>
-Result<std::unique_ptr<StoreWriter>> WriteInFolder(
-    const std::string& dir, unsigned, uint64_t,
-    const volatile std::sig_atomic_t*) {
+Result<std::unique_ptr<StoreWriter>> WriteInFolder(const std::string& dir,
+                                                   const WriterOptions&) {
   return kNew(dir);
 }
 
@@ -172,7 +173,7 @@ constexpr Functions FunctionsOf(std::string_view name) {
   if (name == "rocksdb") {
     return {.open = &baselines::OpenRocksDb,
             .load = &LoadWithJobs<&baselines::NewRocksDbLoader>,
-            .write = &WriteInFolder<&baselines::NewRocksDbWriter>,
+            .write = &baselines::NewRocksDbWriter,
             .library_version = &baselines::RocksDbVersion};
   }
 #endif
@@ -330,12 +331,11 @@ Status CheckWritable(const std::string& name) {
                        "directly with gen --blocks");
 }
 
-Result<std::unique_ptr<StoreWriter>> NewWriter(
-    const std::string& name, const std::string& dir, unsigned jobs,
-    uint64_t merge_every, const volatile std::sig_atomic_t* stop) {
+Result<std::unique_ptr<StoreWriter>> NewWriter(const std::string& name,
+                                               const std::string& dir,
+                                               const WriterOptions& options) {
   FLATBENCH_RETURN_IF_ERROR(CheckWritable(name));
-  return BuildableStore(name).value()->write(dir, std::max(1u, jobs),
-                                             merge_every, stop);
+  return BuildableStore(name).value()->write(dir, options);
 }
 
 std::vector<std::pair<std::string, std::string>> LibraryVersions() {

@@ -45,8 +45,7 @@ struct Functions {
   // them, `merge_every` for a store kept packed by merges (the arena).
   // Null: the store cannot be aged.
   Result<std::unique_ptr<StoreWriter>> (*write)(
-      const std::string& dir, unsigned jobs, uint64_t merge_every,
-      const volatile std::sig_atomic_t* stop) = nullptr;
+      const std::string& dir, const WriterOptions& options) = nullptr;
   // Refuses, before anything is written, a build `dir`'s filesystem cannot
   // hold (kRefuseOverwrite with the figures). Null: always buildable.
   Status (*check_room)(const dataset::Spec& spec,
@@ -101,9 +100,9 @@ Result<std::unique_ptr<BulkLoader>> NewLoader(const std::string& name,
                                               unsigned jobs);
 // A writer for store `name` (a built store with a writer) on its files in
 // `dir`: a datagen::WriterFactory. kUsage for a store that cannot be aged.
-Result<std::unique_ptr<StoreWriter>> NewWriter(
-    const std::string& name, const std::string& dir, unsigned jobs,
-    uint64_t merge_every, const volatile std::sig_atomic_t* stop);
+Result<std::unique_ptr<StoreWriter>> NewWriter(const std::string& name,
+                                               const std::string& dir,
+                                               const WriterOptions& options);
 // Ok when store `name` has a writer; else NewWriter's kUsage.
 Status CheckWritable(const std::string& name);
 // (library, version) of every built entry that links one.

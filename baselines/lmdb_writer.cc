@@ -2,6 +2,9 @@
 
 #include <lmdb.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 
 #include "baselines/lmdb_env.h"
@@ -9,6 +12,12 @@
 
 namespace flatbench::baselines {
 namespace {
+
+// A slot's value: 32 bytes (RESEARCH.md, "Dataset").
+constexpr size_t kSlotValueSize = 32;
+// The storage table's leaf fill that the stream's random inserts settle at,
+// measured over long streams (RESEARCH.md, section 11).
+constexpr double kLmdbSettledFill = 0.68;
 
 class LmdbWriter final : public StoreWriter {
  public:
@@ -55,6 +64,30 @@ class LmdbWriter final : public StoreWriter {
     return applied_;
   }
 
+  // The storage table's leaf fill is within 5 points of the fill random
+  // inserts settle at (kLmdbSettledFill), on its way back: from the bulk
+  // load's full pages it falls through that band as pages split, to a
+  // trough below it (this writer saw it), then rises back as the halves
+  // fill.
+  Steadiness Steady() override {
+    Steadiness s;
+    s.applies = true;
+    const double fill = StorageLeafFill();
+    if (fill <= 0) {
+      s.what = "the storage table's leaf fill could not be read";
+      return s;
+    }
+    trough_ = std::min(trough_, fill);
+    s.met = trough_ < kLmdbSettledFill - 0.05 &&
+            std::abs(fill - kLmdbSettledFill) <= 0.05;
+    char buf[160];
+    std::snprintf(buf, sizeof(buf),
+                  "storage leaf fill %.1f%%, settles at %.1f%%", 100 * fill,
+                  100 * kLmdbSettledFill);
+    s.what = buf;
+    return s;
+  }
+
   Status Finish() override {
     FLATBENCH_RETURN_IF_ERROR(
         FromMdb(mdb_env_sync(env_.get(), 1), dir_ + ": sync"));
@@ -65,6 +98,26 @@ class LmdbWriter final : public StoreWriter {
   Settings Upkeep() const override { return upkeep_; }
 
  private:
+  // The storage table's leaf fill: its entries' bytes on leaf pages (each a
+  // node header, key and value, and its 2-byte slot, every slot's size
+  // fixed) over the leaf pages' room (a page less its header). 0 when its
+  // statistics cannot be read.
+  double StorageLeafFill() const {
+    MDB_txn* txn = nullptr;
+    if (mdb_txn_begin(env_.get(), nullptr, MDB_RDONLY, &txn) != MDB_SUCCESS) {
+      return 0;
+    }
+    MDB_stat st;
+    const int rc = mdb_stat(txn, dbis_[1], &st);
+    mdb_txn_abort(txn);
+    if (rc != MDB_SUCCESS || st.ms_leaf_pages == 0) return 0;
+    constexpr double kSlot = 2 + 8 + kStorageKeySize + kSlotValueSize;
+    constexpr double kPageHeader = 16;
+    return static_cast<double>(st.ms_entries) * kSlot /
+           (static_cast<double>(st.ms_leaf_pages) *
+            (static_cast<double>(st.ms_psize) - kPageHeader));
+  }
+
   // One transaction; an LMDB code (the transaction aborted on failure). An
   // erase of a key already gone is a block applied before (StoreWriter).
   int Apply(std::span<const KeyChange> changes) {
@@ -90,6 +143,8 @@ class LmdbWriter final : public StoreWriter {
   }
 
   Result<Settings> Shape() const {
+    // Before the transaction below: a thread holds one read transaction.
+    const double leaf_fill = StorageLeafFill();
     MDB_envinfo info;
     MDB_stat env_stat;
     mdb_env_info(env_.get(), &info);
@@ -124,6 +179,9 @@ class LmdbWriter final : public StoreWriter {
       s.emplace_back(p + "overflow_pages",
                      std::to_string(st.ms_overflow_pages));
     }
+    char fill[32];
+    std::snprintf(fill, sizeof(fill), "%.4f", leaf_fill);
+    s.emplace_back("storage.leaf_fill", fill);
     mdb_txn_abort(txn);
     if (rc != MDB_NOTFOUND) return FromMdb(rc, dir_ + ": free list");
     return s;
@@ -133,6 +191,7 @@ class LmdbWriter final : public StoreWriter {
   LmdbEnv env_;
   MDB_dbi dbis_[kNumTables] = {0, 0};
   uint64_t applied_ = 0;
+  double trough_ = 1;  // The lowest storage leaf fill Steady has seen.
   Settings upkeep_;
 };
 

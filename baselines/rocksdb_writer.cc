@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "baselines/rocksdb_options.h"
+#include "baselines/rocksdb_write_path.h"
 
 namespace flatbench::baselines {
 namespace {
@@ -15,24 +16,43 @@ namespace {
 class RocksWriter final : public StoreWriter {
  public:
   // A writer dropped without Finish (an error, a signal) still closes: what
-  // was written is in the WAL.
+  // the last Checkpoint counted is in the WAL, and age applies the blocks
+  // after it again.
   ~RocksWriter() override { static_cast<void>(Close()); }
 
-  Status Open(const std::string& dir) {
+  // Opens the store; a bulk-loaded one is relevelled first
+  // (rocksdb_write_path.h), so the stream ages a node's shape.
+  Status Open(const std::string& dir, bool quiet,
+              const volatile std::sig_atomic_t* stop) {
     dir_ = dir;
     std::error_code ec;
     if (!std::filesystem::exists(dir + "/CURRENT", ec)) {
       return Status::MissingInput(dir + ": no RocksDB database (no CURRENT)");
     }
-    rocksdb::DBOptions dbo = RocksDbOptions();
-    dbo.statistics = rocksdb::CreateDBStatistics();
-    stats_ = dbo.statistics;
-    auto families = RocksFamilies(/*lazy_metadata=*/false);
-    rocksdb::DB* raw = nullptr;
-    FLATBENCH_RETURN_IF_ERROR(
-        FromRocks(rocksdb::DB::Open(dbo, dir, families, &handles_, &raw), dir));
-    db_.reset(raw);
+    std::filesystem::remove_all(RelevelPath(dir), ec);
+    if (ec) return Status::IOError(RelevelPath(dir) + ": " + ec.message());
+    FLATBENCH_RETURN_IF_ERROR(OpenDb());
+    if (OnlyInLastLevel(db_.get(), Families())) {
+      FLATBENCH_RETURN_IF_ERROR(Close());
+      FLATBENCH_RETURN_IF_ERROR(Relevel(dir, quiet, stop));
+      relevelled_ = true;
+      FLATBENCH_RETURN_IF_ERROR(OpenDb());
+    }
+    start_sst_bytes_ = SstBytes(db_.get(), Families());
     return Status::Ok();
+  }
+
+  // RocksDB's compactions have written at least the store's size as this
+  // writer opened it.
+  Steadiness Steady() override {
+    const uint64_t written =
+        stats_->getTickerCount(rocksdb::COMPACT_WRITE_BYTES);
+    Steadiness s;
+    s.applies = true;
+    s.met = written >= start_sst_bytes_;
+    s.what = "compactions wrote " + std::to_string(written) + " of the " +
+             std::to_string(start_sst_bytes_) + " bytes the store held";
+    return s;
   }
 
   Status ApplyBlock(std::span<const KeyChange> changes) override {
@@ -58,11 +78,10 @@ class RocksWriter final : public StoreWriter {
   Status Finish() override {
     rocksdb::FlushOptions fo;
     fo.wait = true;
-    std::vector<rocksdb::ColumnFamilyHandle*> families(handles_.begin() + 1,
-                                                       handles_.end());
     FLATBENCH_RETURN_IF_ERROR(
-        FromRocks(db_->Flush(fo, families), dir_ + ": flush"));
-    FLATBENCH_RETURN_IF_ERROR(WaitForCompactions());
+        FromRocks(db_->Flush(fo, Families()), dir_ + ": flush"));
+    FLATBENCH_RETURN_IF_ERROR(
+        WaitForBackgroundWork(db_.get(), Families(), dir_));
     FLATBENCH_RETURN_IF_ERROR(FromRocks(db_->SyncWAL(), dir_ + ": sync"));
     upkeep_ = Shape();
     return Close();
@@ -71,43 +90,24 @@ class RocksWriter final : public StoreWriter {
   Settings Upkeep() const override { return upkeep_; }
 
  private:
-  static rocksdb::Slice ToSlice(std::string_view v) {
-    return {v.data(), v.size()};
+  Status OpenDb() {
+    rocksdb::DBOptions dbo = RocksDbOptions();
+    dbo.statistics = rocksdb::CreateDBStatistics();
+    stats_ = dbo.statistics;
+    auto families = RocksFamilies(/*lazy_metadata=*/false);
+    rocksdb::DB* raw = nullptr;
+    FLATBENCH_RETURN_IF_ERROR(FromRocks(
+        rocksdb::DB::Open(dbo, dir_, families, &handles_, &raw), dir_));
+    db_.reset(raw);
+    return Status::Ok();
   }
 
-  // The shape is the one a node has once its background work is done:
-  // RocksDB 7.8 has no call to wait for it, so its own counters are read
-  // until nothing runs or is pending. A background error (a full disk)
-  // stops RocksDB's work for good: it is returned, not waited on.
-  Status WaitForCompactions() {
-    const auto deadline =
-        std::chrono::steady_clock::now() + std::chrono::hours(1);
-    for (;;) {
-      uint64_t errors = 0;
-      db_->GetIntProperty(rocksdb::DB::Properties::kBackgroundErrors, &errors);
-      if (errors > 0) {
-        return Status::IOError(
-            dir_ + ": RocksDB stopped its background work after " +
-            std::to_string(errors) + " error(s); is the disk full?");
-      }
-      if (std::chrono::steady_clock::now() > deadline) {
-        return Status::IOError(dir_ +
-                               ": compactions still running after an hour");
-      }
-      uint64_t running = 0, pending = 0, flushes = 0;
-      db_->GetIntProperty(rocksdb::DB::Properties::kNumRunningCompactions,
-                          &running);
-      db_->GetIntProperty(rocksdb::DB::Properties::kNumRunningFlushes,
-                          &flushes);
-      for (size_t i = 1; i < handles_.size(); ++i) {
-        uint64_t p = 0;
-        db_->GetIntProperty(handles_[i],
-                            rocksdb::DB::Properties::kCompactionPending, &p);
-        pending += p;
-      }
-      if (running == 0 && pending == 0 && flushes == 0) return Status::Ok();
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
+  std::vector<rocksdb::ColumnFamilyHandle*> Families() const {
+    return {handles_.begin() + 1, handles_.end()};
+  }
+
+  static rocksdb::Slice ToSlice(std::string_view v) {
+    return {v.data(), v.size()};
   }
 
   Settings Shape() const {
@@ -140,6 +140,8 @@ class RocksWriter final : public StoreWriter {
     ticker("flush_bytes", rocksdb::FLUSH_WRITE_BYTES);
     ticker("compaction_bytes_written", rocksdb::COMPACT_WRITE_BYTES);
     ticker("compaction_bytes_read", rocksdb::COMPACT_READ_BYTES);
+    s.emplace_back("start_sst_bytes", std::to_string(start_sst_bytes_));
+    s.emplace_back("relevelled", relevelled_ ? "true" : "false");
     return s;
   }
 
@@ -157,14 +159,17 @@ class RocksWriter final : public StoreWriter {
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;
   std::shared_ptr<rocksdb::Statistics> stats_;
   uint64_t applied_ = 0;
+  uint64_t start_sst_bytes_ = 0;
+  bool relevelled_ = false;
   Settings upkeep_;
 };
 
 }  // namespace
 
-Result<std::unique_ptr<StoreWriter>> NewRocksDbWriter(const std::string& dir) {
+Result<std::unique_ptr<StoreWriter>> NewRocksDbWriter(
+    const std::string& dir, const WriterOptions& options) {
   auto w = std::make_unique<RocksWriter>();
-  FLATBENCH_RETURN_IF_ERROR(w->Open(dir));
+  FLATBENCH_RETURN_IF_ERROR(w->Open(dir, !options.progress, options.stop));
   return std::unique_ptr<StoreWriter>(std::move(w));
 }
 

@@ -5,6 +5,7 @@
 // variable-length values. Readers open one ReadSession per thread; a session
 // does no heap allocation per Get.
 
+#include <csignal>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -287,6 +288,29 @@ struct KeyChange {
   std::string_view value;  // Unless erase.
 };
 
+// How a StoreWriter is made (flatbench age): `jobs` where the engine can use
+// them, `merge_every` for a store kept packed by merges (the arena),
+// `stop` checked by long steps (a relevel, a merge), whether it may print
+// progress lines, and `from_block`, the blocks of the stream the store
+// holds durably by its own last checkpoint (the next block applied is
+// that one).
+struct WriterOptions {
+  unsigned jobs = 1;
+  uint64_t merge_every = 1;
+  const volatile std::sig_atomic_t* stop = nullptr;
+  bool progress = false;
+  uint64_t from_block = 0;
+};
+
+// Whether a store has reached the steady state the default stream aims for
+// (RESEARCH.md, section 11): `applies` false for a store with no such
+// condition; `met` once reached; `what` the figures that say how far it is.
+struct Steadiness {
+  bool applies = false;
+  bool met = false;
+  std::string what;
+};
+
 // Applies the stream's blocks to a store through the write path a running
 // node uses (flatbench age): RocksDB a WriteBatch per block with its
 // automatic compactions, LMDB a write transaction per block, the arena a
@@ -314,6 +338,9 @@ class StoreWriter {
   // process writes (a database server) says so with a "written_by" pair:
   // this process's write count is then not the store's.
   virtual Settings Upkeep() const = 0;
+  // Its steady-state condition after the blocks applied so far; cheap
+  // enough to ask after every block.
+  virtual Steadiness Steady() { return {}; }
 };
 
 }  // namespace flatbench

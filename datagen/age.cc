@@ -146,6 +146,7 @@ class StoreAging {
       FLATBENCH_RETURN_IF_ERROR(
           writer_->ApplyBlock(bytes.changes)
               .WithContext("age " + store_ + " block " + std::to_string(b)));
+      if (steady_at_ == 0) NoteSteady(b + 1);
       progress.Update(b + 1 - from, n - from);
       if (Clock::now() - last_checkpoint_ > std::chrono::seconds(1)) {
         FLATBENCH_RETURN_IF_ERROR(Checkpoint());
@@ -153,6 +154,16 @@ class StoreAging {
     }
     FLATBENCH_RETURN_IF_ERROR(writer_->Finish().WithContext("age " + store_));
     progress.Finish(n - from);
+    // Background work the finish waited for may meet it at the last block.
+    if (steady_at_ == 0) NoteSteady(n);
+    const Steadiness s = writer_->Steady();
+    if (s.applies && steady_at_ == 0) {
+      std::fprintf(stderr,
+                   "age %s: warning: not at its steady state after block "
+                   "%llu (%s); a longer stream (--blocks) ages it further\n",
+                   store_.c_str(), static_cast<unsigned long long>(n),
+                   s.what.c_str());
+    }
     return Status::Ok();
   }
 
@@ -172,10 +183,22 @@ class StoreAging {
     u.disk_bytes = DiskBytes(bdir);
     u.live_bytes = target_.live_bytes;
     u.device_write_bytes_per_s = target_.write_rate;
+    u.steady_at = steady_at_;
+    u.steady_what = steady_what_;
     return u;
   }
 
  private:
+  void NoteSteady(uint64_t block) {
+    const Steadiness s = writer_->Steady();
+    if (!s.applies || !s.met) return;
+    steady_at_ = block;
+    steady_what_ = s.what;
+    std::fprintf(stderr, "age %s: steady state at block %llu: %s\n",
+                 store_.c_str(), static_cast<unsigned long long>(block),
+                 s.what.c_str());
+  }
+
   double Elapsed() const {
     return std::chrono::duration<double>(Clock::now() - start_).count();
   }
@@ -186,6 +209,8 @@ class StoreAging {
     r.seconds += Elapsed();
     r.logical_bytes += logical_;
     r.written_bytes += WriteBytes() - io_start_;
+    r.steady_at = steady_at_;
+    r.steady_what = steady_what_;
     last_checkpoint_ = Clock::now();
     return SaveRecord(aging_, r);
   }
@@ -200,6 +225,10 @@ class StoreAging {
   Clock::time_point last_checkpoint_;
   const uint64_t io_start_;
   uint64_t logical_ = 0;
+  // Carried over from an earlier run: a resumed writer's own counters
+  // start again.
+  uint64_t steady_at_ = rec_.steady_at;
+  std::string steady_what_ = rec_.steady_what;
 };
 
 // The store's marker for its aged shape: the bulk load's build time with
@@ -232,6 +261,10 @@ Status WriteAgedMarker(const AgeOptions& o, const Dataset& ds,
       {"live_bytes", u.live_bytes},
       {"space_amp", u.space_amp()},
       {"device_write_bytes_per_s", u.device_write_bytes_per_s}};
+  if (u.steady_at > 0) {
+    shape["steady_at_block"] = u.steady_at;
+    shape["steady"] = u.steady_what;
+  }
   if (u.written_known) {
     shape["written_bytes"] = u.written_bytes;
     shape["write_amp"] = u.write_amp();
@@ -249,7 +282,9 @@ Result<Upkeep> AgeStore(const AgeOptions& o, const Dataset& ds,
   const std::string bdir = ds.BackendDir(store);
   FLATBENCH_ASSIGN_OR_RETURN(
       std::unique_ptr<StoreWriter> writer,
-      factory(store, bdir, o.jobs, o.merge_every, o.stop));
+      factory(store, bdir,
+              WriterOptions{o.jobs, o.merge_every, o.stop, o.progress,
+                            rec.durable}));
   StoreAging run(o, target, store, aging, rec, writer.get());
   FLATBENCH_RETURN_IF_ERROR(run.Apply());
   const Upkeep u = run.Figures(bdir);

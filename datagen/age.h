@@ -33,8 +33,8 @@ namespace flatbench::datagen {
 
 // A writer for `store` on its files in `dir` (backends::NewWriter).
 using WriterFactory = std::function<Result<std::unique_ptr<StoreWriter>>(
-    const std::string& store, const std::string& dir, unsigned jobs,
-    uint64_t merge_every, const volatile std::sig_atomic_t* stop)>;
+    const std::string& store, const std::string& dir,
+    const WriterOptions& options)>;
 
 struct AgeOptions {
   std::string dir;
@@ -68,9 +68,13 @@ struct Upkeep {
   uint64_t disk_bytes = 0;              // The store's files afterwards.
   uint64_t live_bytes = 0;              // Keys and values of the aged state.
   double device_write_bytes_per_s = 0;  // The probe's; 0: not measured.
-  Settings engine;                      // StoreWriter::Upkeep.
-  double write_amp() const;             // written / logical.
-  double space_amp() const;             // disk / live.
+  // The block after which it met its steady state (StoreWriter::Steady);
+  // 0: not met, or no such condition. `steady_what`: its figures then.
+  uint64_t steady_at = 0;
+  std::string steady_what;
+  Settings engine;           // StoreWriter::Upkeep.
+  double write_amp() const;  // written / logical.
+  double space_amp() const;  // disk / live.
 };
 
 // Ages every complete store of opts.dir to opts.stream. kUsage for a

@@ -56,7 +56,9 @@ Status SaveRecord(const std::string& path, const AgingRecord& r) {
             {"durable_blocks", r.durable},
             {"seconds", r.seconds},
             {"logical_bytes", r.logical_bytes},
-            {"written_bytes", r.written_bytes}};
+            {"written_bytes", r.written_bytes},
+            {"steady_at_block", r.steady_at},
+            {"steady", r.steady_what}};
   return WriteFileAtomic(path, j.dump(2) + "\n");
 }
 
@@ -71,6 +73,9 @@ Result<AgingRecord> LoadRecord(const std::string& path) {
     r.seconds = j.at("seconds").get<double>();
     r.logical_bytes = j.at("logical_bytes").get<uint64_t>();
     r.written_bytes = j.at("written_bytes").get<uint64_t>();
+    // Absent in records written before the steady state was tracked.
+    r.steady_at = j.value("steady_at_block", uint64_t{0});
+    r.steady_what = j.value("steady", std::string());
   } catch (const json::exception& e) {
     return Status::Corruption(path + ": malformed: " + e.what());
   }

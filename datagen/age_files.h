@@ -18,6 +18,10 @@ struct AgingRecord {
   double seconds = 0;
   uint64_t logical_bytes = 0;
   uint64_t written_bytes = 0;
+  // The block after which the store met its steady-state condition
+  // (StoreWriter::Steady), and its figures then; 0: not yet.
+  uint64_t steady_at = 0;
+  std::string steady_what;
 };
 
 std::string AgingPath(const std::string& dir, const std::string& store);

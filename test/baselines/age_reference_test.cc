@@ -82,7 +82,7 @@ TEST_CASE("age: a reference store's writer refuses a folder without it") {
   for (const char* store : {"sqlite", "fs", "postgres"}) {
     if (!backends::Find(store)->built) continue;
     INFO(store);
-    auto w = backends::NewWriter(store, empty, 1, 1, nullptr);
+    auto w = backends::NewWriter(store, empty, WriterOptions{});
     CHECK(w.status().code() == Code::kMissingInput);
     CHECK(w.status().message().find(empty) != std::string::npos);
   }

@@ -147,6 +147,7 @@ class RepeatingWriter final : public StoreWriter {
     return inner_->Finish();
   }
   Settings Upkeep() const override { return inner_->Upkeep(); }
+  Steadiness Steady() override { return inner_->Steady(); }
 
  private:
   struct Owned {
@@ -174,6 +175,7 @@ class StoppingWriter final : public StoreWriter {
   Result<uint64_t> Checkpoint() override { return inner_->Checkpoint(); }
   Status Finish() override { return inner_->Finish(); }
   Settings Upkeep() const override { return inner_->Upkeep(); }
+  Steadiness Steady() override { return inner_->Steady(); }
 
  private:
   std::unique_ptr<StoreWriter> inner_;
@@ -188,12 +190,10 @@ class StoppingWriter final : public StoreWriter {
 inline std::map<std::string, std::string> AgeRepeating(
     const std::string& dir, const std::string& store) {
   Gen(dir, store);
-  WriterFactory repeating = [](const std::string& s, const std::string& bdir,
-                               unsigned jobs, uint64_t merge_every,
-                               const volatile std::sig_atomic_t* flag)
-      -> Result<std::unique_ptr<StoreWriter>> {
-    FLATBENCH_ASSIGN_OR_RETURN(
-        auto w, backends::NewWriter(s, bdir, jobs, merge_every, flag));
+  WriterFactory repeating =
+      [](const std::string& s, const std::string& bdir,
+         const WriterOptions& wo) -> Result<std::unique_ptr<StoreWriter>> {
+    FLATBENCH_ASSIGN_OR_RETURN(auto w, backends::NewWriter(s, bdir, wo));
     return std::unique_ptr<StoreWriter>(
         std::make_unique<RepeatingWriter>(std::move(w), 2, 5));
   };
@@ -213,12 +213,10 @@ inline void AgeStoppedAndResumed(const std::string& dir,
                                  const std::string& store, uint64_t at) {
   Gen(dir, store);
   volatile std::sig_atomic_t stop = 0;
-  WriterFactory stopping = [&](const std::string& s, const std::string& bdir,
-                               unsigned jobs, uint64_t merge_every,
-                               const volatile std::sig_atomic_t* flag)
-      -> Result<std::unique_ptr<StoreWriter>> {
-    FLATBENCH_ASSIGN_OR_RETURN(
-        auto w, backends::NewWriter(s, bdir, jobs, merge_every, flag));
+  WriterFactory stopping =
+      [&](const std::string& s, const std::string& bdir,
+          const WriterOptions& wo) -> Result<std::unique_ptr<StoreWriter>> {
+    FLATBENCH_ASSIGN_OR_RETURN(auto w, backends::NewWriter(s, bdir, wo));
     return std::unique_ptr<StoreWriter>(
         std::make_unique<StoppingWriter>(std::move(w), at, &stop));
   };

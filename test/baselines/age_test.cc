@@ -151,11 +151,9 @@ TEST_CASE("age stopped at any block resumes to the same stores") {
     Gen(dir, Fresh(), stores);
     volatile std::sig_atomic_t stop = 0;
     WriterFactory stopping =
-        [&](const std::string& store, const std::string& bdir, unsigned jobs,
-            uint64_t merge_every, const volatile std::sig_atomic_t* flag)
-        -> Result<std::unique_ptr<StoreWriter>> {
-      FLATBENCH_ASSIGN_OR_RETURN(
-          auto w, backends::NewWriter(store, bdir, jobs, merge_every, flag));
+        [&](const std::string& store, const std::string& bdir,
+            const WriterOptions& wo) -> Result<std::unique_ptr<StoreWriter>> {
+      FLATBENCH_ASSIGN_OR_RETURN(auto w, backends::NewWriter(store, bdir, wo));
       return std::unique_ptr<StoreWriter>(
           std::make_unique<age_check::StoppingWriter>(std::move(w), at, &stop));
     };
