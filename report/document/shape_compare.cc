@@ -99,7 +99,8 @@ bool LooksLikeShapePair(const ResultSet& a, const ResultSet& b) {
 }
 
 Document BuildShapeComparison(const ResultSet& fresh, const Verdict& vf,
-                              const ResultSet& aged, const Verdict& va) {
+                              const ResultSet& aged, const Verdict& va,
+                              const DocumentOptions& options) {
   Document d;
   d.title = "flatbench: fresh and aged stores of the same content";
   d.outcome = va.outcome;
@@ -135,6 +136,8 @@ Document BuildShapeComparison(const ResultSet& fresh, const Verdict& vf,
   cells.blocks.push_back(TableBlock(CompareTable(vf, va)));
   d.sections.push_back(std::move(cells));
   d.sections.push_back(ShapeSection(aged));
+  Section upkeep = UpkeepChoiceSection(aged, options.drive_tbw);
+  if (!upkeep.blocks.empty()) d.sections.push_back(std::move(upkeep));
   return d;
 }
 

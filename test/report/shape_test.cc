@@ -107,14 +107,11 @@ TEST_CASE("the card names the stores' shape; aged stores show their upkeep") {
   CHECK_THAT(md, Catch::Contains("merges: 2; at 2 jobs: 2,000,000 pairs/s, "
                                  "180 MB/s; at 1 job: 1,100,000 pairs/s, 95 "
                                  "MB/s"));
-  // 1.5e9 pairs at 2M pairs/s: 750 s to build; 150 GB at 500 MB/s: 300 s
-  // to write; a merge every 50 blocks (600 s) needs half the bandwidth,
-  // and the 750 s build does not fit in it.
-  CHECK_THAT(md, Catch::Contains("Modelled, not measured"));
-  CHECK_THAT(md, Catch::Contains("750 s"));
-  CHECK_THAT(md, Catch::Contains("300 s"));
-  CHECK_THAT(md, Catch::Contains("at 50% of the device's write bandwidth"));
-  CHECK_THAT(md, Catch::Contains("fall behind the chain"));
+  // The upkeep at full scale needs the stream's rates, which this spec
+  // does not name (upkeep_test.cc prices one that does).
+  CHECK_THAT(md, Catch::Contains("## The upkeep as a choice, at full scale"));
+  CHECK_THAT(md, Catch::Contains("Not priced: the dataset's spec names no "
+                                 "stream of blocks."));
 }
 
 TEST_CASE("report compares one content in two shapes, cell by cell") {
