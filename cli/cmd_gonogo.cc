@@ -94,6 +94,7 @@ Command AddGonogo(CLI::App& app) {
                   "Blocks for --shape aged (default: enough to change 10% of "
                   "the dataset's keys, 2,000 changes a block)")
       ->check(AtLeastOne());
+  AddDriveTbwOption(sub, &a->drive_tbw);
   return {sub, [a] { return RunGonogo(*a); }};
 }
 

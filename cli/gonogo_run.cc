@@ -306,6 +306,7 @@ int GonogoRun::Report(const std::vector<std::string>& results) {
   ro.out_dir = a_.out;
   ro.thresholds_path = a_.request.thresholds;
   ro.force = true;
+  ro.drive_tbw = a_.drive_tbw;
   auto summary = report::WriteReport(ro);
   if (StopSignal() != 0) return Stopped("report");
   if (!summary.ok()) return Fail(summary.status().WithContext("report"));

@@ -12,6 +12,7 @@
 #include "cli/bench_args.h"
 #include "common/device_profile.h"
 #include "dataset/spec.h"
+#include "report/upkeep.h"
 
 namespace flatbench::cli {
 
@@ -35,6 +36,8 @@ struct GonogoArgs {
   // of the default stream (0: TenPercentBlocks).
   std::string shape = "fresh";
   uint64_t blocks = 0;
+  // The report's --drive-tbw (report/upkeep.h).
+  double drive_tbw = report::kDefaultDriveTbw;
 };
 
 // Runs gen, (age,) verify and bench as child processes and the report in

@@ -160,6 +160,7 @@ constexpr std::pair<std::string_view, std::string_view> kTocLabels[] = {
     {"Reads/s and latency", "Reads/s and p99"},
     {"Batched lookups", "Batches"},
     {"The stores' shape", "Shape"},
+    {"The upkeep as a choice", "Upkeep"},
     {"Memory and open time", "Memory"},
     {"Build time and on-disk size", "Build"},
     {"Backend settings", "Settings"},
@@ -170,7 +171,8 @@ constexpr std::pair<std::string_view, std::string_view> kTocLabels[] = {
 // The order a decision-maker reads in: the bottom line and the card, what
 // the run says, the ratio charts, the gates and why, the per-cell tables,
 // then everything else.
-Document BuildDocument(const Verdict& v, const ResultSet& results) {
+Document BuildDocument(const Verdict& v, const ResultSet& results,
+                       const DocumentOptions& options) {
   Document d;
   d.title = "flatbench go/no-go report";
   d.outcome = v.outcome;
@@ -186,7 +188,11 @@ Document BuildDocument(const Verdict& v, const ResultSet& results) {
   d.sections.push_back(CellChartSection(v));
   d.sections.push_back(OpsSection(v, results));
   d.sections.push_back(BatchSection(v));
-  if (!results.shapes.empty()) d.sections.push_back(ShapeSection(results));
+  if (!results.shapes.empty()) {
+    d.sections.push_back(ShapeSection(results));
+    Section upkeep = UpkeepChoiceSection(results, options.drive_tbw);
+    if (!upkeep.blocks.empty()) d.sections.push_back(std::move(upkeep));
+  }
   AddContextSections(v, results, &d);
   // Short labels keep the table of contents to a line or two.
   for (Section& s : d.sections) {

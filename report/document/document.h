@@ -11,6 +11,7 @@
 
 #include "report/document/svg.h"
 #include "report/run_data.h"
+#include "report/upkeep.h"
 #include "report/verdict/verdict.h"
 
 namespace flatbench::report {
@@ -118,7 +119,15 @@ std::string TocLabel(const Document& doc, const Section& section);
 // The section's id in HTML: its anchor, else its heading's (links.h).
 std::string SectionId(const Document& doc, const Section& section);
 
+// What the reader asks of a report beyond its results.
+struct DocumentOptions {
+  // The rated endurance, in TB written, of the drive the arena's upkeep is
+  // priced for (report --drive-tbw).
+  double drive_tbw = kDefaultDriveTbw;
+};
+
 // Lays out the whole report for `verdict` over `results`.
-Document BuildDocument(const Verdict& verdict, const ResultSet& results);
+Document BuildDocument(const Verdict& verdict, const ResultSet& results,
+                       const DocumentOptions& options = {});
 
 }  // namespace flatbench::report

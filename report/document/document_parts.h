@@ -128,5 +128,10 @@ std::string ShapeLine(const ResultSet& r);
 // blocks (flatbench age)", "N blocks' state, bulk-loaded", "mixed shapes".
 std::string ShapeBrief(const ResultSet& r);
 Section ShapeSection(const ResultSet& r);
+// document_upkeep.cc: the arena's upkeep at full scale per merge interval,
+// modelled from an aged run's rates (report/upkeep.h), beside the other
+// aged stores' measured write amplification, for a drive rated
+// `drive_tbw` TB written. No blocks when the run has no aged arena.
+Section UpkeepChoiceSection(const ResultSet& r, double drive_tbw);
 
 }  // namespace flatbench::report

@@ -1,30 +1,16 @@
 // The stores' shape (bulk-loaded, or aged by the stream of blocks) and the
-// upkeep that aging cost each of them, with the arena's merge priced at
-// full scale (RESEARCH.md section 11).
+// upkeep that aging cost each of them (RESEARCH.md section 11); the
+// arena's upkeep at full scale is document_upkeep.cc's.
 #include <cmath>
 
-#include "dataset/spec.h"
 #include "report/document/document_parts.h"
 #include "report/numbers.h"
+#include "report/upkeep.h"
 
 namespace flatbench::report {
 namespace {
 
 using nlohmann::json;
-
-double Num(const json& j, const std::string& key) {
-  if (!j.contains(key)) return NAN;
-  const json& v = j.at(key);
-  if (v.is_number()) return v.get<double>();
-  if (v.is_string()) {
-    try {
-      return std::stod(v.get<std::string>());
-    } catch (...) {
-      return NAN;
-    }
-  }
-  return NAN;
-}
 
 std::string Text(const json& j, const std::string& key) {
   if (!j.contains(key)) return "";
@@ -58,10 +44,11 @@ std::string MergeRates(const json& engine) {
                                ? Text(engine, "merge_jobs")
                                : std::string("?");
   const auto rates = [&](const std::string& prefix, const std::string& at) {
-    if (!(Num(engine, prefix + "merge_pairs_per_s") > 0)) return;
+    if (!(ShapeNumber(engine, prefix + "merge_pairs_per_s") > 0)) return;
     out += "; at " + at + ": " +
-           Count(Num(engine, prefix + "merge_pairs_per_s")) + " pairs/s, " +
-           Sig(Num(engine, prefix + "merge_mb_per_s")) + " MB/s";
+           Count(ShapeNumber(engine, prefix + "merge_pairs_per_s")) +
+           " pairs/s, " + Sig(ShapeNumber(engine, prefix + "merge_mb_per_s")) +
+           " MB/s";
   };
   rates("", jobs == "1" ? "1 job" : jobs + " jobs");
   rates("one_job_", "1 job");
@@ -74,7 +61,8 @@ std::string EngineShape(const std::string& backend, const json& engine) {
   if (engine.contains("account.levels")) {
     return "account " + Text(engine, "account.levels") + "; storage " +
            Text(engine, "storage.levels") + " (level:files/bytes); " +
-           "compaction wrote " + Bytes(Num(engine, "compaction_bytes_written"));
+           "compaction wrote " +
+           Bytes(ShapeNumber(engine, "compaction_bytes_written"));
   }
   if (engine.contains("free_pages")) {
     return Text(engine, "pages") + " pages, " + Text(engine, "free_pages") +
@@ -96,62 +84,19 @@ Table UpkeepTable(const ResultSet& r) {
   t.right_aligned = {false, true, true, true, true, true, true, true, false};
   for (const auto& [backend, shape] : r.shapes) {
     if (Kind(shape) != "aged" || IsReadVariant(backend)) continue;
-    const double blocks = Num(shape, "blocks") - Num(shape, "from_blocks");
+    const double blocks =
+        ShapeNumber(shape, "blocks") - ShapeNumber(shape, "from_blocks");
     t.rows.push_back({{backend},
                       {Count(blocks)},
-                      {Fixed(1e3 * Num(shape, "seconds_per_block"), 2)},
-                      {Bytes(Num(shape, "logical_bytes"))},
-                      {Bytes(Num(shape, "written_bytes"))},
-                      {Fixed(Num(shape, "write_amp"), 2)},
-                      {Bytes(Num(shape, "disk_bytes"))},
-                      {Fixed(Num(shape, "space_amp"), 2)},
+                      {Fixed(1e3 * ShapeNumber(shape, "seconds_per_block"), 2)},
+                      {Bytes(ShapeNumber(shape, "logical_bytes"))},
+                      {Bytes(ShapeNumber(shape, "written_bytes"))},
+                      {Fixed(ShapeNumber(shape, "write_amp"), 2)},
+                      {Bytes(ShapeNumber(shape, "disk_bytes"))},
+                      {Fixed(ShapeNumber(shape, "space_amp"), 2)},
                       {EngineShape(backend, EngineOf(shape))}});
   }
   return t;
-}
-
-// The arena's merge at full scale, modelled from this run's merges.
-std::string FullScaleMerge(const json& shape) {
-  const json engine = EngineOf(shape);
-  const double pairs = Num(engine, "pairs");
-  const double bytes = Num(engine, "file_bytes");
-  const double rate = Num(engine, "merge_pairs_per_s");
-  const double write = Num(shape, "device_write_bytes_per_s");
-  const double every = Num(shape, "merge_every");
-  if (!(pairs > 0 && bytes > 0 && rate > 0)) return "";
-  const dataset::Spec full = dataset::MakeSpec("full", 0, 0, 0).value();
-  const double full_pairs =
-      static_cast<double>(full.accounts + full.storage_slots());
-  const double full_bytes = bytes / pairs * full_pairs;
-  const double build_s = full_pairs / rate;
-  std::string out = "Modelled, not measured: one merge of a full-scale base (" +
-                    Count(full_pairs) + " pairs, " + Bytes(full_bytes) +
-                    " at this run's bytes per pair) builds at this run's " +
-                    Count(rate) + " pairs/s (" + Text(shape, "jobs") +
-                    " jobs) in " + Seconds(build_s);
-  if (!(write > 0)) {
-    return out +
-           "; the device's write rate was not measured, so the write "
-           "time is not priced.";
-  }
-  const double write_s = full_bytes / write;
-  out += " and writes it at the device's measured " + Bytes(write) +
-         "/s (sequential, O_DIRECT) in " + Seconds(write_s) +
-         "; building and writing overlap, so the slower, " +
-         Seconds(std::max(build_s, write_s)) + ", sets the merge's time.";
-  if (every > 0) {
-    // Mainnet's slot time: a block every 12 s.
-    const double interval = every * 12.0;
-    const double share = full_bytes / interval / write;
-    out += " Merging every " + Count(every) + " blocks (" + Seconds(interval) +
-           " of chain time) rewrites the base at " + Percent(share) +
-           " of the device's write bandwidth";
-    out += std::max(build_s, write_s) > interval
-               ? "; a merge takes longer than that interval, so merges at "
-                 "it fall behind the chain."
-               : ".";
-  }
-  return out;
 }
 
 }  // namespace
@@ -220,11 +165,6 @@ Section ShapeSection(const ResultSet& r) {
       "written over changed; space amplification, bytes on disk over the "
       "aged state's live keys and values."));
   s.blocks.push_back(TableBlock(std::move(t)));
-  for (const auto& [backend, shape] : r.shapes) {
-    if (Kind(shape) != "aged" || IsReadVariant(backend)) continue;
-    const std::string full = FullScaleMerge(shape);
-    if (!full.empty()) s.blocks.push_back(Paragraph(backend + ": " + full));
-  }
   return s;
 }
 

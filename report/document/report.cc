@@ -69,8 +69,9 @@ std::string DocsRoot(const std::string& out_dir) {
 }
 
 RenderedReport RenderReport(const Verdict& verdict, const ResultSet& results,
-                            const std::string& docs_root) {
-  return Render(BuildDocument(verdict, results), docs_root);
+                            const std::string& docs_root, double drive_tbw) {
+  return Render(BuildDocument(verdict, results, {.drive_tbw = drive_tbw}),
+                docs_root);
 }
 
 Status PrepareOutputDir(const std::string& out_dir, bool force) {
@@ -106,12 +107,13 @@ Result<ReportSummary> WriteReport(const ReportOptions& options) {
     Verdict fresh = ComputeVerdict(pair->first, thresholds);
     verdict = ComputeVerdict(pair->second, thresholds);
     rendered =
-        Render(BuildShapeComparison(pair->first, fresh, pair->second, verdict),
+        Render(BuildShapeComparison(pair->first, fresh, pair->second, verdict,
+                                    {.drive_tbw = options.drive_tbw}),
                docs_root);
   } else {
     FLATBENCH_ASSIGN_OR_RETURN(ResultSet results, LoadResults(options.inputs));
     verdict = ComputeVerdict(results, thresholds);
-    rendered = RenderReport(verdict, results, docs_root);
+    rendered = RenderReport(verdict, results, docs_root, options.drive_tbw);
   }
 
   const fs::path dir(options.out_dir);

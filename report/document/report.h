@@ -9,6 +9,7 @@
 
 #include "common/status.h"
 #include "report/run_data.h"
+#include "report/upkeep.h"
 #include "report/verdict/verdict.h"
 
 namespace flatbench::report {
@@ -18,6 +19,8 @@ struct ReportOptions {
   std::string out_dir;              // Created if absent.
   std::string thresholds_path;      // Empty: the built-in thresholds.json.
   bool force = false;               // Overwrite an existing report.md.
+  // The drive the arena's upkeep is priced for (DocumentOptions).
+  double drive_tbw = kDefaultDriveTbw;
 };
 
 // The rendered files, before they are written.
@@ -30,7 +33,8 @@ struct RenderedReport {
 // `docs_root`: Document::docs_root, where references to the project's
 // documents link to ("" leaves them plain text).
 RenderedReport RenderReport(const Verdict& verdict, const ResultSet& results,
-                            const std::string& docs_root = "");
+                            const std::string& docs_root = "",
+                            double drive_tbw = kDefaultDriveTbw);
 
 struct ReportSummary {
   Outcome outcome = Outcome::kInconclusive;

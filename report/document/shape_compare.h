@@ -23,6 +23,7 @@ Status ComparableShapes(const ResultSet& fresh, const ResultSet& aged);
 // over fresh with pages per read and own-file device rates, and the aged
 // stores' upkeep. Its outcome is the aged shape's.
 Document BuildShapeComparison(const ResultSet& fresh, const Verdict& vf,
-                              const ResultSet& aged, const Verdict& va);
+                              const ResultSet& aged, const Verdict& va,
+                              const DocumentOptions& options = {});
 
 }  // namespace flatbench::report

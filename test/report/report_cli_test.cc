@@ -202,6 +202,11 @@ TEST_CASE("report exit codes for bad thresholds and usage", "[report][cli]") {
     want = 64;
     named = "results";
   }
+  SECTION("a drive rated for no bytes") {
+    args = "report " + (tmp / "r.json") + out + " --drive-tbw 0";
+    want = 64;
+    named = "--drive-tbw";
+  }
   CheckRefusedReport(args, want, named, tmp / "out/report.md");
 }
 
