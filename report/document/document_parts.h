@@ -129,4 +129,10 @@ std::string ShapeLine(const ResultSet& r);
 std::string ShapeBrief(const ResultSet& r);
 Section ShapeSection(const ResultSet& r);
 
+// document_read_cost.cc: for the per-cell section, each cold read cell's
+// cost in its backend's own counts (read_cost.h) per read and per level,
+// and beside it the levels of those backends' stores; empty when no pass
+// carried such counts.
+std::vector<Block> ReadCostBlocks(const Verdict& v, const ResultSet& r);
+
 }  // namespace flatbench::report
