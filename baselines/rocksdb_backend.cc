@@ -15,6 +15,7 @@
 
 #include "baselines/rocksdb_geometry.h"
 #include "baselines/rocksdb_options.h"
+#include "baselines/rocksdb_read_cost.h"
 #include "baselines/rocksdb_sst_writer.h"
 
 namespace flatbench::baselines {
@@ -84,6 +85,13 @@ class RocksSession : public ReadSession {
     return Status::Ok();
   }
 
+  // The perf context's counts (rocksdb_read_cost.h), on this thread.
+  bool StartReadCost() override {
+    cost_.Start();
+    return true;
+  }
+  ReadCost TakeReadCost() override { return cost_.Take(); }
+
   Status Scan(Table table, std::string_view start, uint32_t limit,
               ScanVisitor* visitor, uint32_t* count) override {
     *count = 0;
@@ -118,6 +126,7 @@ class RocksSession : public ReadSession {
   std::vector<rocksdb::PinnableSlice> values_;
   std::vector<rocksdb::Status> statuses_;
   std::unique_ptr<rocksdb::Iterator> iterators_[kNumTables];
+  RocksReadCost cost_;
 };
 
 class RocksBackend : public Backend {
@@ -155,6 +164,10 @@ class RocksBackend : public Backend {
     return total;
   }
   Settings Describe() const override { return RocksSettings(lazy_); }
+  Settings OpenShape() const override {
+    static constexpr const char* kNames[kNumTables] = {"account", "storage"};
+    return RocksLevelShape(db_.get(), tables_, kNames, kNumTables);
+  }
   std::vector<std::string> DataFiles(Table table) const override {
     std::vector<rocksdb::LiveFileMetaData> files;
     db_->GetLiveFilesMetaData(&files);

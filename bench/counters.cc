@@ -94,6 +94,13 @@ void AddCounters(const PassResult& pass, const CellFacts& facts,
     e[KeyOf(results::kDeviceRequestsPerRead)] =
         PerRead(*facts.device_requests, pass.reads);
   }
+  if (!pass.read_cost.empty() && pass.reads > 0) {
+    nlohmann::json& costs = e[std::string(results::kEntryBackendCounters)];
+    costs = nlohmann::json::object();
+    for (const auto& [name, total] : pass.read_cost) {
+      costs[name] = PerRead(total, pass.reads);
+    }
+  }
   if (facts.device_reads_per_s) {
     const double dev = *facts.device_reads_per_s;
     e[KeyOf(results::kDeviceReadsPerS)] = dev;

@@ -26,12 +26,14 @@ struct Shared {
         found(static_cast<size_t>(s.threads), 0),
         loop_start(static_cast<size_t>(s.threads), 0),
         loop_end(static_cast<size_t>(s.threads), 0),
-        errors(static_cast<size_t>(s.threads)) {}
+        errors(static_cast<size_t>(s.threads)),
+        costs(static_cast<size_t>(s.threads)) {}
   const PassSpec& spec;
   std::barrier<> sync;
   std::vector<Histogram> hist;
   std::vector<uint64_t> used, found, loop_start, loop_end;
   std::vector<Status> errors;
+  std::vector<ReadCost> costs;
   IoSnapshot before, after;
   std::vector<int> server_pids;
   std::map<int, IoSnapshot> servers_before, servers_after;
@@ -108,6 +110,8 @@ void PassBody(Shared* sh, benchmark::State& st) {
     sh->rss_after = MemoryBytes(sh->server_pids);
   }
   sh->sync.arrive_and_wait();
+  // Outside every bracket of the pass's counters: it may allocate.
+  if (reader != nullptr) sh->costs[t] = reader->TakeReadCost();
   reader.reset();  // On the thread that created it.
 }
 
@@ -220,6 +224,9 @@ Result<PassResult> RunPass(const PassSpec& spec) {
   r.servers = ProcessDelta(shared.servers_before, shared.servers_after);
   r.server_processes = shared.server_pids.size();
   r.rss_after_pass = shared.rss_after;
+  for (const ReadCost& cost : shared.costs) {
+    for (const auto& [name, count] : cost) r.read_cost[name] += count;
+  }
   return r;
 }
 

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -25,6 +26,7 @@
 
 #include "bench/histogram.h"
 #include "bench/io_stats.h"
+#include "common/backend.h"
 #include "common/status.h"
 
 namespace flatbench::bench {
@@ -36,6 +38,10 @@ class PassReader {
   // Performs this thread's i-th read (i < reads_per_thread); sets *found.
   // Must not allocate: it runs inside the timed loop.
   virtual Status Read(uint64_t i, bool* found) = 0;
+  // What this thread's reads cost in the backend's own counts
+  // (ReadSession::TakeReadCost), taken on this thread after the timed loop
+  // and its counters. Default: none.
+  virtual ReadCost TakeReadCost() { return {}; }
 };
 
 // One read in this many is timed for the latency percentiles.
@@ -73,6 +79,8 @@ struct PassResult {
   size_t server_processes = 0;
   // RSS after the loop, plus the server processes' Pss (io_stats.h).
   uint64_t rss_after_pass = 0;
+  // The readers' TakeReadCost, summed by name over the threads.
+  std::map<std::string, uint64_t> read_cost;
 };
 
 // Runs the pass. Returns the first reader-creation or read error.

@@ -24,12 +24,16 @@ namespace {
 
 class SessionReader : public PassReader {
  public:
+  // `count_cost`: count what the reads cost in the backend's own counts
+  // (ReadSession::StartReadCost), from here, on the reading thread.
   SessionReader(std::unique_ptr<ReadSession> session, Table table,
-                const KeyPlan& plan, int thread)
+                const KeyPlan& plan, int thread, bool count_cost)
       : session_(std::move(session)),
         table_(table),
         keys_(plan.Buffer(thread)),
-        key_size_(plan.key_size()) {}
+        key_size_(plan.key_size()) {
+    if (count_cost) session_->StartReadCost();
+  }
 
   Status Read(uint64_t i, bool* found) override {
     std::string_view value;
@@ -40,6 +44,7 @@ class SessionReader : public PassReader {
     benchmark::DoNotOptimize(value.size());
     return st;
   }
+  ReadCost TakeReadCost() override { return session_->TakeReadCost(); }
 
  private:
   std::unique_ptr<ReadSession> session_;
@@ -81,6 +86,11 @@ Result<nlohmann::json> Worker::Hello() {
       nlohmann::json settings = nlohmann::json::object();
       for (const auto& [k, v] : be->Describe()) settings[k] = v;
       c[results::BackendKey(s.name, results::kSettings)] = settings;
+      nlohmann::json shape = nlohmann::json::object();
+      for (const auto& [k, v] : be->OpenShape()) shape[k] = v;
+      if (!shape.empty()) {
+        c[results::BackendKey(s.name, results::kOpenShape)] = shape;
+      }
       // What the cold open preloads, in the backend's own words.
       if (settings.contains("preload")) {
         c[results::BackendKey(s.name, results::kPreload)] = settings["preload"];
@@ -241,8 +251,12 @@ PassSpec MakePassSpec(const Step& step, const std::string& name,
           std::move(session), name, table, plan, t, step.batch_size,
           step.reads_per_thread, &tallies->batches[i]));
     }
-    return std::unique_ptr<PassReader>(
-        std::make_unique<SessionReader>(std::move(session), table, plan, t));
+    // Point reads in the cold modes count their cost in the backend's own
+    // counts (RESULTS_FORMAT.md, "Backend counters"); warm passes do not,
+    // so the counting costs the CPU-bound cells nothing.
+    const bool count_cost = step.mode != Mode::kWarm;
+    return std::unique_ptr<PassReader>(std::make_unique<SessionReader>(
+        std::move(session), table, plan, t, count_cost));
   };
   return spec;
 }

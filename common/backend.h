@@ -99,6 +99,12 @@ struct BatchIoStats {
   bool submits_reads = false;
 };
 
+// What a session's reads cost in the backend's own counts (RocksDB's perf
+// context): name and total pairs, named as the results contract's backend
+// counters (common/results_schema.h): a name, or "L<n>." and a name for
+// the reads' share in the files of level n.
+using ReadCost = std::vector<std::pair<std::string, uint64_t>>;
+
 // One reader thread's handle. Not thread-safe: use one per thread.
 class ReadSession {
  public:
@@ -129,6 +135,17 @@ class ReadSession {
                           std::span<GetResult> results);
   // Totals of this session's batches (see BatchIoStats).
   virtual BatchIoStats BatchIo() const { return batch_io_; }
+  // Starts counting, in the backend's own statistics, what this session's
+  // Gets cost on the calling thread (blocks read, filter probes), from now
+  // on. RocksDB's counters belong to the thread, so call it on the thread
+  // that reads, and TakeReadCost on the same thread. Counting costs a
+  // little CPU time per read. Returns false when the backend keeps no such
+  // counts (the default).
+  virtual bool StartReadCost() { return false; }
+  // The counts since StartReadCost of the calling thread's reads, and stops
+  // counting. Empty without StartReadCost. Allocates: call it outside a
+  // timed loop.
+  virtual ReadCost TakeReadCost() { return {}; }
 
  protected:
   // The default MultiGet's storage: values copied one after another, and
@@ -200,6 +217,10 @@ class Backend {
   virtual std::vector<std::string> DataFiles(Table /*table*/) const {
     return {};
   }
+  // The store's shape as its own metadata shows it at open, for the
+  // report beside what its reads cost: RocksDB's files and bytes per level
+  // of each family. Empty where a backend has no such shape (the default).
+  virtual Settings OpenShape() const { return {}; }
   // Processes other than this one that serve this backend's reads (a
   // database server's postmaster and backends), for memory accounting:
   // their resident memory counts toward the backend's. Empty for embedded

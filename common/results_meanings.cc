@@ -271,12 +271,46 @@ constexpr Meaning kBackendKeyMeanings[] = {
      "the store's shape when the dataset has a stream of blocks: `kind` "
      "`fresh` (bulk load of the aged state, `gen --blocks`) or `aged` "
      "(`flatbench age`, with its upkeep figures)"},
+    {"open_shape",
+     "the store's shape as its own metadata showed it when the worker "
+     "opened it (RocksDB: per family, `levels` as `Ln:files/bytes` for each "
+     "level that holds files, `l0_files` and `sst_bytes`), for a fresh "
+     "store as for an aged one"},
     {"start_seconds",
      "seconds from the request to the answer of the worker's first "
      "request: its open and sanity check"},
     {"warm_begin_seconds",
      "warm: seconds from the request to the answer of the warm begin: "
      "the files read in and held, and the warm-up reads"},
+};
+
+constexpr Meaning kBackendCounterMeanings[] = {
+    {"data_blocks_read",
+     "data blocks read from the SST files (page cache or device), not found "
+     "in the block cache: RocksDB's `block_read_count` less its index, "
+     "filter and compression-dictionary block reads"},
+    {"index_blocks_read",
+     "index blocks read from the files (`index_block_read_count`): 0 when "
+     "the open preloads them (cold), each first use in cold-lazy"},
+    {"filter_blocks_read",
+     "filter blocks read from the files (`filter_block_read_count`): 0 "
+     "when the open preloads them (cold), each first use in cold-lazy"},
+    {"filter_probes",
+     "SST files whose filter a read asked (files whose key range holds the "
+     "key): `bloom_filter_useful` + `bloom_filter_full_positive` of the "
+     "level's per-level perf context; the total is the levels' sum"},
+    {"filter_false_positives",
+     "probes that answered \"maybe\" for a key the file does not hold: "
+     "`bloom_filter_full_positive` - `bloom_filter_full_true_positive` (a "
+     "key's tombstone counts as held); the total is the levels' sum"},
+    {"block_cache_misses",
+     "blocks looked up in the block cache and read from the file "
+     "(`block_cache_miss_count`): data blocks, and in cold-lazy index and "
+     "filter blocks; the total is the levels' sum"},
+    {"block_cache_hits",
+     "blocks found in the block cache (`block_cache_hit_count`): blocks "
+     "read before in the same pass, since each cold pass opens a fresh "
+     "cache; the total is the levels' sum"},
 };
 
 std::string_view Find(std::span<const Meaning> table, std::string_view name) {
@@ -290,6 +324,9 @@ std::string_view Find(std::span<const Meaning> table, std::string_view name) {
 std::span<const Meaning> CounterMeanings() { return kCounterMeanings; }
 std::span<const Meaning> ContextKeyMeanings() { return kContextKeyMeanings; }
 std::span<const Meaning> BackendKeyMeanings() { return kBackendKeyMeanings; }
+std::span<const Meaning> BackendCounterMeanings() {
+  return kBackendCounterMeanings;
+}
 
 std::string_view MeaningOf(const Counter& counter) {
   return Find(kCounterMeanings, counter.name);
@@ -299,6 +336,10 @@ std::string_view MeaningOf(const ContextKey& key) {
 }
 std::string_view MeaningOf(const BackendContextKey& key) {
   return Find(kBackendKeyMeanings, key.name);
+}
+
+std::string_view MeaningOf(const BackendCounter& counter) {
+  return Find(kBackendCounterMeanings, counter.name);
 }
 
 }  // namespace flatbench::results

@@ -18,9 +18,11 @@ struct Meaning {
 std::span<const Meaning> CounterMeanings();
 std::span<const Meaning> ContextKeyMeanings();
 std::span<const Meaning> BackendKeyMeanings();
+std::span<const Meaning> BackendCounterMeanings();
 // The name's meaning; empty for a name the tables lack.
 std::string_view MeaningOf(const Counter& counter);
 std::string_view MeaningOf(const ContextKey& key);
 std::string_view MeaningOf(const BackendContextKey& key);
+std::string_view MeaningOf(const BackendCounter& counter);
 
 }  // namespace flatbench::results

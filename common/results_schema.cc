@@ -168,6 +168,33 @@ std::string BackendKey(std::string_view backend, const BackendContextKey& key) {
   return out;
 }
 
+std::string LevelCounterName(int level, const BackendCounter& counter) {
+  return "L" + std::to_string(level) + "." + std::string(counter.name);
+}
+
+std::optional<BackendCounterKey> ParseBackendCounterKey(std::string_view key) {
+  BackendCounterKey out;
+  if (key.size() > 2 && key[0] == 'L') {
+    const size_t dot = key.find('.');
+    if (dot == std::string_view::npos || dot < 2 || dot > 3) {
+      return std::nullopt;
+    }
+    int level = 0;
+    const char* end = key.data() + dot;
+    auto [p, ec] = std::from_chars(key.data() + 1, end, level);
+    if (ec != std::errc() || p != end || level < 0) return std::nullopt;
+    out.level = level;
+    key.remove_prefix(dot + 1);
+  }
+  for (const BackendCounter& c : kBackendCounters) {
+    if (c.name != key) continue;
+    if (out.level >= 0 && !c.per_level) return std::nullopt;
+    out.counter = &c;
+    return out;
+  }
+  return std::nullopt;
+}
+
 std::span<const Counter> AllCounters() {
   static const std::vector<Counter> all = [] {
     std::vector<Counter> v(std::begin(kCounters), std::end(kCounters));

@@ -293,6 +293,47 @@ inline constexpr Counter kCounters[] = {
 bool CounterExpected(const Counter& counter, std::string_view kind,
                      std::string_view mode);
 
+// --- Backend counters (an object on read entries) -------------------------
+//
+// A read entry of a cold mode may carry kEntryBackendCounters: an object
+// of what the pass's reads cost in the backend's own counts
+// (ReadSession::TakeReadCost, summed over the pass's threads), each value
+// the pass's total over its reads (a count per read, finite and >= 0). A
+// key is a name below, or, for one whose `per_level` is set, "L<n>." and
+// the name: the share of the reads in the files of level n. Only RocksDB
+// keeps such counts (its perf context); the figures are informational.
+inline constexpr std::string_view kEntryBackendCounters = "backend_counters";
+
+struct BackendCounter {
+  std::string_view name;
+  bool per_level;  // Also given per level, as "L<n>.<name>".
+};
+
+inline constexpr BackendCounter kDataBlocksRead{"data_blocks_read", false};
+inline constexpr BackendCounter kIndexBlocksRead{"index_blocks_read", false};
+inline constexpr BackendCounter kFilterBlocksRead{"filter_blocks_read", false};
+inline constexpr BackendCounter kFilterProbes{"filter_probes", true};
+inline constexpr BackendCounter kFilterFalsePositives{"filter_false_positives",
+                                                      true};
+inline constexpr BackendCounter kBlockCacheMisses{"block_cache_misses", true};
+inline constexpr BackendCounter kBlockCacheHits{"block_cache_hits", true};
+
+inline constexpr BackendCounter kBackendCounters[] = {
+    kDataBlocksRead,       kIndexBlocksRead,  kFilterBlocksRead, kFilterProbes,
+    kFilterFalsePositives, kBlockCacheMisses, kBlockCacheHits,
+};
+
+// "L<n>.<name>" for level n.
+std::string LevelCounterName(int level, const BackendCounter& counter);
+// Splits a key of kEntryBackendCounters into its level (-1 for a total)
+// and its counter; nullopt unless it is a name above, or "L<n>." (n in
+// 0..99) and a per-level one.
+struct BackendCounterKey {
+  int level = -1;
+  const BackendCounter* counter = nullptr;
+};
+std::optional<BackendCounterKey> ParseBackendCounterKey(std::string_view key);
+
 // google-benchmark's own entry fields the contract relies on.
 inline constexpr std::string_view kEntryName = "name";
 inline constexpr std::string_view kEntryRunType = "run_type";
@@ -505,6 +546,10 @@ inline constexpr BackendContextKey kWarmupReads{"warmup_reads", Type::kInteger,
 // aged state (gen --blocks), or "aged" with the upkeep figures of
 // flatbench age (RESEARCH.md section 11).
 inline constexpr BackendContextKey kShape{"shape", Type::kObject, false};
+// The store's shape as its own metadata showed it when the worker opened it
+// (Backend::OpenShape): RocksDB's files and bytes per level of each family.
+inline constexpr BackendContextKey kOpenShape{"open_shape", Type::kObject,
+                                              false};
 // Phase times, for the plan's calibration: the worker's answer to its first
 // request (open and sanity check), and warm mode's begin (the files read
 // in and held, the warm-up reads), each from request to answer.
@@ -514,11 +559,11 @@ inline constexpr BackendContextKey kWarmBeginSeconds{"warm_begin_seconds",
                                                      Type::kNumber, false};
 
 inline constexpr BackendContextKey kBackendContextKeys[] = {
-    kBuildSeconds,     kDiskBytes,    kSettings, kSanityPassed,
-    kSanityKeys,       kSanityError,  kEviction, kPreload,
-    kWarmLock,         kDeviceStatus, kError,    kDataFiles,
-    kPopulatedBytes,   kWarmupReads,  kShape,    kStartSeconds,
-    kWarmBeginSeconds,
+    kBuildSeconds,   kDiskBytes,        kSettings, kSanityPassed,
+    kSanityKeys,     kSanityError,      kEviction, kPreload,
+    kWarmLock,       kDeviceStatus,     kError,    kDataFiles,
+    kPopulatedBytes, kWarmupReads,      kShape,    kOpenShape,
+    kStartSeconds,   kWarmBeginSeconds,
 };
 
 inline constexpr std::string_view kBackendPrefix = "flatbench.backend.";

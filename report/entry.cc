@@ -272,6 +272,43 @@ std::string Inconsistency(const Pass& p, const json& entry) {
   return "";
 }
 
+// The backend's own counts per read (RESULTS_FORMAT.md, "Backend
+// counters"): each key a contract name, each value a count, and no level
+// or total with more false positives than probes.
+std::string ReadBackendCounters(const json& entry, Pass* pass) {
+  auto it = entry.find(r::kEntryBackendCounters);
+  const std::string field(r::kEntryBackendCounters);
+  if (it == entry.end()) return "";
+  if (!it->is_object()) return field + " is not an object";
+  for (const auto& [key, value] : it->items()) {
+    if (!r::ParseBackendCounterKey(key)) {
+      return field + " names '" + key + "', not a backend counter";
+    }
+    if (!value.is_number()) return field + "." + key + " is not a number";
+    const double v = value.get<double>();
+    std::string problem = CounterProblem(v, r::Type::kCount);
+    if (!problem.empty()) return field + "." + key + " " + problem;
+    pass->backend_counters[key] = v;
+  }
+  const std::string fp(r::kFilterFalsePositives.name);
+  const std::string probes(r::kFilterProbes.name);
+  for (const auto& [key, v] : pass->backend_counters) {
+    if (key.size() < fp.size() ||
+        key.compare(key.size() - fp.size(), fp.size(), fp) != 0) {
+      continue;
+    }
+    const std::string probe_key =
+        key.substr(0, key.size() - fp.size()) + probes;
+    auto p = pass->backend_counters.find(probe_key);
+    const double n = p == pass->backend_counters.end() ? 0 : p->second;
+    if (v > n * (1 + 1e-9)) {
+      return field + "." + key + " " + Sig(v, 6) + " is above " + probe_key +
+             " " + Sig(n, 6) + " (a false positive is a probe)";
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 double Pass::Get(const r::Counter& counter) const {
@@ -360,6 +397,9 @@ Status ReadEntry(const json& b, const std::string& file, Pass* pass) {
       return bad(where + " " + problem + " (" + it->dump() + ")");
     }
     pass->counters[c.name] = v;
+  }
+  if (std::string problem = ReadBackendCounters(b, pass); !problem.empty()) {
+    return bad("benchmark '" + name + "' " + problem);
   }
   std::string inconsistent = Inconsistency(*pass, b);
   if (!inconsistent.empty()) {

@@ -80,6 +80,7 @@ Status CheckBackendContext(const json& ctx, const std::set<std::string>& with,
           *it, k.type, "results " + file + ": context " + name));
       if (k.name == r::kSettings.name) rs->settings[b] = *it;
       if (k.name == r::kShape.name) rs->shapes[b] = *it;
+      if (k.name == r::kOpenShape.name) rs->open_shapes[b] = *it;
     }
   }
   return Status::Ok();
@@ -228,6 +229,9 @@ Result<ResultSet> MergeResults(std::vector<ResultSet> parts) {
     }
     for (auto& [b, s] : part.settings) out.settings.emplace(b, std::move(s));
     for (auto& [b, s] : part.shapes) out.shapes.emplace(b, std::move(s));
+    for (auto& [b, s] : part.open_shapes) {
+      out.open_shapes.emplace(b, std::move(s));
+    }
     for (auto& [f, p] : part.device_profiles) {
       out.device_profiles.emplace(f, std::move(p));
     }

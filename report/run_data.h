@@ -41,6 +41,9 @@ struct Pass {
   std::string error_message;
   // Counter name (results::Counter::name) -> value.
   std::map<std::string_view, double> counters;
+  // The backend's own counts per read (results::kEntryBackendCounters), by
+  // key ("data_blocks_read", "L6.filter_probes"); empty when it gave none.
+  std::map<std::string, double> backend_counters;
 
   // The counter's value, NaN when absent.
   double Get(const results::Counter& counter) const;
@@ -57,6 +60,8 @@ struct ResultSet {
   std::map<std::string, nlohmann::json> settings;
   // Per backend that recorded one: its store's shape (results::kShape).
   std::map<std::string, nlohmann::json> shapes;
+  // Per backend that recorded one: its levels at open (results::kOpenShape).
+  std::map<std::string, nlohmann::json> open_shapes;
   // Per results file that recorded one (results::kRecordedDeviceProfile):
   // the device profile bench was given.
   std::map<std::string, DeviceProfile> device_profiles;

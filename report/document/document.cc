@@ -111,6 +111,7 @@ Section CellSection(const Verdict& v, const ResultSet& res) {
         Ratio(v.thresholds.max_device_rate_spread) + "."));
     s.blocks.push_back(TableBlock(DeviceRateTable(v, mode)));
   }
+  for (Block& b : ReadCostBlocks(v, res)) s.blocks.push_back(std::move(b));
   s.blocks.push_back(Paragraph(
       "Preloaded bytes: what each backend's files had resident right after "
       "its open, before the pass (median over passes; in cold modes, what "

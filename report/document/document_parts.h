@@ -134,4 +134,10 @@ Section ShapeSection(const ResultSet& r);
 // `drive_tbw` TB written. No blocks when the run has no aged arena.
 Section UpkeepChoiceSection(const ResultSet& r, double drive_tbw);
 
+// document_read_cost.cc: for the per-cell section, each cold read cell's
+// cost in its backend's own counts (read_cost.h) per read and per level,
+// and beside it the levels of those backends' stores; empty when no pass
+// carried such counts.
+std::vector<Block> ReadCostBlocks(const Verdict& v, const ResultSet& r);
+
 }  // namespace flatbench::report

@@ -307,3 +307,48 @@ TEST_CASE(
 
 }  // namespace
 }  // namespace flatbench::results
+
+namespace flatbench::results {
+namespace {
+
+TEST_CASE("backend counter keys: a name, or a level and a per-level name",
+          "[report][schema]") {
+  auto total = ParseBackendCounterKey("data_blocks_read");
+  REQUIRE(total.has_value());
+  CHECK(total->level == -1);
+  CHECK(total->counter->name == kDataBlocksRead.name);
+  auto level = ParseBackendCounterKey(LevelCounterName(6, kFilterProbes));
+  REQUIRE(level.has_value());
+  CHECK(level->level == 6);
+  CHECK(level->counter->name == kFilterProbes.name);
+  CHECK(LevelCounterName(0, kFilterFalsePositives) ==
+        "L0.filter_false_positives");
+  auto bad = GENERATE(as<std::string>{}, "", "L6.", "L.filter_probes",
+                      "L-1.filter_probes", "L100.filter_probes",
+                      "Lx.filter_probes", "L1.data_blocks_read",
+                      "l1.filter_probes", "filter_probe", "L1filter_probes");
+  CAPTURE(bad);
+  CHECK_FALSE(ParseBackendCounterKey(bad).has_value());
+}
+
+TEST_CASE("RESULTS_FORMAT.md lists the backend counters and their meanings",
+          "[report][schema]") {
+  CheckOneMeaningEach(std::span<const BackendCounter>(kBackendCounters),
+                      BackendCounterMeanings());
+  std::ifstream in(FLATBENCH_SOURCE_ROOT "/bench/RESULTS_FORMAT.md");
+  REQUIRE(in);
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  auto rows = DocTable(text, "backend counter");
+  CHECK(rows.size() == std::size(kBackendCounters));
+  for (const BackendCounter& c : kBackendCounters) {
+    CAPTURE(c.name);
+    auto it = rows.find(std::string(c.name));
+    REQUIRE(it != rows.end());
+    REQUIRE(it->second.size() == 2);
+    CHECK(it->second[0] == (c.per_level ? "yes" : "no"));
+    CHECK(it->second[1] == MeaningOf(c));
+  }
+}
+
+}  // namespace
+}  // namespace flatbench::results
