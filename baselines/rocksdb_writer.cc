@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "baselines/rocksdb_options.h"
+#include "baselines/rocksdb_read_cost.h"
 #include "baselines/rocksdb_write_path.h"
 
 namespace flatbench::baselines {
@@ -111,27 +112,9 @@ class RocksWriter final : public StoreWriter {
   }
 
   Settings Shape() const {
-    Settings s;
     static constexpr const char* kNames[kNumTables] = {"account", "storage"};
-    for (int t = 0; t < kNumTables; ++t) {
-      rocksdb::ColumnFamilyMetaData meta;
-      db_->GetColumnFamilyMetaData(handles_[t + 1], &meta);
-      std::string levels;
-      for (const auto& level : meta.levels) {
-        if (level.files.empty()) continue;
-        if (!levels.empty()) levels += " ";
-        levels += "L" + std::to_string(level.level) + ":" +
-                  std::to_string(level.files.size()) + "/" +
-                  std::to_string(level.size);
-      }
-      const std::string p = std::string(kNames[t]) + ".";
-      s.emplace_back(p + "levels", levels);  // "Ln:files/bytes" per level.
-      s.emplace_back(
-          p + "l0_files",
-          std::to_string(meta.levels.empty() ? 0
-                                             : meta.levels[0].files.size()));
-      s.emplace_back(p + "sst_bytes", std::to_string(meta.size));
-    }
+    Settings s =
+        RocksLevelShape(db_.get(), handles_.data() + 1, kNames, kNumTables);
     auto ticker = [&](const char* name, rocksdb::Tickers t) {
       s.emplace_back(name, std::to_string(stats_->getTickerCount(t)));
     };

@@ -10,6 +10,7 @@
 #include "cli/flags.h"
 #include "common/files.h"
 #include "datagen/age.h"
+#include "datagen/dataset_dir.h"
 
 namespace flatbench::cli {
 namespace {
@@ -17,7 +18,7 @@ namespace {
 struct AgeArgs {
   std::string dir;
   dataset::StreamSpec stream;
-  uint64_t merge_every = dataset::kDefaultMergeEvery;
+  uint64_t merge_every = 0;  // 0: dataset::DefaultMergeEvery.
   int jobs = 0;
   bool quiet = false;
 };
@@ -54,8 +55,22 @@ Status RunAge(const AgeArgs& a) {
   datagen::AgeOptions o;
   o.dir = a.dir;
   o.stream = a.stream;
-  if (a.merge_every == 0) return Status::Usage("--merge-every: at least 1");
-  o.merge_every = a.merge_every;
+  FLATBENCH_ASSIGN_OR_RETURN(const datagen::Dataset ds,
+                             datagen::Dataset::Open(a.dir));
+  if (o.stream.blocks == 0) {
+    FLATBENCH_RETURN_IF_ERROR(dataset::ValidateStream(o.stream));
+    o.stream.blocks = dataset::SteadyStateBlocks(ds.spec(), o.stream);
+    if (!a.quiet) {
+      std::fprintf(stderr,
+                   "age: no --blocks: %llu blocks, the stream that brings "
+                   "every store of this scale to its steady state "
+                   "(RESEARCH.md, section 11)\n",
+                   static_cast<unsigned long long>(o.stream.blocks));
+    }
+  }
+  o.merge_every = a.merge_every != 0
+                      ? a.merge_every
+                      : dataset::DefaultMergeEvery(ds.spec(), o.stream);
   o.jobs = a.jobs > 0 ? static_cast<unsigned>(a.jobs)
                       : std::max(1u, std::thread::hardware_concurrency());
   o.progress = !a.quiet;
@@ -77,7 +92,12 @@ Command AddAge(CLI::App& app) {
       "with its automatic compactions, LMDB a write transaction per block, "
       "SQLite and PostgreSQL a transaction per block, the file store a file "
       "replaced or removed per change, the arena a delta merged into a new "
-      "base every --merge-every blocks. "
+      "base every --merge-every blocks, each block appended first to the "
+      "arena's log beside it (DIR/arena.log), synced at every checkpoint, "
+      "so a kill loses no block: the rerun reads the unmerged blocks back "
+      "and says how many. RocksDB still in the bulk load's single "
+      "last-level run is first loaded through its write path in key order, "
+      "as a sync writes it. "
       "Then each store is in the shape a running node's has, holding the "
       "state gen --blocks N builds fresh; verify checks it. Prints each "
       "store's upkeep (time per block, bytes written, write and space "
@@ -88,9 +108,18 @@ Command AddAge(CLI::App& app) {
       "another stream, 66 for a dataset with no complete store.");
   sub->add_option("--dir", a->dir, "Dataset directory")->required();
   AddStreamOptions(sub, &a->stream);
+  sub->get_option("--blocks")
+      ->description(
+          "Blocks of the stream to reach (default: enough that every store "
+          "reaches its steady state: RocksDB's compactions have written its "
+          "size, LMDB's leaf fill has settled; age prints the block at which "
+          "each did)");
   sub->add_option("--merge-every", a->merge_every,
-                  "The arena's blocks per merge")
-      ->capture_default_str();
+                  "The arena's blocks per merge (default: per scale, the "
+                  "interval at which a merge rewrites 30 times the bytes "
+                  "its blocks change, from 100 to 7,200 blocks; RESEARCH.md "
+                  "section 11)")
+      ->check(AtLeastOne());
   sub->add_option("--jobs", a->jobs,
                   "Threads for the arena's merges and the target's "
                   "fingerprint (default: the host's hardware threads); "

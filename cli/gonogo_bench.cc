@@ -92,7 +92,8 @@ int PrintGonogoPlan(const GonogoArgs& a, const dataset::Spec& spec,
     for (const std::string& store : dataset::StoresOf(a.request.backends)) {
       age += dataset::EstimateAgeSeconds(
           spec, store, a.blocks, dataset::StreamSpec().changes_per_block,
-          dataset::kDefaultMergeEvery, std::max(1u, est->jobs));
+          dataset::DefaultMergeEvery(spec, dataset::StreamSpec()),
+          std::max(1u, est->jobs));
     }
     std::fprintf(stderr,
                  "  [%d/%d] age: %llu blocks through every store's write "
@@ -101,6 +102,19 @@ int PrintGonogoPlan(const GonogoArgs& a, const dataset::Spec& spec,
                  "11)\n",
                  ++phase, phases, static_cast<unsigned long long>(a.blocks),
                  bench::FormatDuration(age).c_str());
+    const dataset::StreamSpec stream;
+    const uint64_t every = dataset::DefaultMergeEvery(spec, stream);
+    const double delta =
+        static_cast<double>(every) * dataset::LogicalBytesPerBlock(stream);
+    std::fprintf(
+        stderr,
+        "        the arena merges every %llu blocks (%llu merges): its delta "
+        "holds up to %s in memory and its log as much on disk, and each "
+        "merge writes a new base beside the old one before the exchange, "
+        "so the arena needs twice its size on disk while it merges\n",
+        static_cast<unsigned long long>(every),
+        static_cast<unsigned long long>((a.blocks + every - 1) / every),
+        HumanBytes(static_cast<uint64_t>(delta)).c_str());
   }
   std::fprintf(stderr, "  [%d/%d] verify%s\n", ++phase, phases,
                a.full_verify ? " (every pair; RESEARCH.md, section 6)"

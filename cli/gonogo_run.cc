@@ -146,7 +146,7 @@ Status Complete(GonogoArgs* a, dataset::Spec* spec,
     return Status::Usage("--blocks: only with --shape aged");
   }
   if (aged && a->blocks == 0) {
-    a->blocks = dataset::TenPercentBlocks(*spec, dataset::StreamSpec());
+    a->blocks = dataset::SteadyStateBlocks(*spec, dataset::StreamSpec());
   }
   if (a->dir.empty()) a->dir = "data/" + a->scale + (aged ? "-aged" : "");
   return Status::Ok();

@@ -1,6 +1,7 @@
 #include "dataset/spec.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace flatbench::dataset {
 
@@ -37,6 +38,71 @@ uint64_t TenPercentBlocks(const Spec& spec, const StreamSpec& stream) {
   const uint64_t per_block = std::max<uint64_t>(1, stream.changes_per_block);
   const uint64_t changes = pairs / 100 * 11 + pairs % 100 * 11 / 100;
   return std::max<uint64_t>(1, (changes + per_block - 1) / per_block);
+}
+
+namespace {
+
+// The dataset's bytes per pair: keys, and values (an account's slim RLP is
+// 70-90 bytes, a slot's 32).
+constexpr double kAccountPairBytes = 20 + 80;
+constexpr double kSlotPairBytes = 52 + 32;
+// A memtable entry's bytes beyond its key and value (RocksDB's skiplist
+// node and internal key trailer).
+constexpr double kMemtableEntryOverhead = 24;
+// RocksDB's production write_buffer_size per family
+// (baselines/rocksdb_options.cc) and the memtables a flush merges, times the
+// L0 files that trigger the first compaction.
+constexpr double kAccountWriteBuffer = 16e6, kStorageWriteBuffer = 32e6;
+constexpr double kFlushesToFirstCompaction = 2 * 4;
+constexpr double kCompactionBytesPerLogical = 10;
+// Slots the stream inserts, over the slots the bulk load holds, at which
+// LMDB's storage leaf fill is back within 5 points of its settled fill.
+constexpr double kLmdbInsertsToSettle = 0.5;
+
+uint64_t BlocksFor(double amount, double per_block) {
+  if (!(per_block > 0)) return 0;
+  return static_cast<uint64_t>(std::ceil(amount / per_block));
+}
+
+double LiveBytes(const Spec& spec) {
+  return static_cast<double>(spec.accounts) * kAccountPairBytes +
+         static_cast<double>(spec.storage_slots()) * kSlotPairBytes;
+}
+
+}  // namespace
+
+double LogicalBytesPerBlock(const StreamSpec& s) {
+  const double c = s.changes_per_block / 1000.0;
+  return c * (s.account_updates + s.new_accounts) * kAccountPairBytes +
+         c * (s.slot_updates + s.new_slots) * kSlotPairBytes +
+         c * s.slot_deletes * 52;
+}
+
+uint64_t SteadyStateBlocks(const Spec& spec, const StreamSpec& s) {
+  const double c = s.changes_per_block / 1000.0;
+  const double account_memtable = c * (s.account_updates + s.new_accounts) *
+                                  (kAccountPairBytes + kMemtableEntryOverhead);
+  const double storage_memtable =
+      c * (s.slot_updates + s.new_slots + s.slot_deletes) *
+      (kSlotPairBytes + kMemtableEntryOverhead);
+  const uint64_t first_compaction =
+      std::max(BlocksFor(kFlushesToFirstCompaction * kAccountWriteBuffer,
+                         account_memtable),
+               BlocksFor(kFlushesToFirstCompaction * kStorageWriteBuffer,
+                         storage_memtable));
+  const uint64_t rocks =
+      first_compaction +
+      BlocksFor(LiveBytes(spec),
+                kCompactionBytesPerLogical * LogicalBytesPerBlock(s));
+  const uint64_t lmdb = BlocksFor(
+      kLmdbInsertsToSettle * static_cast<double>(spec.storage_slots()),
+      c * s.new_slots);
+  return std::max({TenPercentBlocks(spec, s), rocks, lmdb});
+}
+
+uint64_t DefaultMergeEvery(const Spec& spec, const StreamSpec& s) {
+  const uint64_t m = BlocksFor(LiveBytes(spec), 30 * LogicalBytesPerBlock(s));
+  return std::clamp<uint64_t>(m, 100, 7200);
 }
 
 Status ValidateStream(const StreamSpec& s) {

@@ -56,6 +56,31 @@ struct Spec;
 // the live-node question asks for.
 uint64_t TenPercentBlocks(const Spec& spec, const StreamSpec& stream);
 
+// Blocks of `stream` after which every store of `spec` is at its steady
+// state (RESEARCH.md section 11), by a model whose constants were measured
+// at smoke scale and checked at 3M x 4: the most of
+// - TenPercentBlocks;
+// - RocksDB's: its compactions have written the store's size once the L0
+//   trigger (4 files) of each family has filled from flushes of two
+//   memtables at the production write_buffer_size, plus the store's bytes
+//   over 10 compaction bytes per logical byte;
+// - LMDB's: its storage leaf fill has come back from its trough to within
+//   5 points of the settled fill once the stream has inserted half as many
+//   slots as the bulk load holds (measured: 0.37 at smoke).
+// age and gonogo --shape aged apply it when no --blocks is given.
+uint64_t SteadyStateBlocks(const Spec& spec, const StreamSpec& stream);
+
+// The arena's blocks per merge by default for `spec`: the interval at
+// which a merge's rewrite of the base is 30 times the logical bytes of the
+// blocks it merges (a write amplification of the order of a leveled LSM's),
+// at least 100 blocks (20 minutes of chain) and at most 7,200 (a day, whose
+// delta a node still holds in memory). RESEARCH.md section 11 gives the
+// trade-off this picks from.
+uint64_t DefaultMergeEvery(const Spec& spec, const StreamSpec& stream);
+// The keys and values a block of `stream` changes, in bytes (a model: an
+// account's value taken as 80 bytes).
+double LogicalBytesPerBlock(const StreamSpec& stream);
+
 // kUsage naming the flag at fault: shares that do not sum to 1000, no
 // changes per block, a hot set of no accounts.
 Status ValidateStream(const StreamSpec& stream);

@@ -81,7 +81,7 @@ std::string LevelsText(const std::string& levels) {
   return out.empty() ? "–" : out;
 }
 
-double ShapeNumber(const std::string& text) {
+double LevelShapeNumber(const std::string& text) {
   try {
     return std::stod(text);
   } catch (...) {
@@ -97,13 +97,14 @@ void AddShapeRows(const std::string& backend, const std::string& when,
   for (std::string_view family : r::kTables) {
     const std::string p = prefix + std::string(family) + ".";
     if (!shape.contains(p + "levels")) continue;
-    t->rows.push_back({{backend},
-                       {std::string(family)},
-                       {when},
-                       {LevelsText(ShapeField(shape, p + "levels"))},
-                       {ShapeField(shape, p + "l0_files")},
-                       {Bytes(ShapeNumber(ShapeField(shape, p + "sst_bytes")))},
-                       {compaction}});
+    t->rows.push_back(
+        {{backend},
+         {std::string(family)},
+         {when},
+         {LevelsText(ShapeField(shape, p + "levels"))},
+         {ShapeField(shape, p + "l0_files")},
+         {Bytes(LevelShapeNumber(ShapeField(shape, p + "sst_bytes")))},
+         {compaction}});
   }
 }
 
@@ -117,7 +118,7 @@ Table LevelTable(const ResultSet& res, const std::set<std::string>& backends) {
     const bool is_aged =
         aged != res.shapes.end() && ShapeField(aged->second, "kind") == "aged";
     const std::string written =
-        is_aged ? Bytes(ShapeNumber(ShapeField(
+        is_aged ? Bytes(LevelShapeNumber(ShapeField(
                       aged->second, "engine.compaction_bytes_written")))
                 : "–";
     if (auto open = res.open_shapes.find(b); open != res.open_shapes.end()) {

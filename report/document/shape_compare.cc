@@ -12,6 +12,7 @@
 #include "report/document/document_parts.h"
 #include "report/interval.h"
 #include "report/numbers.h"
+#include "report/read_cost.h"
 #include "report/verdict/ceiling.h"
 #include "report/verdict/cells.h"
 
@@ -52,11 +53,25 @@ bool IsControl(const std::string& backend) {
 // its decimals; other backends' rows show "–".
 struct PerReadColumn {
   const char* header;
-  double (*of)(const CellStats&);
+  double (*of)(const ResultSet&, const CellKey&, const CellStats&);
   int decimals;
 };
 constexpr PerReadColumn kPerReadColumns[] = {
-    {"pages per read, fresh → aged", MeasuredPagesPerRead, 2},
+    {"pages per read, fresh → aged",
+     [](const ResultSet&, const CellKey&, const CellStats& c) {
+       return MeasuredPagesPerRead(c);
+     },
+     2},
+    {"data blocks per read, fresh → aged",
+     [](const ResultSet& rs, const CellKey& k, const CellStats&) {
+       return ReadCostOf(rs, k).data_blocks;
+     },
+     2},
+    {"filter probes per read, fresh → aged",
+     [](const ResultSet& rs, const CellKey& k, const CellStats&) {
+       return ReadCostOf(rs, k).filter_probes;
+     },
+     2},
 };
 
 // One backend's cell measured in both shapes.
@@ -123,13 +138,15 @@ std::string FreshToAged(double f, double a, int decimals) {
   return Fixed(f, decimals) + " → " + Fixed(a, decimals);
 }
 
-Table CompareTable(const Verdict& fresh, const Verdict& aged,
+Table CompareTable(const ResultSet& fresh_rs, const Verdict& fresh,
+                   const ResultSet& aged_rs, const Verdict& aged,
                    const std::vector<Compared>& rows) {
   const auto envelopes = ControlEnvelopes(rows);
   std::vector<const PerReadColumn*> columns;
   for (const PerReadColumn& col : kPerReadColumns) {
     for (const Compared& c : rows) {
-      if (std::isfinite(col.of(*c.fresh)) || std::isfinite(col.of(*c.aged))) {
+      if (std::isfinite(col.of(fresh_rs, c.key, *c.fresh)) ||
+          std::isfinite(col.of(aged_rs, c.key, *c.aged))) {
         columns.push_back(&col);
         break;
       }
@@ -158,7 +175,8 @@ Table CompareTable(const Verdict& fresh, const Verdict& aged,
         {Ratio(c.interval.low) + "–" + Ratio(c.interval.high)},
         Call(c, envelopes)};
     for (const PerReadColumn* col : columns) {
-      const double f = col->of(*c.fresh), a = col->of(*c.aged);
+      const double f = col->of(fresh_rs, c.key, *c.fresh);
+      const double a = col->of(aged_rs, c.key, *c.aged);
       cells.push_back({std::isfinite(f) || std::isfinite(a)
                            ? FreshToAged(f, a, col->decimals)
                            : "–"});
@@ -262,7 +280,7 @@ Document BuildShapeComparison(const ResultSet& fresh, const Verdict& vf,
           ? Paragraph("None: the control was not measured in both shapes, so "
                       "no difference is called a change.")
           : List(envelopes));
-  cells.blocks.push_back(TableBlock(CompareTable(vf, va, rows)));
+  cells.blocks.push_back(TableBlock(CompareTable(fresh, vf, aged, va, rows)));
   d.sections.push_back(std::move(cells));
   d.sections.push_back(ShapeSection(aged));
   Section upkeep = UpkeepChoiceSection(aged, options.drive_tbw);
