@@ -91,8 +91,9 @@ Command AddGonogo(CLI::App& app) {
       ->check(CLI::IsMember({"fresh", "aged"}))
       ->capture_default_str();
   sub->add_option("--blocks", a->blocks,
-                  "Blocks for --shape aged (default: enough to change 10% of "
-                  "the dataset's keys, 2,000 changes a block)")
+                  "Blocks for --shape aged (default: enough that every "
+                  "store reaches its steady state, as age without --blocks; "
+                  "2,000 changes a block)")
       ->check(AtLeastOne());
   AddDriveTbwOption(sub, &a->drive_tbw);
   return {sub, [a] { return RunGonogo(*a); }};

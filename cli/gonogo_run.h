@@ -33,7 +33,7 @@ struct GonogoArgs {
   bool plan_only = false;
   unsigned jobs = 0;  // gen --jobs; 0: the host's hardware threads.
   // "fresh": the bulk-loaded stores; "aged": then aged by `blocks` blocks
-  // of the default stream (0: TenPercentBlocks).
+  // of the default stream (0: SteadyStateBlocks).
   std::string shape = "fresh";
   uint64_t blocks = 0;
   // The report's --drive-tbw (report/upkeep.h).
