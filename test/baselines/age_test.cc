@@ -172,10 +172,29 @@ TEST_CASE("age stopped at any block resumes to the same stores") {
     g.progress = false;
     CHECK(Generate(g, backends::NewLoader).status().code() ==
           Code::kRefuseOverwrite);
+    // The arena's durable blocks, if it was stopped: those after its last
+    // merge (every 6 blocks) are in its log.
+    uint64_t arena_durable = 0;
+    if (fs::exists(dir + "/arena.aging")) {
+      arena_durable = nlohmann::json::parse(Bytes(dir + "/arena.aging"))
+                          .at("durable_blocks")
+                          .get<uint64_t>();
+      CHECK(fs::exists(dir + "/arena.log"));
+    }
     // Resumed, without a stop.
     auto resumed = Age(AgeTo(dir, 14), backends::NewWriter);
     INFO(resumed.status().message());
     REQUIRE(resumed.ok());
+    // The arena's blocks since its last merge came back from its log, not
+    // from the stream.
+    for (const Upkeep& u : resumed.value()) {
+      if (u.store != "arena") continue;
+      std::map<std::string, std::string> engine(u.engine.begin(),
+                                                u.engine.end());
+      CHECK(engine.at("recovered_blocks") == std::to_string(arena_durable % 6));
+      CHECK(std::stoull(engine.at("log_bytes")) > 0);
+    }
+    CHECK_FALSE(fs::exists(dir + "/arena.log"));
     CheckAged(dir);
     for (Table t : {Table::kAccount, Table::kStorage}) {
       CHECK(Bytes(arena::ArenaPath(dir + "/arena", t)) ==
@@ -184,4 +203,88 @@ TEST_CASE("age stopped at any block resumes to the same stores") {
     CHECK_FALSE(fs::exists(dir + "/arena.merge"));
     CHECK_FALSE(fs::exists(dir + "/arena.aging"));
   }
+}
+
+TEST_CASE(
+    "RocksDB ages from a node's shape with the production write options; "
+    "LMDB says when its leaf fill settled") {
+  const std::vector<std::string> stores = WritableStores();
+  const bool rocks =
+      std::find(stores.begin(), stores.end(), "rocksdb") != stores.end();
+  const bool lmdb =
+      std::find(stores.begin(), stores.end(), "lmdb") != stores.end();
+  if (!rocks && !lmdb) {
+    WARN("neither RocksDB nor LMDB in this build: nothing to age");
+    return;
+  }
+  flatbench::testing::TempDir tmp;
+  const std::string dir = tmp / "ds";
+  std::vector<std::string> these;
+  if (rocks) these.push_back("rocksdb");
+  if (lmdb) these.push_back("lmdb");
+  Gen(dir, Fresh(), these);
+  if (rocks) {
+    // The bulk load is one run in the last level.
+    auto ds = Dataset::Open(dir);
+    REQUIRE(ds.ok());
+    const auto backend =
+        backends::Open("rocksdb", ds->BackendDir("rocksdb"), {});
+    REQUIRE(backend.ok());
+    bool last_level_only = true;
+    for (const auto& [k, v] : backend.value()->OpenShape()) {
+      if (k.ends_with(".levels")) last_level_only &= v.rfind("L6:", 0) == 0;
+    }
+    CHECK(last_level_only);
+  }
+  // 70 blocks of 300 changes take the storage table's leaf fill through its
+  // trough (from 100% to about 55%) and back within 5 points of 68% (at
+  // block 49; 68.9% at block 70).
+  auto aged = Age(AgeTo(dir, 70), backends::NewWriter);
+  INFO(aged.status().message());
+  REQUIRE(aged.ok());
+  for (const Upkeep& u : aged.value()) {
+    INFO(u.store);
+    std::map<std::string, std::string> engine(u.engine.begin(), u.engine.end());
+    if (u.store == "lmdb") {
+      CHECK(u.steady_at > 0);
+      CHECK(u.steady_at <= 70);
+      CHECK(u.steady_what.find("storage leaf fill") != std::string::npos);
+      const double fill = std::stod(engine.at("storage.leaf_fill"));
+      CHECK(fill > 0.63);
+      CHECK(fill < 0.73);
+    }
+    if (u.store == "rocksdb") {
+      // Relevelled through the write path: nothing left in L6, and its
+      // compactions have far to go before they write the store's size.
+      CHECK(engine.at("relevelled") == "true");
+      CHECK(engine.at("account.levels").find("L6:") == std::string::npos);
+      CHECK(engine.at("storage.levels").find("L6:") == std::string::npos);
+      CHECK(u.steady_at == 0);
+    }
+  }
+  if (rocks) {
+    // The store's own OPTIONS file holds the production write options.
+    std::string options;
+    for (const auto& e : fs::directory_iterator(dir + "/rocksdb")) {
+      if (e.path().filename().string().rfind("OPTIONS-", 0) == 0) {
+        options = Bytes(e.path().string());
+      }
+    }
+    REQUIRE_FALSE(options.empty());
+    for (const char* want :
+         {"write_buffer_size=16000000", "write_buffer_size=32000000",
+          "max_write_buffer_number=4", "min_write_buffer_number_to_merge=2",
+          "max_bytes_for_level_base=128000000",
+          "max_bytes_for_level_multiplier=15", "target_file_size_base=32000000",
+          "target_file_size_base=64000000", "target_file_size_multiplier=3",
+          "level_compaction_dynamic_level_bytes=false", "manual_wal_flush=true",
+          "max_write_batch_group_size_bytes=4000000"}) {
+      CHECK(options.find(want) != std::string::npos);
+    }
+    // No family keeps a time-driven compaction.
+    CHECK(options.find("ttl=2592000") == std::string::npos);
+    CHECK(options.find("periodic_compaction_seconds=0") != std::string::npos);
+    CHECK_FALSE(fs::exists(dir + "/rocksdb.relevel"));
+  }
+  for (const std::string& s : these) age_check::CheckAged(dir, s, 70);
 }
