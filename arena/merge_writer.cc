@@ -29,7 +29,39 @@ void MergeWriter::Gather(std::span<const KeyChange> changes) {
   }
 }
 
+// The tail from its first block on; one a resumed run finds is kept up to
+// from_block, if it reaches that far.
+Status MergeWriter::OpenTail() {
+  const uint64_t tail = std::min(writer_.log_tail, writer_.to_block);
+  if (tail == 0) return Status::Ok();
+  tail_from_ = writer_.to_block - tail;
+  const std::string path = TailPath(dir_);
+  const uint64_t from = writer_.from_block;
+  std::error_code ec;
+  if (from <= tail_from_) {
+    std::filesystem::remove(path, ec);
+    tail_on_ = true;
+    if (from == tail_from_) return tail_.Start(path, tail_from_);
+    return Status::Ok();
+  }
+  auto read = ReadLog(path, [&](uint64_t block, auto) { return block < from; });
+  if (!read.ok() || read->base != tail_from_ ||
+      read->base + read->records < from) {
+    if (writer_.progress) {
+      std::fprintf(stderr,
+                   "age arena: warning: the log's tail from block %llu was "
+                   "not kept by the run that stopped; no tail is left\n",
+                   static_cast<unsigned long long>(tail_from_));
+    }
+    std::filesystem::remove(path, ec);
+    return Status::Ok();
+  }
+  tail_on_ = true;
+  return tail_.OpenAt(path, read->bytes);
+}
+
 Status MergeWriter::Open() {
+  FLATBENCH_RETURN_IF_ERROR(OpenTail());
   const std::string path = LogPath(dir_);
   const uint64_t from = writer_.from_block;
   auto read = ReadLog(path, [&](uint64_t block, auto changes) {
@@ -72,6 +104,12 @@ Status MergeWriter::ApplyBlock(std::span<const KeyChange> changes) {
   const uint64_t before = log_.bytes();
   FLATBENCH_RETURN_IF_ERROR(log_.Append(next_block_, changes));
   log_bytes_ += log_.bytes() - before;
+  if (tail_on_ && next_block_ >= tail_from_) {
+    if (next_block_ == tail_from_) {
+      FLATBENCH_RETURN_IF_ERROR(tail_.Start(TailPath(dir_), tail_from_));
+    }
+    FLATBENCH_RETURN_IF_ERROR(tail_.Append(next_block_, changes));
+  }
   Gather(changes);
   ++next_block_;
   ++applied_;
@@ -83,6 +121,7 @@ Status MergeWriter::ApplyBlock(std::span<const KeyChange> changes) {
 
 Result<uint64_t> MergeWriter::Checkpoint() {
   FLATBENCH_RETURN_IF_ERROR(log_.Sync());
+  FLATBENCH_RETURN_IF_ERROR(tail_.Sync());
   return applied_;
 }
 
@@ -120,8 +159,18 @@ Status MergeWriter::Merge() {
 
 Status MergeWriter::Finish() {
   FLATBENCH_RETURN_IF_ERROR(Merge());
-  // Every block is in the base: no log is left beside it.
-  return log_.Remove();
+  // Every block is in the base: no log is left beside it, but the tail,
+  // whose blocks the base holds too, so that reading them again changes
+  // nothing.
+  FLATBENCH_RETURN_IF_ERROR(log_.Remove());
+  if (!tail_on_) return Status::Ok();
+  FLATBENCH_RETURN_IF_ERROR(tail_.Sync());
+  std::error_code ec;
+  std::filesystem::rename(TailPath(dir_), LogPath(dir_), ec);
+  if (ec) return Status::IOError(TailPath(dir_) + ": " + ec.message());
+  const std::string parent =
+      std::filesystem::path(LogPath(dir_)).parent_path().string();
+  return SyncDir(parent.empty() ? "." : parent);
 }
 
 namespace {

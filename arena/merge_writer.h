@@ -48,10 +48,22 @@ class MergeWriter final : public StoreWriter {
   const std::vector<MergeStats>& merges() const { return merges_; }
   // Blocks read back from the log at Open.
   uint64_t recovered_blocks() const { return recovered_; }
+  // The tail's file while it is written.
+  static std::string TailPath(const std::string& dir) {
+    return LogPath(dir) + ".tail";
+  }
 
  private:
   Status Merge();
   void Gather(std::span<const KeyChange> changes);
+  Status OpenTail();
+
+  // The log's tail (WriterOptions::log_tail): the stream's last blocks,
+  // appended to DIR.log.tail from tail_from_ on, which Finish leaves as
+  // the store's log once everything is merged.
+  uint64_t tail_from_ = 0;
+  bool tail_on_ = false;
+  LogWriter tail_;
 
   const std::string dir_;
   const BuilderOptions options_;

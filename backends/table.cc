@@ -5,6 +5,7 @@
 #include <iterator>
 
 #include "arena/backend.h"
+#include "arena/delta_backend.h"
 #include "arena/loader.h"
 #include "arena/merge_writer.h"
 #include "baselines/fs_layout.h"
@@ -42,6 +43,12 @@ Result<std::unique_ptr<Backend>> OpenArena(const std::string& dir,
                                            const OpenOptions& options) {
   FLATBENCH_ASSIGN_OR_RETURN(auto b,
                              arena::ArenaBackend::Open(dir, options, kPath));
+  return std::unique_ptr<Backend>(std::move(b));
+}
+
+Result<std::unique_ptr<Backend>> OpenArenaDelta(const std::string& dir,
+                                                const OpenOptions& options) {
+  FLATBENCH_ASSIGN_OR_RETURN(auto b, arena::DeltaBackend::Open(dir, options));
   return std::unique_ptr<Backend>(std::move(b));
 }
 
@@ -169,6 +176,7 @@ constexpr Functions FunctionsOf(std::string_view name) {
   }
   if (name == "arena+cache")
     return {.open = &OpenArena<arena::ReadPath::kCache>};
+  if (name == "arena+delta") return {.open = &OpenArenaDelta};
 #if FLATBENCH_HAVE_ROCKSDB
   if (name == "rocksdb") {
     return {.open = &baselines::OpenRocksDb,

@@ -19,6 +19,7 @@ struct AgeArgs {
   std::string dir;
   dataset::StreamSpec stream;
   uint64_t merge_every = 0;  // 0: dataset::DefaultMergeEvery.
+  uint64_t delta_tail = 0;
   int jobs = 0;
   bool quiet = false;
 };
@@ -68,6 +69,7 @@ Status RunAge(const AgeArgs& a) {
                    static_cast<unsigned long long>(o.stream.blocks));
     }
   }
+  o.log_tail = a.delta_tail;
   o.merge_every = a.merge_every != 0
                       ? a.merge_every
                       : dataset::DefaultMergeEvery(ds.spec(), o.stream);
@@ -119,6 +121,13 @@ Command AddAge(CLI::App& app) {
                   "interval at which a merge rewrites 30 times the bytes "
                   "its blocks change, from 100 to 7,200 blocks; RESEARCH.md "
                   "section 11)")
+      ->check(AtLeastOne());
+  sub->add_option("--delta-tail", a->delta_tail,
+                  "Leave the arena's last K blocks in its log after the final "
+                  "merge (the base holds them too, so reading them again "
+                  "changes nothing): the delta the arena+delta read path "
+                  "reads first. K = --merge-every - 1 is the delta at its "
+                  "largest, just before a merge (RESEARCH.md section 11)")
       ->check(AtLeastOne());
   sub->add_option("--jobs", a->jobs,
                   "Threads for the arena's merges and the target's "

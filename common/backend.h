@@ -312,15 +312,20 @@ struct KeyChange {
 // How a StoreWriter is made (flatbench age): `jobs` where the engine can use
 // them, `merge_every` for a store kept packed by merges (the arena),
 // `stop` checked by long steps (a relevel, a merge), whether it may print
-// progress lines, and `from_block`, the blocks of the stream the store
-// holds durably by its own last checkpoint (the next block applied is
-// that one).
+// progress lines, `from_block`, the blocks of the stream the store holds
+// durably by its own last checkpoint (the next block applied is that
+// one), and the arena's log tail.
 struct WriterOptions {
   unsigned jobs = 1;
   uint64_t merge_every = 1;
   const volatile std::sig_atomic_t* stop = nullptr;
   bool progress = false;
   uint64_t from_block = 0;
+  // The stream's last block + 1, and how many of its last blocks the
+  // arena leaves in its log after the final merge (the delta the
+  // `arena+delta` read path reads; 0: none).
+  uint64_t to_block = 0;
+  uint64_t log_tail = 0;
 };
 
 // Whether a store has reached the steady state the default stream aims for

@@ -284,7 +284,8 @@ Result<Upkeep> AgeStore(const AgeOptions& o, const Dataset& ds,
       std::unique_ptr<StoreWriter> writer,
       factory(store, bdir,
               WriterOptions{o.jobs, o.merge_every, o.stop, o.progress,
-                            rec.durable}));
+                            rec.durable, target.spec.stream.blocks,
+                            o.log_tail}));
   StoreAging run(o, target, store, aging, rec, writer.get());
   FLATBENCH_RETURN_IF_ERROR(run.Apply());
   const Upkeep u = run.Figures(bdir);

@@ -42,6 +42,9 @@ struct AgeOptions {
   // already aged its stream must be the same one (SameStream).
   dataset::StreamSpec stream;
   uint64_t merge_every = dataset::kDefaultMergeEvery;
+  // The arena's last blocks left in its log after its final merge, for the
+  // `arena+delta` read path (WriterOptions::log_tail); 0: none.
+  uint64_t log_tail = 0;
   unsigned jobs = 1;
   bool progress = true;
   const volatile std::sig_atomic_t* stop = nullptr;

@@ -251,6 +251,11 @@ inline constexpr BackendFacts kBackends[] = {
      .store = "arena",
      .default_variant = true,
      .integrity_check = facts_detail::kArenaCheck},
+    // The live node's read path between merges: the store's log of
+    // unmerged blocks in memory first, then the base (arena/delta_backend.h).
+    {.name = "arena+delta",
+     .store = "arena",
+     .integrity_check = facts_detail::kArenaCheck},
 };
 
 // The facts of `name`, or null.

@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "arena/backend.h"
+#include "arena/delta_backend.h"
+#include "arena/delta_log.h"
 #include "backends/table.h"
 #include "datagen/check.h"
 #include "datagen/dataset_dir.h"
@@ -287,4 +289,46 @@ TEST_CASE(
     CHECK_FALSE(fs::exists(dir + "/rocksdb.relevel"));
   }
   for (const std::string& s : these) age_check::CheckAged(dir, s, 70);
+}
+
+TEST_CASE("age --delta-tail leaves the last blocks in the arena's log") {
+  flatbench::testing::TempDir tmp;
+  const std::string dir = tmp / "ds";
+  Gen(dir, Fresh(), {"arena"});
+  AgeOptions o = AgeTo(dir, 20);
+  o.log_tail = 5;
+  auto aged = Age(o, backends::NewWriter);
+  INFO(aged.status().message());
+  REQUIRE(aged.ok());
+  // Blocks 15..19, which the base holds too.
+  uint64_t first = 0, count = 0;
+  auto log =
+      arena::ReadLog(arena::LogPath(dir + "/arena"), [&](uint64_t block, auto) {
+        if (count++ == 0) first = block;
+        return true;
+      });
+  REQUIRE(log.ok());
+  CHECK(log->base == 15);
+  CHECK(log->records == 5);
+  CHECK(first == 15);
+  CHECK_FALSE(log->torn);
+  // Read through it, the store holds the aged state.
+  age_check::CheckAged(dir, "arena", 20);
+  auto live = arena::DeltaBackend::Open(dir + "/arena", {});
+  REQUIRE(live.ok());
+  CHECK(live.value()->blocks() == 5);
+  CHECK(live.value()->delta().size() > 0);
+  auto base = backends::Open("arena", dir + "/arena", {});
+  REQUIRE(base.ok());
+  for (Table t : {Table::kAccount, Table::kStorage}) {
+    CHECK(live.value()->CountPairs(t).value() ==
+          base.value()->CountPairs(t).value());
+  }
+  // The registry opens it by name.
+  auto ds = Dataset::Open(dir);
+  REQUIRE(ds.ok());
+  auto checked = backends::Open("arena+delta", dir + "/arena", {});
+  INFO(checked.status().message());
+  REQUIRE(checked.ok());
+  CHECK(checked.value()->Name() == "arena+delta");
 }
