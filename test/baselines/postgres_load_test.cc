@@ -10,7 +10,7 @@ using namespace flatbench::pg_test;
 namespace fs = std::filesystem;
 
 TEST_CASE("postgres: an interrupted load leaves no server and no backend") {
-  testing::TempDir tmp;
+  testing::TempDir tmp(testing::TempDir::Where::kMemory);
   volatile std::sig_atomic_t stop = 0;
   uint64_t added = 0;
   // Asks the build to stop once some storage pairs are in.
@@ -63,7 +63,7 @@ TEST_CASE("postgres: no cluster, or a socket path too long, is refused") {
 }
 
 TEST_CASE("postgres at 1 and 2 jobs: same fingerprint, the same rows") {
-  testing::TempDir tmp;
+  testing::TempDir tmp(testing::TempDir::Where::kMemory);
   // Both tables span more than one COPY chunk, so both connections copy;
   // one slot per account is enough for that (more only adds rows to load).
   const Spec spec = MakeSpec("custom", 20000, 1, 11).value();
@@ -119,7 +119,7 @@ TEST_CASE("postgres at 1 and 2 jobs: same fingerprint, the same rows") {
 TEST_CASE(
     "postgres at 2 jobs: a failed COPY connection stops the load, named in "
     "its error") {
-  testing::TempDir tmp;
+  testing::TempDir tmp(testing::TempDir::Where::kMemory);
   const std::string dir = fs::absolute(tmp / "pg").string();
   fs::create_directories(dir);
   const Spec spec = MakeSpec("custom", 1000, 1, 5).value();

@@ -177,7 +177,7 @@ void CheckReopenReusesCluster(const std::string& dir, const struct stat& before,
 // (every case ends with no process of its folder left). The cases that
 // test a load, an age or a failure of their own build their own.
 struct SharedStore {
-  testing::TempDir tmp;
+  testing::TempDir tmp{testing::TempDir::Where::kMemory};
   Spec spec = MakeSpec("tiny", 0, 0, kDefaultSeed).value();
   std::string dir;
   testing::CollectSink model;
