@@ -125,7 +125,7 @@ TEST_CASE("a missing dataset directory exits 66 naming it") {
 TEST_CASE("gen, get, verify and info on a small dataset") {
   // Catch2 runs the case once per section; the dataset is built, verified
   // and described on the first run only, since no section changes it.
-  static TempDir tmp;
+  static TempDir tmp(TempDir::Where::kMemory);
   static bool built = false;
   const std::string dir = tmp / "ds";
   flatbench::testing::CommandResult r;
