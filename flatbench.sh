@@ -5,7 +5,8 @@
 #   ./flatbench.sh test                               build and run the tests
 #
 # Both install the Debian packages that are missing (as root, or via sudo),
-# then configure build/ with Meson (release, -Dwerror=true) and compile.
+# then configure build/ with Meson (release, -Dwerror=true) and compile:
+# `gonogo` only the flatbench binary and what it links, `test` everything.
 # `test` runs every test of three trees: build/ (release, every backend),
 # build-asan/ (AddressSanitizer + UndefinedBehaviorSanitizer, every optional
 # backend disabled: the arena engine, datagen, bench, report and CLI) and
@@ -61,9 +62,19 @@ setup() {
   fi
 }
 
+# The release tree: one configuration for both commands, so `test` after
+# `gonogo` (or the reverse) reuses what the other compiled.
+setup_release() { setup build --buildtype=release -Dwerror=true; }
+
+# `test` builds every target of the release tree; `gonogo` only the binary
+# it runs and what that links (no test, no micro-benchmark).
 build_release() {
-  setup build --buildtype=release -Dwerror=true
+  setup_release
   meson compile -C build
+}
+build_flatbench() {
+  setup_release
+  meson compile -C build cli/flatbench
 }
 
 jobs() { nproc 2>/dev/null || echo 2; }
@@ -130,7 +141,47 @@ print_times() {
     fi
   done
   printf '  %-40s %5ss\n' "total" "$total"
+  print_slowest_tests
   return "$rc"
+}
+
+# The trees whose `meson test` ran (or started) in this run: meson writes
+# each finished test to DIR/meson-logs/testlog.json as it goes, so the
+# slowest tests are known also when a step failed. A tree is added just
+# before its tests start, so a log left by an earlier run is never read.
+TESTED_TREES=()
+run_tests() {
+  local tree=$1
+  shift
+  TESTED_TREES+=("$tree")
+  rm -f "$tree/meson-logs/testlog.json"
+  meson test -C "$tree" "$@"
+}
+
+# The ten slowest tests of this run, over every tree tested.
+print_slowest_tests() {
+  [ ${#TESTED_TREES[@]} -gt 0 ] || return 0
+  python3 - "${TESTED_TREES[@]}" <<'PY'
+import json, os, sys
+rows = []
+for tree in sys.argv[1:]:
+    path = os.path.join(tree, "meson-logs", "testlog.json")
+    if not os.path.exists(path):
+        continue
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if not line:
+                continue
+            t = json.loads(line)
+            rows.append((float(t.get("duration", 0)), tree, t["name"],
+                         t.get("result", "?")))
+rows.sort(key=lambda r: -r[0])
+print()
+print("flatbench.sh test: the ten slowest tests")
+for seconds, tree, name, result in rows[:10]:
+    print(f"  {seconds:6.1f}s  {tree + '/':<12} {name:<28} {result}")
+PY
 }
 
 # The sanitizer trees' builds, in a session of their own beside the release
@@ -192,7 +243,7 @@ case "$cmd" in
     mapfile -t tsan_targets < <(test_targets build-tsan threads)
     start_sanitizer_builds "${#asan_targets[@]}" "${asan_targets[@]}" \
       "${tsan_targets[@]}"
-    meson test -C build --print-errorlogs --num-processes "$(jobs)"
+    run_tests build --print-errorlogs --num-processes "$(jobs)"
     end_step
     begin_step
     wait_sanitizer_builds
@@ -200,18 +251,18 @@ case "$cmd" in
     begin_step
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
       ASAN_OPTIONS=detect_leaks=1 \
-      meson test -C build-asan --no-rebuild --print-errorlogs \
+      run_tests build-asan --no-rebuild --print-errorlogs \
       --num-processes "$(jobs)" --timeout-multiplier 3
     end_step
     begin_step
     TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-      meson test -C build-tsan --no-rebuild --suite threads --print-errorlogs \
+      run_tests build-tsan --no-rebuild --suite threads --print-errorlogs \
       --num-processes "$(jobs)" --timeout-multiplier 3
     end_step
     ;;
   gonogo)
     install_packages
-    build_release
+    build_flatbench
     exec ./build/cli/flatbench gonogo "$@"
     ;;
   *)

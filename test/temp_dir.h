@@ -22,7 +22,10 @@ class TempDir {
   // included, so beside a build on the same disk its tests waited on the
   // build's writes (RESEARCH.md section 12). They check content, not
   // durability, and keep their stores in memory, where syncfs has nothing
-  // to write.
+  // to write. So does every test that reads nothing cold (no eviction, no
+  // O_DIRECT, no device cell): on disk, each store's fsyncs (initdb's,
+  // LMDB's, SQLite's, RocksDB's) and removing its files at the end waited
+  // on the other writers of the disk for longer than the test's own work.
   enum class Where { kDisk, kMemory };
 
   explicit TempDir(Where where = Where::kDisk) {

@@ -4,7 +4,10 @@
 // filesystem (TMPDIR or /tmp). Building it is most of what a test of the
 // whole dataset costs, so the test cases of one executable share it; each
 // executable builds its own, since one process's evictions and warm holds
-// would disturb another's.
+// would disturb another's. An executable compiled with
+// FLATBENCH_TINY_IN_MEMORY, whose cases read the dataset only warm (no
+// eviction, no O_DIRECT), builds it in memory (TempDir::Where::kMemory),
+// where the stores' fsyncs and its removal do not wait on the disk.
 
 #include <algorithm>
 #include <memory>
@@ -48,7 +51,11 @@ inline const std::string& TinyDatasetDir() {
   static std::unique_ptr<TempDir> dir;
   static std::string path;
   if (!dir) {
+#ifdef FLATBENCH_TINY_IN_MEMORY
+    dir = std::make_unique<TempDir>(TempDir::Where::kMemory);
+#else
     dir = std::make_unique<TempDir>();
+#endif
     path = *dir / "tiny";
     datagen::GenOptions o;
     o.dir = path;

@@ -10,7 +10,7 @@ using namespace flatbench;
 namespace fs = std::filesystem;
 
 TEST_CASE("age postgres: blocks applied again leave the aged state") {
-  testing::TempDir tmp;
+  testing::TempDir tmp(testing::TempDir::Where::kMemory);
   const std::string dir = tmp / "ds";
   const auto engine = age_check::AgeRepeating(dir, "postgres");
   for (const char* name :
@@ -27,7 +27,7 @@ TEST_CASE("age postgres: blocks applied again leave the aged state") {
 }
 
 TEST_CASE("age postgres: stopped at a block, resumed to the aged state") {
-  testing::TempDir tmp;
+  testing::TempDir tmp(testing::TempDir::Where::kMemory);
   const std::string dir = tmp / "ds";
   age_check::AgeStoppedAndResumed(dir, "postgres", 7);
   CHECK_FALSE(fs::exists(dir + "/postgres/postmaster.pid"));

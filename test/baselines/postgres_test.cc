@@ -11,6 +11,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 
 #include "backends/table.h"
@@ -168,15 +169,40 @@ void CheckReopenReusesCluster(const std::string& dir, const struct stat& before,
   CHECK(ProcessesLeft(dir).empty());
 }
 
+// One cluster for the cases that need a store but not its making: the tiny
+// dataset's postgres store, built on first use, with the model of its
+// pairs. Building a cluster (initdb, a server for the load) is most of
+// what such a case costs, so the cases of this executable that start,
+// kill or replace its server share it: each leaves it stopped and whole
+// (every case ends with no process of its folder left). The cases that
+// test a load, an age or a failure of their own build their own.
+struct SharedStore {
+  testing::TempDir tmp{testing::TempDir::Where::kMemory};
+  Spec spec = MakeSpec("tiny", 0, 0, kDefaultSeed).value();
+  std::string dir;
+  testing::CollectSink model;
+};
+
+const SharedStore& TinyStore() {
+  static std::unique_ptr<SharedStore> store;  // Removed at exit.
+  if (!store) {
+    auto s = std::make_unique<SharedStore>();
+    s->dir = Build(s->tmp, s->spec);
+    REQUIRE(GenerateSorted(s->spec, &s->model).ok());
+    store = std::move(s);
+  }
+  return *store;
+}
+
 }  // namespace
 
 TEST_CASE("postgres serves every tiny pair from a real server, then stops") {
-  testing::TempDir tmp;
-  const Spec spec = MakeSpec("tiny", 0, 0, kDefaultSeed).value();
-  const std::string dir = Build(tmp, spec);
-  CHECK(ProcessesLeft(dir).empty());  // gen stopped its server.
-  testing::CollectSink model;
-  REQUIRE(GenerateSorted(spec, &model).ok());
+  const SharedStore& store = TinyStore();
+  const Spec& spec = store.spec;
+  const std::string& dir = store.dir;
+  // gen stopped its server (and every case since stopped its own).
+  CHECK(ProcessesLeft(dir).empty());
+  const testing::CollectSink& model = store.model;
   struct stat before {};
   REQUIRE(stat((dir + "/PG_VERSION").c_str(), &before) == 0);
 
@@ -191,12 +217,9 @@ TEST_CASE("postgres serves every tiny pair from a real server, then stops") {
 TEST_CASE(
     "postgres: a killed server is an error quoting its log; the next "
     "open restarts it") {
-  testing::TempDir tmp;
-  const Spec spec = MakeSpec("custom", 2000, 2, 5).value();
-  const std::string dir = Build(tmp, spec);
-  testing::CollectSink model;
-  REQUIRE(GenerateSorted(spec, &model).ok());
-  const auto& [key, value] = model.pairs[0][5];
+  const SharedStore& store = TinyStore();
+  const std::string& dir = store.dir;
+  const auto& [key, value] = store.model.pairs[0][5];
 
   auto backend = backends::Open("postgres", dir, {});
   REQUIRE(backend.ok());
@@ -233,8 +256,9 @@ TEST_CASE(
 TEST_CASE(
     "postgres: a server left running by a killed process is replaced, "
     "one in use by a live process is not") {
-  testing::TempDir tmp;
-  const std::string dir = Build(tmp, MakeSpec("custom", 500, 1, 5).value());
+  const SharedStore& store = TinyStore();
+  const std::string& dir = store.dir;
+  const uint64_t accounts = store.model.pairs[0].size();
   // Another process starts the server; one that ends without stopping it
   // leaves a leftover, one still alive owns it.
   auto start_elsewhere = [&](bool stay) {
@@ -273,7 +297,7 @@ TEST_CASE(
       auto pids = backend.value()->ServerProcesses();
       REQUIRE_FALSE(pids.empty());
       CHECK(pids[0] != old_pid);
-      CHECK(backend.value()->CountPairs(Table::kAccount).value() == 500);
+      CHECK(backend.value()->CountPairs(Table::kAccount).value() == accounts);
     }
   }
   SECTION("the owner lives: refused, its server left alone") {

@@ -100,6 +100,10 @@ inline std::vector<std::string> RegularFiles(const std::string& dir) {
 }
 
 // Builds `spec` into the postgres backend of tmp/ds; returns its folder.
+// The tests keep their clusters in memory (TempDir::Where::kMemory): they
+// read nothing cold, and on disk initdb's and the server's fsyncs, and
+// removing a cluster's files, waited on every other writer of the disk
+// (a build beside the tests) for most of each case's time.
 inline std::string Build(const testing::TempDir& tmp, const Spec& spec) {
   GenOptions o;
   o.dir = tmp / "ds";

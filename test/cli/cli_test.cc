@@ -125,7 +125,7 @@ TEST_CASE("a missing dataset directory exits 66 naming it") {
 TEST_CASE("gen, get, verify and info on a small dataset") {
   // Catch2 runs the case once per section; the dataset is built, verified
   // and described on the first run only, since no section changes it.
-  static TempDir tmp;
+  static TempDir tmp(TempDir::Where::kMemory);
   static bool built = false;
   const std::string dir = tmp / "ds";
   flatbench::testing::CommandResult r;
@@ -183,10 +183,13 @@ TEST_CASE("gen, get, verify and info on a small dataset") {
 
 TEST_CASE("gonogo runs every phase, then resumes without redoing them") {
   TempDir tmp;
+  // Plumbing: every phase over every store, not figures. The fewest
+  // accounts, reads and threads that run each phase (the file store's
+  // files and the passes' evictions are most of its time).
   const std::string common =
-      "gonogo --scale custom --accounts 1500 "
-      "--slots-per-account 2 --reads 300 "
-      "--repetitions 1 --threads 2 --evict fadvise --dir " +
+      "gonogo --scale custom --accounts 500 "
+      "--slots-per-account 2 --reads 100 "
+      "--repetitions 1 --threads 1 --evict fadvise --dir " +
       (tmp / "ds") + " --results " + (tmp / "results");
   auto r = RunFlatbench(common);
   // Below the gate scale the verdict is INCONCLUSIVE, never GO or NO-GO.

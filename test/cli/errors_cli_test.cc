@@ -71,7 +71,7 @@ uint64_t RecordOffset(const std::string& file, const std::string& name) {
 
 TEST_CASE("a flipped byte in an LMDB branch page's number: verify and get 65",
           "[lmdb]") {
-  TempDir tmp;
+  TempDir tmp(TempDir::Where::kMemory);
   const std::string dir = Gen(tmp, "lmdb");
   const std::string mdb = dir + "/lmdb/data.mdb";
   const std::string original = ReadAll(mdb);
@@ -101,7 +101,7 @@ TEST_CASE("a flipped byte in an LMDB branch page's number: verify and get 65",
 
 TEST_CASE("a flipped bit in LMDB meta page 0's transaction id: 65 from both",
           "[lmdb]") {
-  TempDir tmp;
+  TempDir tmp(TempDir::Where::kMemory);
   const std::string dir = Gen(tmp, "lmdb");
   const std::string mdb = dir + "/lmdb/data.mdb";
   const std::string original = ReadAll(mdb);
@@ -133,7 +133,7 @@ TEST_CASE("a flipped bit in LMDB meta page 0's transaction id: 65 from both",
 
 TEST_CASE("a zeroed LMDB leaf: one line of flatbench's, never LMDB's assertion",
           "[lmdb]") {
-  TempDir tmp;
+  TempDir tmp(TempDir::Where::kMemory);
   const std::string dir = Gen(tmp, "lmdb");
   const std::string mdb = dir + "/lmdb/data.mdb";
   const std::string original = ReadAll(mdb);
@@ -170,7 +170,7 @@ TEST_CASE("a zeroed LMDB leaf: one line of flatbench's, never LMDB's assertion",
 
 TEST_CASE("a damaged SQLite file: integrity_check's text as one line") {
   if (!Built("sqlite")) return;
-  TempDir tmp;
+  TempDir tmp(TempDir::Where::kMemory);
   const std::string dir = Gen(tmp, "sqlite");
   std::string file;
   for (const auto& e : std::filesystem::directory_iterator(dir + "/sqlite")) {
@@ -200,7 +200,7 @@ TEST_CASE("a damaged SQLite file: integrity_check's text as one line") {
 }
 
 TEST_CASE("a wrong fingerprint in dataset.json names dataset.json") {
-  TempDir tmp;
+  TempDir tmp(TempDir::Where::kMemory);
   const std::string dir = Gen(tmp, "arena");
   const std::string identity = dir + "/dataset.json";
   auto j = nlohmann::json::parse(ReadAll(identity));
@@ -216,7 +216,7 @@ TEST_CASE("a wrong fingerprint in dataset.json names dataset.json") {
 }
 
 TEST_CASE("a wrong fingerprint in one marker names that marker", "[lmdb]") {
-  TempDir tmp;
+  TempDir tmp(TempDir::Where::kMemory);
   const std::string dir = Gen(tmp, "arena,lmdb");
   const std::string marker = dir + "/lmdb.complete";
   auto j = nlohmann::json::parse(ReadAll(marker));

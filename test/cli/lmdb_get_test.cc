@@ -262,7 +262,7 @@ void CheckSampledFlips(const DamagedMdb& d, const std::vector<Probe>& probes,
 
 TEST_CASE("get on a damaged data.mdb is exit 65 or the truth, never a signal",
           "[lmdb]") {
-  TempDir tmp;
+  TempDir tmp(TempDir::Where::kMemory);
   const DamagedMdb d = GenTinyLmdb(tmp);
   const uint64_t pages = d.original.size() / kPage;
   REQUIRE(pages > 100);
@@ -278,7 +278,7 @@ TEST_CASE("get on a damaged data.mdb is exit 65 or the truth, never a signal",
 
 TEST_CASE("get --no-verify on a damaged data.mdb: LMDB's fault is exit 65",
           "[lmdb]") {
-  TempDir tmp;
+  TempDir tmp(TempDir::Where::kMemory);
   const std::string dir = tmp / "ds";
   REQUIRE(RunFlatbench("gen --scale tiny --quiet --backends lmdb --dir " + dir)
               .exit_code == 0);

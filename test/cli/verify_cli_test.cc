@@ -112,7 +112,7 @@ int Reap(pid_t pid) {
 }  // namespace
 
 TEST_CASE("verify --dir walks every pair of every backend; --quick samples") {
-  TempDir tmp;
+  TempDir tmp(TempDir::Where::kMemory);
   // Every backend of this build (an arena-only build has one).
   std::vector<std::string> names;
   std::string csv;
@@ -148,7 +148,7 @@ TEST_CASE("verify --dir walks every pair of every backend; --quick samples") {
 
 TEST_CASE("verify --dir catches a flipped byte in a RocksDB data block",
           "[rocksdb]") {
-  TempDir tmp;
+  TempDir tmp(TempDir::Where::kMemory);
   std::string dir = GenSmall(tmp / "ds", "rocksdb");
   // Account blocks are stored uncompressed: a value's bytes are in the file
   // as they are, inside a data block.
@@ -164,7 +164,7 @@ TEST_CASE("verify --dir catches a flipped byte in a RocksDB data block",
 
 TEST_CASE("verify --dir catches a flipped byte in an LMDB leaf value",
           "[lmdb]") {
-  TempDir tmp;
+  TempDir tmp(TempDir::Where::kMemory);
   std::string dir = GenSmall(tmp / "ds", "lmdb");
   auto value =
       dg::MakeSlotValue(flatbench::dataset::kDefaultSeed, kAccounts / 3, 1);
@@ -180,7 +180,7 @@ TEST_CASE("verify --dir catches a flipped byte in an LMDB leaf value",
 
 TEST_CASE("a damaged LMDB page is exit 0 or 65 from verify, never a signal",
           "[lmdb]") {
-  TempDir tmp;
+  TempDir tmp(TempDir::Where::kMemory);
   std::string dir = GenSmall(tmp / "ds", "lmdb");
   const std::string mdb = dir + "/lmdb/data.mdb";
   const std::string original = ReadAll(mdb);
@@ -202,7 +202,7 @@ TEST_CASE("a damaged LMDB page is exit 0 or 65 from verify, never a signal",
 
 TEST_CASE("a truncated data.mdb makes verify and get exit 65, never a signal",
           "[lmdb]") {
-  TempDir tmp;
+  TempDir tmp(TempDir::Where::kMemory);
   std::string dir = GenSmall(tmp / "ds", "lmdb");
   const std::string mdb = dir + "/lmdb/data.mdb";
   const std::string original = ReadAll(mdb);
