@@ -1,7 +1,7 @@
 #include "arena/delta_backend.h"
 
 #include <algorithm>
-#include <map>
+#include <unordered_map>
 
 #include "arena/delta_log.h"
 
@@ -168,7 +168,8 @@ Result<std::unique_ptr<DeltaBackend>> DeltaBackend::Open(
   FLATBENCH_ASSIGN_OR_RETURN(b->base_,
                              ArenaBackend::Open(dir, options, ReadPath::kMmap));
   b->log_ = LogPath(dir);
-  std::map<std::string, std::pair<bool, std::string>> pending[kNumTables];
+  std::unordered_map<std::string, std::pair<bool, std::string>>
+      pending[kNumTables];
   auto read = ReadLog(b->log_, [&](uint64_t, std::span<const KeyChange> cs) {
     for (const KeyChange& c : cs) {
       auto& slot = pending[static_cast<int>(c.table)][std::string(c.key)];
@@ -185,10 +186,13 @@ Result<std::unique_ptr<DeltaBackend>> DeltaBackend::Open(
     b->bytes_ = read->bytes;
   }
   for (int t = 0; t < kNumTables; ++t) {
-    b->delta_.ops[t].reserve(pending[t].size());
+    auto& ops = b->delta_.ops[t];
+    ops.reserve(pending[t].size());
     for (auto& [key, change] : pending[t]) {
-      b->delta_.ops[t].push_back({key, change.first, std::move(change.second)});
+      ops.push_back({key, change.first, std::move(change.second)});
     }
+    std::sort(ops.begin(), ops.end(),
+              [](const DeltaOp& x, const DeltaOp& y) { return x.key < y.key; });
   }
   FLATBENCH_RETURN_IF_ERROR(CheckDelta(b->delta_, b->log_));
   return b;

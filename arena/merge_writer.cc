@@ -129,10 +129,13 @@ Status MergeWriter::Merge() {
   if (pending_blocks_ == 0) return Status::Ok();
   Delta delta;
   for (int t = 0; t < kNumTables; ++t) {
-    delta.ops[t].reserve(pending_[t].size());
-    for (const auto& [key, change] : pending_[t]) {
-      delta.ops[t].push_back({key, change.first, change.second});
+    auto& ops = delta.ops[t];
+    ops.reserve(pending_[t].size());
+    for (auto& [key, change] : pending_[t]) {
+      ops.push_back({key, change.first, std::move(change.second)});
     }
+    std::sort(ops.begin(), ops.end(),
+              [](const DeltaOp& a, const DeltaOp& b) { return a.key < b.key; });
   }
   // On disk first: the merge can be told from its input, and a delta that
   // does not decode is refused before the base is touched.

@@ -9,9 +9,9 @@
 // node answers from the gathered delta first (the `arena+delta` read path).
 
 #include <csignal>
-#include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 
 #include "arena/builder.h"
 #include "arena/delta_log.h"
@@ -69,7 +69,11 @@ class MergeWriter final : public StoreWriter {
   const BuilderOptions options_;
   const WriterOptions writer_;
   // The gathered changes per table: key -> (erase, value).
-  std::map<std::string, std::pair<bool, std::string>> pending_[kNumTables];
+  // Hashed, not ordered: a block's 2,000 inserts into an ordered map of a
+  // whole interval's keys cost more than the rest of the block; the merge
+  // sorts them once.
+  std::unordered_map<std::string, std::pair<bool, std::string>>
+      pending_[kNumTables];
   uint64_t pending_blocks_ = 0;
   uint64_t next_block_ = 0;  // The stream's number of the next block.
   uint64_t applied_ = 0;     // By this writer.
