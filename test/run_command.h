@@ -2,6 +2,7 @@
 // Runs the flatbench binary (path from $FLATBENCH_BIN) through the shell and
 // captures its exit code, stdout and stderr, for end-to-end CLI tests.
 
+#include <spawn.h>
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -12,6 +13,8 @@
 #include <vector>
 
 #include "test/temp_dir.h"
+
+extern char** environ;
 
 namespace flatbench::testing {
 
@@ -24,6 +27,23 @@ struct CommandResult {
 inline std::string FlatbenchBin() {
   const char* bin = std::getenv("FLATBENCH_BIN");
   return bin != nullptr ? bin : "flatbench";
+}
+
+// Starts the flatbench binary with `args` (no shell) and returns its pid
+// without waiting, or -1 when it could not be started.
+inline pid_t SpawnFlatbench(const std::vector<std::string>& args) {
+  const std::string bin = FlatbenchBin();
+  std::vector<std::string> words = {bin};
+  words.insert(words.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& w : words) argv.push_back(w.data());
+  argv.push_back(nullptr);
+  pid_t pid = -1;
+  if (::posix_spawn(&pid, bin.c_str(), nullptr, nullptr, argv.data(),
+                    environ) != 0) {
+    return -1;
+  }
+  return pid;
 }
 
 // `args` is appended to the binary's path as shell words; each of `env`

@@ -3,7 +3,6 @@
 // and the store ends byte-identical to gen --blocks N. A damaged log is
 // refused with 65 naming it, the store left as it was.
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 
 #include <catch2/catch.hpp>
@@ -16,8 +15,6 @@
 #include "test/run_command.h"
 #include "test/temp_dir.h"
 #include "test/wait_until.h"
-
-extern char** environ;
 
 using flatbench::testing::ReadAll;
 using flatbench::testing::RunFlatbench;
@@ -55,19 +52,10 @@ TEST_CASE("age killed between merges recovers its blocks from the log") {
   TempDir tmp;
   const std::string dir = tmp / "ds";
   Gen(dir, 0);
-  const std::string bin = flatbench::testing::FlatbenchBin();
-  std::vector<std::string> args = {bin,        "age",
-                                   "--dir",    dir,
-                                   "--blocks", std::to_string(kBlocks),
-                                   "--quiet",  "--changes-per-block",
-                                   "40",       "--merge-every",
-                                   "100000"};
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = -1;
-  REQUIRE(::posix_spawn(&pid, bin.c_str(), nullptr, nullptr, argv.data(),
-                        environ) == 0);
+  const pid_t pid = flatbench::testing::SpawnFlatbench(
+      {"age", "--dir", dir, "--blocks", std::to_string(kBlocks), "--quiet",
+       "--changes-per-block", "40", "--merge-every", "100000"});
+  REQUIRE(pid > 0);
   const std::string aging = dir + "/arena.aging";
   const bool durable = WaitUntil([&] { return DurableBlocks(aging) > 0; });
   REQUIRE(::kill(pid, SIGKILL) == 0);

@@ -23,8 +23,6 @@
 #include "test/doc_table.h"
 #include "test/run_command.h"
 
-extern char** environ;
-
 using flatbench::testing::Count;
 using flatbench::testing::Lines;
 using flatbench::testing::ReadAll;
@@ -225,14 +223,9 @@ namespace {
 // and waits until its temporary file exists. Returns the child's pid.
 pid_t StartImportOnPipe(const std::string& fifo, const std::string& out,
                         int* write_fd) {
-  const std::string bin = flatbench::testing::FlatbenchBin();
-  std::vector<std::string> args = {bin, "import", "--in", fifo, "--out", out};
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = -1;
-  REQUIRE(::posix_spawn(&pid, bin.c_str(), nullptr, nullptr, argv.data(),
-                        environ) == 0);
+  const pid_t pid = flatbench::testing::SpawnFlatbench(
+      {"import", "--in", fifo, "--out", out});
+  REQUIRE(pid > 0);
   *write_fd = ::open(fifo.c_str(), O_WRONLY);
   REQUIRE(*write_fd >= 0);
   const std::string line =
