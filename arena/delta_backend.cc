@@ -32,16 +32,21 @@ bool NextKey(std::string* key) {
   return false;
 }
 
+using DeltaIndex = std::unordered_map<std::string_view, uint32_t>;
+
 class DeltaSession final : public ReadSession {
  public:
-  DeltaSession(const Delta& delta, std::unique_ptr<ReadSession> base)
-      : delta_(delta), base_(std::move(base)) {}
+  DeltaSession(const Delta& delta, const DeltaIndex* index,
+               std::unique_ptr<ReadSession> base)
+      : delta_(delta), index_(index), base_(std::move(base)) {}
 
   Status Get(Table table, std::string_view key, bool* found,
              std::string_view* value) override {
-    if (const DeltaOp* op = FindInDelta(delta_, table, key)) {
-      *found = !op->erase;
-      if (*found) *value = op->value;
+    const int t = static_cast<int>(table);
+    if (auto it = index_[t].find(key); it != index_[t].end()) {
+      const DeltaOp& op = delta_.ops[t][it->second];
+      *found = !op.erase;
+      if (*found) *value = op.value;
       return Status::Ok();
     }
     return base_->Get(table, key, found, value);
@@ -110,6 +115,7 @@ class DeltaSession final : public ReadSession {
   };
 
   const Delta& delta_;
+  const DeltaIndex* index_;
   std::unique_ptr<ReadSession> base_;
   Page page_;
 };
@@ -195,13 +201,19 @@ Result<std::unique_ptr<DeltaBackend>> DeltaBackend::Open(
               [](const DeltaOp& x, const DeltaOp& y) { return x.key < y.key; });
   }
   FLATBENCH_RETURN_IF_ERROR(CheckDelta(b->delta_, b->log_));
+  for (int t = 0; t < kNumTables; ++t) {
+    const auto& ops = b->delta_.ops[t];
+    b->index_[t].reserve(ops.size());
+    for (uint32_t i = 0; i < ops.size(); ++i)
+      b->index_[t].emplace(ops[i].key, i);
+  }
   return b;
 }
 
 Result<std::unique_ptr<ReadSession>> DeltaBackend::NewSession() {
   FLATBENCH_ASSIGN_OR_RETURN(auto base, base_->NewSession());
   return std::unique_ptr<ReadSession>(
-      std::make_unique<DeltaSession>(delta_, std::move(base)));
+      std::make_unique<DeltaSession>(delta_, index_, std::move(base)));
 }
 
 uint64_t DeltaBackend::ResidentMetadataBytes() const {
