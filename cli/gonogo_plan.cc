@@ -138,12 +138,15 @@ void FigureSources(const GonogoEstimate& e,
 unsigned ResolveJobs(unsigned jobs) { return jobs != 0 ? jobs : HostThreads(); }
 
 Result<std::vector<std::string>> GonogoDefaultBackends(
-    const dataset::Spec& spec, const std::string& thresholds) {
+    const dataset::Spec& spec, const std::string& thresholds, bool aged) {
   FLATBENCH_ASSIGN_OR_RETURN(
       auto t, thresholds.empty() ? report::BuiltInThresholds()
                                  : report::LoadThresholdsFile(thresholds));
   std::vector<std::string> out = backends::DefaultStores(spec);
-  if (spec.scale == t.gate_scale) {
+  // Aged, too: the reference stores' write paths (a file per change, a
+  // transaction per block) would take most of the age phase's steady-state
+  // stream, and no threshold reads them.
+  if (spec.scale == t.gate_scale || aged) {
     const std::vector<std::string> gated = t.Backends();
     std::vector<std::string> kept;
     for (const auto& s : out) {

@@ -20,11 +20,13 @@ namespace flatbench::cli {
 // What gonogo measures when --backends is not given. At the thresholds'
 // gate scale: the backends the thresholds name (gated) that this build
 // holds, and the read variants gonogo measures by default of a gated store
-// (arena+cache); the reference rows only on request. Below it: every store
-// buildable at `spec`'s size, and those read variants. `thresholds`: a
-// file, or empty for the checked-in one.
+// (arena+cache); the reference rows only on request. The same for the aged
+// shape (`aged`) at any scale. Below it, fresh: every store buildable at
+// `spec`'s size, and those read variants. `thresholds`: a file, or empty
+// for the checked-in one.
 Result<std::vector<std::string>> GonogoDefaultBackends(
-    const dataset::Spec& spec, const std::string& thresholds);
+    const dataset::Spec& spec, const std::string& thresholds,
+    bool aged = false);
 
 // The jobs a gen of `jobs` (0: the host's hardware threads) runs.
 unsigned ResolveJobs(unsigned jobs);

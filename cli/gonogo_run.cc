@@ -134,8 +134,8 @@ Status Complete(GonogoArgs* a, dataset::Spec* spec,
                                                dataset::kDefaultSeed));
   if (a->request.backends.empty()) {
     FLATBENCH_ASSIGN_OR_RETURN(
-        a->request.backends,
-        GonogoDefaultBackends(*spec, a->request.thresholds));
+        a->request.backends, GonogoDefaultBackends(*spec, a->request.thresholds,
+                                                   a->shape == "aged"));
   }
   if (!a->request.device_profile.empty()) {
     FLATBENCH_ASSIGN_OR_RETURN(
