@@ -7,15 +7,6 @@
 
 namespace flatbench::arena {
 
-const DeltaOp* FindInDelta(const Delta& delta, Table table,
-                           std::string_view key) {
-  const auto& ops = delta.ops[static_cast<int>(table)];
-  auto it = std::lower_bound(
-      ops.begin(), ops.end(), key,
-      [](const DeltaOp& op, std::string_view k) { return op.key < k; });
-  return it != ops.end() && it->key == key ? &*it : nullptr;
-}
-
 namespace {
 
 // The next key of the same width above `key` (its bytes as one big-endian

@@ -66,8 +66,4 @@ class DeltaBackend final : public Backend {
   uint64_t bytes_ = 0;
 };
 
-// The delta's op for `key` in `table`, or null.
-const DeltaOp* FindInDelta(const Delta& delta, Table table,
-                           std::string_view key);
-
 }  // namespace flatbench::arena

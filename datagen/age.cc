@@ -156,8 +156,9 @@ class StoreAging {
     progress.Finish(n - from);
     // Background work the finish waited for may meet it at the last block.
     if (steady_at_ == 0) NoteSteady(n);
+    if (steady_at_ != 0) return Status::Ok();
     const Steadiness s = writer_->Steady();
-    if (s.applies && steady_at_ == 0) {
+    if (s.applies) {
       std::fprintf(stderr,
                    "age %s: warning: not at its steady state after block "
                    "%llu (%s); a longer stream (--blocks) ages it further\n",
@@ -282,10 +283,10 @@ Result<Upkeep> AgeStore(const AgeOptions& o, const Dataset& ds,
   const std::string bdir = ds.BackendDir(store);
   FLATBENCH_ASSIGN_OR_RETURN(
       std::unique_ptr<StoreWriter> writer,
-      factory(store, bdir,
-              WriterOptions{o.jobs, o.merge_every, o.stop, o.progress,
-                            rec.durable, target.spec.stream.blocks,
-                            o.log_tail}));
+      factory(
+          store, bdir,
+          WriterOptions{o.jobs, o.merge_every, o.stop, o.progress, rec.durable,
+                        target.spec.stream.blocks, o.log_tail}));
   StoreAging run(o, target, store, aging, rec, writer.get());
   FLATBENCH_RETURN_IF_ERROR(run.Apply());
   const Upkeep u = run.Figures(bdir);
