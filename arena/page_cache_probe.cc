@@ -66,6 +66,16 @@ bool PageCacheProbe::Holds(uint64_t offset, uint64_t len) const {
   return true;
 }
 
+bool MissStreak::Held(const PageCacheProbe& probe, uint64_t offset,
+                      uint64_t len) {
+  if (missing_ >= kStreak && ++skipped_ < kRecheck) return false;
+  skipped_ = 0;
+  ++asked_;
+  const bool h = probe.Holds(offset, len);
+  missing_ = h ? 0 : missing_ + (missing_ < kStreak);
+  return h;
+}
+
 void PageTrend::Begin() {
   asked_ = false;
   trend_ = 0;

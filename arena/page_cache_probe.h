@@ -26,6 +26,32 @@ class PageCacheProbe {
   bool cachestat_ = false;  // Holds may use cachestat(2)
 };
 
+// A thread's questions for its single reads (Get on the cache path), asked
+// only while the answers vary, as PageTrend asks a batch's. After kStreak
+// answers in a row that a block is missing (a cold file), only one read in
+// kRecheck is asked and the others are taken as missing; one held answer
+// ends the streak, and every read is asked again. A cold read then makes
+// one system call, its O_DIRECT read, instead of two (RESEARCH.md section
+// 8, "The fast device: CPU per cold hit"). A block taken as missing that
+// the page cache held after all is read from the device again: the same
+// bytes, checked the same way, at a device read's cost. Belongs to a
+// ReadBuffer, so to one thread at a time.
+class MissStreak {
+ public:
+  static constexpr uint32_t kStreak = 16;
+  static constexpr uint32_t kRecheck = 16;
+  // Whether the page cache holds bytes [offset, offset + len): `probe`'s
+  // answer, or missing while a streak lasts.
+  bool Held(const PageCacheProbe& probe, uint64_t offset, uint64_t len);
+  // Questions put to the probe so far (a statistic for tests).
+  uint64_t asked() const { return asked_; }
+
+ private:
+  uint32_t missing_ = 0;  // missing answers in a row
+  uint32_t skipped_ = 0;  // reads taken as missing since the last question
+  uint64_t asked_ = 0;
+};
+
 // A batch's questions to the page cache (one per block it would read). After
 // a batch that found every block it asked of held (a warm file) or every one
 // missing (a cold one), only the next batch's first block is asked, and when

@@ -15,6 +15,7 @@
 
 #include "arena/block_cache.h"
 #include "arena/format.h"
+#include "arena/page_cache_probe.h"
 
 namespace flatbench::arena {
 
@@ -40,6 +41,8 @@ class ReadBuffer {
   // The cached block (cache read path) that the last Get's value points
   // into; Get replaces it. Release() lets it go before the Reader goes.
   BlockCache::Pin* pin() { return &pin_; }
+  // This thread's page cache questions for its single reads (cache path).
+  MissStreak* pages() { return &pages_; }
   void Release() { pin_.Release(); }
 
  private:
@@ -49,6 +52,7 @@ class ReadBuffer {
   uint64_t blocks_read_ = 0;
   uint64_t direct_reads_ = 0;
   BlockCache::Pin pin_;
+  MissStreak pages_;
 };
 
 }  // namespace flatbench::arena

@@ -293,6 +293,50 @@ TEST_CASE("cache loads go direct where they can", "[arena][cache]") {
   }
 }
 
+// On a cold file a thread stops asking the page cache about each load
+// after MissStreak::kStreak missing answers, asks one load in kRecheck,
+// and asks every load again once the file is cached; answers are the same
+// either way.
+TEST_CASE("cold loads ask the page cache only while its answers vary",
+          "[arena][cache]") {
+  const LoadFiles f;
+  const bool dropped = DropFromPageCache(f.path);
+  auto r = f.Open(f.path, true);
+  if (!dropped || r->cache_loads() != "O_DIRECT") {
+    // tmpfs keeps its pages, and may refuse O_DIRECT: no cold load here.
+    WARN("no cold O_DIRECT loads on this file system: " << r->cache_loads());
+    return;
+  }
+  ReadBuffer buffer;
+  f.ReadAll(*r, &buffer);  // every block loaded once, cold
+  const uint64_t loads = r->cache()->loads();
+  REQUIRE(loads > MissStreak::kStreak + 2 * MissStreak::kRecheck);
+  const uint64_t expect_asked =
+      MissStreak::kStreak +
+      (loads - MissStreak::kStreak) / MissStreak::kRecheck;
+  INFO("loads " << loads << ", asked " << buffer.pages()->asked());
+  // Reads of a block another key already loaded are cache hits, not
+  // loads, and ask nothing; the page cache may hold a block read twice
+  // meanwhile (a buffered fallback), which restarts the questions.
+  REQUIRE(buffer.pages()->asked() >= expect_asked);
+  REQUIRE(buffer.pages()->asked() < loads / 2);
+  REQUIRE(buffer.direct_reads() > loads / 2);
+  buffer.Release();
+
+  // The file read into the page cache: after at most kRecheck loads taken
+  // as missing, every load asks and is copied from the page cache.
+  REQUIRE(testing::ReadAll(f.path).size() > 0);
+  auto warm = f.Open(f.path, true);
+  MissStreak* pages = buffer.pages();
+  const uint64_t asked_before = pages->asked();
+  const uint64_t direct_before = buffer.direct_reads();
+  f.ReadAll(*warm, &buffer);
+  REQUIRE(buffer.direct_reads() - direct_before <= MissStreak::kRecheck);
+  REQUIRE(pages->asked() - asked_before >=
+          warm->cache()->loads() - MissStreak::kRecheck);
+  buffer.Release();
+}
+
 // A block changed on disk: a fresh reader reports it on every load,
 // direct or buffered, and never caches it.
 TEST_CASE("a block changed on disk fails every cache load, and is not cached",
