@@ -1,6 +1,7 @@
 #pragma once
 // The arena as a live node reads it between merges (the `arena+delta` read
-// path): the store's log of unmerged blocks (DIR.log, arena/delta_log.h)
+// path): the store's logs of unmerged blocks (DIR.log, and the frozen
+// segment a merge in progress keeps, arena/block_log.h)
 // read at open into a delta held in memory, sorted per table, which every
 // read consults first; the base (the mmap read path) answers the rest. A
 // store with no log reads as its base, each read still paying the delta's

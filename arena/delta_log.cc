@@ -15,7 +15,6 @@ namespace flatbench::arena {
 namespace {
 
 constexpr char kLogMagic[] = "FBLOG001";
-constexpr size_t kLogHeaderSize = 24;
 // u32 length and u64 block number before the payload, u64 checksum after.
 constexpr size_t kRecordHead = 12;
 constexpr size_t kRecordTail = 8;

@@ -30,6 +30,9 @@ namespace flatbench::arena {
 // The log beside a store: DIR.log.
 std::string LogPath(const std::string& dir);
 
+// The header's bytes; records follow it.
+inline constexpr size_t kLogHeaderSize = 24;
+
 // What reading a log found.
 struct LogContents {
   uint64_t base = 0;     // Its header's base.

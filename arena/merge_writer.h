@@ -1,21 +1,23 @@
 #pragma once
 // The arena aged as the design keeps it: each block's changes appended to
-// the store's log (DIR.log, arena/delta_log.h) and gathered in memory into
-// a delta, and every `merge_every` blocks the delta written beside the
-// store (DIR.delta, so a merge can be repeated from it) and merged into a
-// new base (MergeStore), after which the log starts again. Checkpoint syncs
-// the log, so every block applied is durable. After a kill, the writer
-// reads the blocks the log holds back into its delta. Between merges a
-// node answers from the gathered delta first (the `arena+delta` read path).
+// the store's log (DIR.log, arena/block_log.h) and gathered in memory into
+// a delta, and every `merge_every` blocks the log frozen, the delta
+// written beside the store (DIR.delta, so a merge can be repeated from it)
+// and merged into a new base (MergeStore), after which the frozen log
+// goes. Checkpoint syncs the log, so every block applied is durable. After
+// a kill, the writer reads the blocks the logs hold back into its delta.
+// Between merges a node answers from the gathered delta first (the
+// `arena+delta` read path); arena/live_store.h serves reads while it
+// writes, its merges in the background.
 
-#include <csignal>
 #include <memory>
 #include <string>
 #include <unordered_map>
 
+#include "arena/block_log.h"
 #include "arena/builder.h"
-#include "arena/delta_log.h"
 #include "arena/merge.h"
+#include "arena/merge_history.h"
 #include "common/backend.h"
 
 namespace flatbench::arena {
@@ -26,28 +28,23 @@ class MergeWriter final : public StoreWriter {
   MergeWriter(std::string dir, const BuilderOptions& options,
               const WriterOptions& writer);
 
-  // Recovers the log's blocks before options.from_block into the delta (a
-  // log torn by a kill loses its last record only; blocks at or after
-  // from_block are cut, to be applied again), or starts a log. kCorruption
-  // naming the log when it is damaged, or holds fewer blocks than
-  // from_block says are durable.
+  // Recovers the logs' blocks before options.from_block into the delta
+  // (BlockLog::Open), or starts a log. kCorruption naming the log when it
+  // is damaged, or holds fewer blocks than from_block says are durable.
   Status Open();
 
   Status ApplyBlock(std::span<const KeyChange> changes) override;
   Result<uint64_t> Checkpoint() override;
   Status Finish() override;
-  // merges (all of them) and merge_jobs; merge_seconds, merge_pairs_per_s
-  // and merge_mb_per_s (the new store's bytes over the merges' time) of the
-  // merges at merge_jobs; when merge_jobs > 1 (every second merge runs at
-  // one job), the count and figures of those at one job, prefixed
-  // "one_job_"; the pairs and file bytes after the last merge; log_bytes
-  // (appended by this writer) and recovered_blocks.
+  // The merges' figures (MergeHistory::AddRates); the pairs and file bytes
+  // after the last merge; log_bytes (appended by this writer) and
+  // recovered_blocks.
   Settings Upkeep() const override;
 
   // Every merge's figures, in order.
-  const std::vector<MergeStats>& merges() const { return merges_; }
+  const std::vector<MergeStats>& merges() const { return history_.merges(); }
   // Blocks read back from the log at Open.
-  uint64_t recovered_blocks() const { return recovered_; }
+  uint64_t recovered_blocks() const { return log_.recovered(); }
   // The tail's file while it is written.
   static std::string TailPath(const std::string& dir) {
     return LogPath(dir) + ".tail";
@@ -56,14 +53,6 @@ class MergeWriter final : public StoreWriter {
  private:
   Status Merge();
   void Gather(std::span<const KeyChange> changes);
-  Status OpenTail();
-
-  // The log's tail (WriterOptions::log_tail): the stream's last blocks,
-  // appended to DIR.log.tail from tail_from_ on, which Finish leaves as
-  // the store's log once everything is merged.
-  uint64_t tail_from_ = 0;
-  bool tail_on_ = false;
-  LogWriter tail_;
 
   const std::string dir_;
   const BuilderOptions options_;
@@ -75,16 +64,9 @@ class MergeWriter final : public StoreWriter {
   std::unordered_map<std::string, std::pair<bool, std::string>>
       pending_[kNumTables];
   uint64_t pending_blocks_ = 0;
-  uint64_t next_block_ = 0;  // The stream's number of the next block.
-  uint64_t applied_ = 0;     // By this writer.
-  uint64_t recovered_ = 0;
-  uint64_t log_bytes_ = 0;  // Appended by this writer, headers included.
-  LogWriter log_;
-  std::vector<MergeStats> merges_;
-  std::vector<unsigned> merge_jobs_;  // Each merge's jobs.
+  uint64_t applied_ = 0;  // By this writer.
+  BlockLog log_;
+  MergeHistory history_;
 };
-
-// The delta file beside a store while it is merged: DIR.delta.
-std::string DeltaPath(const std::string& dir);
 
 }  // namespace flatbench::arena
