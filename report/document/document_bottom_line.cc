@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "common/results_schema.h"
+#include "report/device_class.h"
 #include "report/document/document_parts.h"
 #include "report/numbers.h"
 
@@ -252,17 +253,49 @@ std::string NextStep(const Verdict& v, const ResultSet& res) {
          " --device-profile P.json`.";
 }
 
+// What the device class means for the next step: a slow disk's waits hide
+// the CPU per read that decides on fast storage, and the reverse.
+std::string DeviceStep(const DeviceClassReading& d) {
+  switch (d.device_class) {
+    case DeviceClass::kNvme:
+      return " On this NVMe-class device a cold read's time is mostly its "
+             "CPU, so the checks turn on each read path's CPU per read (the "
+             "device at which each check passes, under the ceilings); to "
+             "see whether slower storage changes the answer, price a sweep "
+             "on that disk's profile: `./build/cli/flatbench device --dir "
+             "SLOW_DIR --out SLOW.json` there, then `./build/cli/flatbench "
+             "report SWEEP.json --device-profile SLOW.json --measured "
+             "SLOW_BENCH.json --out DIR`.";
+    case DeviceClass::kSata:
+    case DeviceClass::kNetwork:
+      return " This device's waits hide each read's CPU, and on NVMe-class "
+             "storage a cold read's time becomes its CPU time, so the answer "
+             "may differ there: the device at which each check passes (under "
+             "the ceilings) says where; to check it, `./build/cli/flatbench "
+             "device --dir FAST_DIR --out FAST.json` on the fast storage, "
+             "then `./build/cli/flatbench report SWEEP.json --device-profile "
+             "FAST.json --measured FAST_BENCH.json --out DIR`.";
+    case DeviceClass::kUnknown:
+      break;
+  }
+  return " The run names no device class (no device profile and no device "
+         "cells): record one with `./build/cli/flatbench device --dir DIR "
+         "--out P.json` and `--device-profile P.json` on the next bench.";
+}
+
 }  // namespace
 
 BottomLine BottomLineOf(const Verdict& v, const ResultSet& res) {
   BottomLine b;
-  b.decision = Decision(v);
+  const DeviceClassReading device = DeviceClassOfRun(res);
+  b.decision = Decision(v) +
+               " It is for this run's device: " + DeviceClassText(device) + ".";
   b.paths.push_back(PathText(v, !v.Valid()));
   for (const auto& variant : v.variants) {
     b.paths.push_back(PathText(variant, !variant.Valid()));
   }
   b.limit = Limit(v, res);
-  b.next = NextStep(v, res);
+  b.next = NextStep(v, res) + DeviceStep(device);
   return b;
 }
 
