@@ -258,29 +258,21 @@ std::string NextStep(const Verdict& v, const ResultSet& res) {
 std::string DeviceStep(const DeviceClassReading& d) {
   switch (d.device_class) {
     case DeviceClass::kNvme:
-      return " On this NVMe-class device a cold read's time is mostly its "
-             "CPU, so the checks turn on each read path's CPU per read (the "
-             "device at which each check passes, under the ceilings); to "
-             "see whether slower storage changes the answer, price a sweep "
-             "on that disk's profile: `./build/cli/flatbench device --dir "
-             "SLOW_DIR --out SLOW.json` there, then `./build/cli/flatbench "
-             "report SWEEP.json --device-profile SLOW.json --measured "
-             "SLOW_BENCH.json --out DIR`.";
+      return " On this NVMe-class storage the CPU per read decides; for a "
+             "slower disk's answer, `./build/cli/flatbench report SWEEP.json "
+             "--device-profile SLOW.json --measured SLOW_BENCH.json --out "
+             "DIR`.";
     case DeviceClass::kSata:
     case DeviceClass::kNetwork:
-      return " This device's waits hide each read's CPU, and on NVMe-class "
-             "storage a cold read's time becomes its CPU time, so the answer "
-             "may differ there: the device at which each check passes (under "
-             "the ceilings) says where; to check it, `./build/cli/flatbench "
-             "device --dir FAST_DIR --out FAST.json` on the fast storage, "
-             "then `./build/cli/flatbench report SWEEP.json --device-profile "
-             "FAST.json --measured FAST_BENCH.json --out DIR`.";
+      return " This disk's waits hide the CPU per read, which decides on "
+             "NVMe-class storage; for its answer, `./build/cli/flatbench "
+             "report SWEEP.json --device-profile FAST.json --measured "
+             "FAST_BENCH.json --out DIR`.";
     case DeviceClass::kUnknown:
       break;
   }
-  return " The run names no device class (no device profile and no device "
-         "cells): record one with `./build/cli/flatbench device --dir DIR "
-         "--out P.json` and `--device-profile P.json` on the next bench.";
+  return " No device class: bench with `--device-profile P.json` from "
+         "`./build/cli/flatbench device --dir DIR --out P.json`.";
 }
 
 }  // namespace

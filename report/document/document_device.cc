@@ -92,15 +92,17 @@ std::vector<Block> PassingLatencyBlocks(const Verdict& v,
       ". Per read path against the check's baseline (its bound as the "
       "check defines it), the 4 KiB read latency at depth 1 at which the "
       "structural model (RESEARCH.md §7, \"The device at which each check "
-      "passes\") says the check passes, from this run's CPU per read c "
-      "(cpu_ns_per_read, median of the 1-thread cold hit passes) and "
-      "storage reads per hit n (device requests per hit where recorded, "
-      "else 4 KiB pages): each backend reads at min(T / (c + n g L), cpus "
-      "/ c), with L(T) = g × L, g the run's device's own growth of latency "
-      "with reads in flight. \"≤\": a faster device passes; \"≥\": a "
-      "slower one; \"every latency\": CPU alone and pages alone both pass; "
-      "\"none\": no latency does, and the CPU alone gives the ratio "
-      "shown."));
+      "passes\") says the check passes."));
+  out.push_back(Paragraph(
+      "Its terms are this run's: c, the CPU per read (cpu_ns_per_read, "
+      "median of the 1-thread cold hit passes), and n, the storage reads "
+      "per hit (device requests per hit where recorded, else 4 KiB pages). "
+      "Each backend reads at min(T / (c + n g L), cpus / c), where g is "
+      "how this run's device's latency grows from 1 to T reads in flight."));
+  out.push_back(
+      Paragraph("\"≤\": a faster device passes; \"≥\": a slower one; \"every "
+                "latency\": CPU alone and pages alone both pass; \"none\": no "
+                "latency does, and CPU alone gives the ratio shown."));
   Table t;
   t.header = {"check", "cell", "g"};
   for (const auto& p : paths) t.header.push_back(CandidateLabel(p));
