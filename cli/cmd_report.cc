@@ -16,10 +16,18 @@ namespace {
 // A sweep document (flatbench sweep) gets the prediction report, which is
 // never a verdict: exit 2 whatever it predicts.
 int RunPrediction(const report::ReportOptions& o,
-                  const std::string& device_profile) {
-  auto s = report::WritePredictionReport(
-      {o.inputs[0], o.out_dir, o.thresholds_path, o.force, device_profile});
+                  const std::string& device_profile,
+                  const std::vector<std::string>& measured) {
+  auto s =
+      report::WritePredictionReport({o.inputs[0], o.out_dir, o.thresholds_path,
+                                     o.force, device_profile, measured});
   if (!s.ok()) return Fail(s.status());
+  if (!measured.empty()) {
+    std::printf(
+        "against the measured run: %d of %d gated hit cells predicted "
+        "within 15%%\n",
+        s->measured_within, s->measured_cells);
+  }
   std::printf(
       "prediction (not a verdict): %d gated cells predicted to fail, %d to "
       "pass, %d with an interval holding the bound\n",
@@ -29,13 +37,18 @@ int RunPrediction(const report::ReportOptions& o,
   return report::OutcomeExitCode(report::Outcome::kInconclusive);
 }
 
-int RunReport(const report::ReportOptions& o,
-              const std::string& device_profile) {
+int RunReport(const report::ReportOptions& o, const std::string& device_profile,
+              const std::vector<std::string>& measured) {
   if (o.inputs.size() == 1) {
     auto text = ReadSmallFile(o.inputs[0]);
     if (text.ok() && report::LooksLikeSweep(text.value())) {
-      return RunPrediction(o, device_profile);
+      return RunPrediction(o, device_profile, measured);
     }
+  }
+  if (!measured.empty()) {
+    return Fail(Status::Usage(
+        "--measured applies to a sweep document (the prediction report), "
+        "not to bench results"));
   }
   if (!device_profile.empty()) {
     return Fail(Status::Usage(
@@ -102,7 +115,8 @@ Command AddReport(CLI::App& app) {
       "full scale, the geometric model's reads per hit and per miss, and, "
       "with the sweep's device profile or --device-profile, the structural "
       "prediction of each backend's reads/s validated at every measured "
-      "size; predicted, not a verdict, so it exits 2.");
+      "size, and with --measured, against a bench run on the profile's "
+      "device; predicted, not a verdict, so it exits 2.");
   sub->add_option("results", o->inputs,
                   "bench results JSON files (one per backend process), or one "
                   "sweep.json")
@@ -114,9 +128,17 @@ Command AddReport(CLI::App& app) {
   sub->add_option("--device-profile", *profile,
                   "With a sweep: predict for this device profile (flatbench "
                   "device --out) instead of the sweep's own");
+  auto measured = std::make_shared<std::vector<std::string>>();
+  sub->add_option("--measured", *measured,
+                  "With a sweep: bench results JSON measured on the device "
+                  "the prediction is priced for (--device-profile); the "
+                  "report compares each gated hit cell's predicted ratio with "
+                  "the measured one, and each model term per cell");
   sub->add_flag("--force", o->force, "Overwrite an existing report");
   AddDriveTbwOption(sub, &o->drive_tbw);
-  return {sub, [o, profile] { return RunReport(*o, *profile); }};
+  return {sub, [o, profile, measured] {
+            return RunReport(*o, *profile, *measured);
+          }};
 }
 
 }  // namespace flatbench::cli

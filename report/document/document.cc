@@ -80,6 +80,8 @@ Section CellSection(const Verdict& v, const ResultSet& res) {
       "from the bound in the passing direction."));
   s.blocks.push_back(TableBlock(RatioTable(v)));
   AddCeilingParagraphs(&s);
+  for (Block& b : PassingLatencyBlocks(v, res))
+    s.blocks.push_back(std::move(b));
   for (const auto& variant : v.variants) {
     s.blocks.push_back(Paragraph("Read path " + variant.thresholds.candidate +
                                  ", judged by the same thresholds (" +
@@ -178,7 +180,7 @@ Document BuildDocument(const Verdict& v, const ResultSet& results,
   d.title = "flatbench go/no-go report";
   d.outcome = v.outcome;
   d.verdict_line = std::string("Verdict: ") + OutcomeName(v.outcome);
-  Section card = CardSection(v, ShapeBrief(results));
+  Section card = CardSection(v, ShapeBrief(results), DeviceLine(results));
   card.blocks.insert(card.blocks.begin(), BottomLineBlock(v, results));
   d.sections.push_back(std::move(card));
   d.sections.push_back(FindingsSection(v));

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "common/results_schema.h"
+#include "report/device_class.h"
 #include "report/document/document_parts.h"
 #include "report/numbers.h"
 
@@ -252,17 +253,41 @@ std::string NextStep(const Verdict& v, const ResultSet& res) {
          " --device-profile P.json`.";
 }
 
+// What the device class means for the next step: a slow disk's waits hide
+// the CPU per read that decides on fast storage, and the reverse.
+std::string DeviceStep(const DeviceClassReading& d) {
+  switch (d.device_class) {
+    case DeviceClass::kNvme:
+      return " On this NVMe-class storage the CPU per read decides; for a "
+             "slower disk's answer, `./build/cli/flatbench report SWEEP.json "
+             "--device-profile SLOW.json --measured SLOW_BENCH.json --out "
+             "DIR`.";
+    case DeviceClass::kSata:
+    case DeviceClass::kNetwork:
+      return " This disk's waits hide the CPU per read, which decides on "
+             "NVMe-class storage; for its answer, `./build/cli/flatbench "
+             "report SWEEP.json --device-profile FAST.json --measured "
+             "FAST_BENCH.json --out DIR`.";
+    case DeviceClass::kUnknown:
+      break;
+  }
+  return " No device class: bench with `--device-profile P.json` from "
+         "`./build/cli/flatbench device --dir DIR --out P.json`.";
+}
+
 }  // namespace
 
 BottomLine BottomLineOf(const Verdict& v, const ResultSet& res) {
   BottomLine b;
-  b.decision = Decision(v);
+  const DeviceClassReading device = DeviceClassOfRun(res);
+  b.decision = Decision(v) +
+               " It is for this run's device: " + DeviceClassText(device) + ".";
   b.paths.push_back(PathText(v, !v.Valid()));
   for (const auto& variant : v.variants) {
     b.paths.push_back(PathText(variant, !variant.Valid()));
   }
   b.limit = Limit(v, res);
-  b.next = NextStep(v, res);
+  b.next = NextStep(v, res) + DeviceStep(device);
   return b;
 }
 

@@ -120,7 +120,8 @@ Block TermsLine() {
 
 }  // namespace
 
-Section CardSection(const Verdict& v, const std::string& shape) {
+Section CardSection(const Verdict& v, const std::string& shape,
+                    const std::string& device) {
   Section s{"Verdict", {}};
   Block lines;
   lines.kind = Block::Kind::kList;
@@ -133,7 +134,8 @@ Section CardSection(const Verdict& v, const std::string& shape) {
   const int used = 4 + static_cast<int>(lines.items.size()) + 1 + 2 +
                    static_cast<int>(table.rows.size()) + 2 + 1 + 2;
   s.blocks.push_back(std::move(lines));
-  s.blocks.push_back(Paragraph("Stores: " + shape + "."));
+  s.blocks.push_back(
+      Paragraph("Stores: " + shape + ". Device: " + device + "."));
   s.blocks.push_back(TableBlock(std::move(table)));
   Block gates;
   gates.kind = Block::Kind::kList;

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "report/document/document_parts.h"
 #include "report/interval.h"
 #include "report/numbers.h"
 #include "report/verdict/gates.h"
@@ -163,6 +164,9 @@ Section EnvironmentSection(const ResultSet& res) {
     if (res.context.count(key)) t.rows.push_back({{key}, {res.Context(key)}});
   }
   s.blocks.push_back(TableBlock(std::move(t)));
+  s.blocks.push_back(
+      Paragraph("Device class (RESEARCH.md §7, \"The device class\"): " +
+                DeviceLine(res) + "."));
   for (const auto& [file, p] : res.device_profiles) {
     AddDeviceProfile(file, p, &s);
   }

@@ -57,11 +57,20 @@ inline constexpr char kGatesAnchor[] = "validity-gates";
 inline constexpr char kCellsTitle[] = "Per-cell results";
 inline constexpr char kCellsAnchor[] = "per-cell-results";
 
+// document_device.cc: the device class a run's figures are for, in words
+// (report/device_class.h), and under the ceilings table, the device latency
+// at which each hit check passes per read path, with the terms behind it
+// (report/verdict/passing_latency.h); no blocks outside a cold gate mode.
+std::string DeviceLine(const ResultSet& res);
+std::vector<Block> PassingLatencyBlocks(const Verdict& v, const ResultSet& res);
+
 // document_card.cc: the decision card, the report's first section. In
 // markdown, everything up to its end fits in kCardLines lines.
 inline constexpr int kCardLines = 40;
-// `shape`: the stores' shape in a few words (ShapeBrief), on one line.
-Section CardSection(const Verdict& v, const std::string& shape);
+// `shape`: the stores' shape in a few words (ShapeBrief), on one line with
+// `device`, the device class (DeviceLine).
+Section CardSection(const Verdict& v, const std::string& shape,
+                    const std::string& device);
 
 // document_findings.cc: what the run says, in sentences from its figures.
 struct PagesPerHit {

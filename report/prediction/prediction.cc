@@ -2,14 +2,17 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <tuple>
 
 #include "common/files.h"
+#include "common/text.h"
 #include "dataset/spec.h"
 #include "report/document/html.h"
 #include "report/document/markdown.h"
 #include "report/document/report.h"
 #include "report/document/svg.h"
+#include "report/prediction/prediction_parts.h"
 #include "report/verdict/verdict.h"
 
 namespace flatbench::report {
@@ -86,10 +89,24 @@ Result<PredictionSummary> WritePredictionReport(
         auto loaded, LoadDeviceProfileFile(options.device_profile_path));
     sweep.device_profile = std::move(loaded.profile);
   }
+  std::optional<MeasuredRun> measured;
+  if (!options.measured_paths.empty()) {
+    if (!sweep.device_profile.has_value()) {
+      return Status::Usage(
+          "--measured: the sweep " + options.input +
+          " holds no device profile to price the prediction on; give the "
+          "measured device's with --device-profile");
+    }
+    FLATBENCH_ASSIGN_OR_RETURN(auto results,
+                               LoadResults(options.measured_paths));
+    measured =
+        MeasuredRun{Join(options.measured_paths, ", "), std::move(results)};
+  }
   FLATBENCH_RETURN_IF_ERROR(PrepareOutputDir(options.out_dir, options.force));
-  Document doc = BuildPredictionDocument(
-      sweep, thresholds,
-      sweep.device_profile.has_value() ? &*sweep.device_profile : nullptr);
+  const DeviceProfile* profile =
+      sweep.device_profile.has_value() ? &*sweep.device_profile : nullptr;
+  Document doc = BuildPredictionDocument(sweep, thresholds, profile,
+                                         measured ? &*measured : nullptr);
   doc.docs_root = DocsRoot(options.out_dir);
   for (const auto& section : doc.sections) {
     for (const auto& b : section.blocks) {
@@ -104,6 +121,12 @@ Result<PredictionSummary> WritePredictionReport(
   // report.md last: its presence means the report is complete.
   FLATBENCH_RETURN_IF_ERROR(WriteFileAtomic(md.string(), RenderMarkdown(doc)));
   PredictionSummary s;
+  if (measured) {
+    const MeasuredComparison m =
+        MeasuredSection(sweep, *profile, thresholds, *measured);
+    s.measured_cells = m.cells;
+    s.measured_within = m.within;
+  }
   s.markdown_path = md.string();
   s.html_path = html.string();
   const auto full = dataset::MakeSpec("full", 0, 0, sweep.seed);

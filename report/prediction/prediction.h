@@ -41,11 +41,20 @@ std::vector<PredictedCheck> PredictChecks(const SweepInput& sweep,
                                           const Thresholds& thresholds,
                                           double target_pairs);
 
+// A bench run measured on the device a prediction is priced for
+// (`report SWEEP.json --device-profile P.json --measured R.json...`).
+struct MeasuredRun {
+  std::string name;  // Its files, for the report.
+  ResultSet results;
+};
+
 // Lays out the whole prediction report; with a device profile, the
-// structural prediction and its validation too (structural.h).
+// structural prediction and its validation too (structural.h), and with a
+// measured run as well, the prediction on that profile against it.
 Document BuildPredictionDocument(const SweepInput& sweep,
                                  const Thresholds& thresholds,
-                                 const DeviceProfile* profile = nullptr);
+                                 const DeviceProfile* profile = nullptr,
+                                 const MeasuredRun* measured = nullptr);
 
 struct PredictionOptions {
   std::string input;            // SWEEP.json.
@@ -55,17 +64,24 @@ struct PredictionOptions {
   // A device profile (flatbench device --out) to predict for instead of the
   // sweep's own; empty: the sweep's, if it has one.
   std::string device_profile_path;
+  // Bench results measured on the profile's device, to hold the
+  // prediction against; empty: none.
+  std::vector<std::string> measured_paths;
 };
 
 struct PredictionSummary {
   std::string markdown_path, html_path;
   // The candidate's own gated cells (its read-path variants apart).
   int predicted_fail = 0, predicted_pass = 0, undecided = 0;
+  // With measured_paths: the gated hit cells it compared, and how many of
+  // them the prediction came within 15% of.
+  int measured_cells = 0, measured_within = 0;
 };
 
-// Errors: kMissingInput, kCorruption (a malformed sweep or device profile,
-// or a sweep with fewer than two measured sizes), kRefuseOverwrite (report.md
-// exists, !force), kIOError.
+// Errors: kMissingInput, kCorruption (a malformed sweep, device profile or
+// measured results, or a sweep with fewer than two measured sizes), kUsage
+// (measured results without a device profile to price them on),
+// kRefuseOverwrite (report.md exists, !force), kIOError.
 Result<PredictionSummary> WritePredictionReport(
     const PredictionOptions& options);
 

@@ -163,7 +163,8 @@ Section Headline(const SweepInput& sweep, const dataset::Spec& full,
 
 Document BuildPredictionDocument(const SweepInput& sweep,
                                  const Thresholds& thresholds,
-                                 const DeviceProfile* profile) {
+                                 const DeviceProfile* profile,
+                                 const MeasuredRun* measured) {
   Document doc;
   doc.title = "flatbench prediction: full scale from a scale sweep";
   doc.outcome = Outcome::kInconclusive;
@@ -175,6 +176,10 @@ Document BuildPredictionDocument(const SweepInput& sweep,
   std::map<std::string, BackendGeometry> full_geometry;
   Section model = ModelSection(sweep, f, &full_geometry);
   doc.sections.push_back(Headline(sweep, f, checks, full_geometry));
+  if (profile != nullptr && measured != nullptr) {
+    doc.sections.push_back(
+        MeasuredSection(sweep, *profile, thresholds, *measured).section);
+  }
   if (profile != nullptr) {
     doc.sections.push_back(
         StructuralSection(sweep, *profile, thresholds, full_geometry, checks));

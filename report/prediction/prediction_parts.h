@@ -44,4 +44,16 @@ Section HoldoutSection(const SweepInput& sweep,
 Section EfficiencySection(const SweepInput& sweep, const Thresholds& th,
                           double target_pairs);
 
+// The prediction on `profile` against a run measured on its device: how
+// many gated hit cells it predicts within 15%, and each model term
+// predicted beside measured (measured_section.cc).
+struct MeasuredComparison {
+  Section section;
+  int cells = 0, within = 0;
+};
+MeasuredComparison MeasuredSection(const SweepInput& sweep,
+                                   const DeviceProfile& profile,
+                                   const Thresholds& thresholds,
+                                   const MeasuredRun& measured);
+
 }  // namespace flatbench::report
