@@ -14,6 +14,8 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <fstream>
+#include <limits>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -128,7 +130,37 @@ struct RoundResult {
   uint64_t reads = 0;
   double seconds = 0;
   std::vector<uint32_t> latency_ns;  // Every read's.
+  // CPU over the round: this process's (the readers'), and the rest of the
+  // host's busy time (the device's own work where it runs on the host's
+  // cores, such as a loop device's worker; anything else running).
+  double process_cpu_s = 0, host_cpu_s = 0;
 };
+
+// This process's CPU time, seconds.
+double ProcessCpuSeconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) +
+         static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+// The host's busy CPU time so far, seconds: /proc/stat's first line, every
+// state but idle, iowait and steal (a guest's time the host ran something
+// else). NaN where it cannot be read.
+double HostBusySeconds() {
+  std::ifstream in("/proc/stat");
+  std::string cpu;
+  double user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0,
+         softirq = 0;
+  if (!(in >> cpu >> user >> nice >> system >> idle >> iowait >> irq >>
+        softirq) ||
+      cpu != "cpu") {
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+  const long hz = sysconf(_SC_CLK_TCK);
+  return (user + nice + system + irq + softirq) /
+         static_cast<double>(hz > 0 ? hz : 100);
+}
 
 // `depth` threads read `read_bytes` at random aligned offsets for `seconds`.
 Result<RoundResult> RunRound(int fd, uint64_t file_bytes, int depth,
@@ -167,6 +199,8 @@ Result<RoundResult> RunRound(int fd, uint64_t file_bytes, int depth,
       }
     });
   }
+  const double cpu0 = ProcessCpuSeconds();
+  const double host0 = HostBusySeconds();
   start = Clock::now();
   deadline = start + std::chrono::duration_cast<Clock::duration>(
                          std::chrono::duration<double>(seconds));
@@ -174,6 +208,8 @@ Result<RoundResult> RunRound(int fd, uint64_t file_bytes, int depth,
   for (auto& th : threads) th.join();
   RoundResult r;
   r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  r.process_cpu_s = ProcessCpuSeconds() - cpu0;
+  r.host_cpu_s = std::max(0.0, HostBusySeconds() - host0 - r.process_cpu_s);
   for (size_t t = 0; t < lat.size(); ++t) {
     if (err[t] != 0) {
       return Status::IOError("O_DIRECT read of the scratch file: " +
@@ -299,9 +335,11 @@ Result<std::vector<ProfileCell>> MeasureCells(const DeviceProfileOptions& o,
 Result<json> CellFigures(const ProfileCell& c) {
   std::vector<uint32_t> all;
   uint64_t reads = 0;
-  double seconds = 0, low = 0, high = 0;
+  double seconds = 0, low = 0, high = 0, process_cpu = 0, host_cpu = 0;
   bool first = true;
   for (const auto& rr : c.rounds) {
+    process_cpu += rr.process_cpu_s;
+    host_cpu += rr.host_cpu_s;
     if (rr.reads == 0) {
       return Status::Usage("device profile: a round at queue depth " +
                            std::to_string(c.depth) + ", " +
@@ -329,7 +367,12 @@ Result<json> CellFigures(const ProfileCell& c) {
       {sweep::kCellLatMean.name, sum / static_cast<double>(all.size())},
       {sweep::kCellLatP50.name, Percentile(all, 0.5)},
       {sweep::kCellLatP99.name, Percentile(all, 0.99)},
-      {sweep::kCellLatP999.name, Percentile(all, 0.999)}};
+      {sweep::kCellLatP999.name, Percentile(all, 0.999)},
+      {sweep::kCellCpuNsPerRead.name,
+       process_cpu * 1e9 / static_cast<double>(reads)},
+      {sweep::kCellHostCpuNsPerRead.name,
+       std::isfinite(host_cpu) ? host_cpu * 1e9 / static_cast<double>(reads)
+                               : 0.0}};
 }
 
 }  // namespace

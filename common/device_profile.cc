@@ -120,6 +120,53 @@ double DeviceProfile::LatencySeconds(double depth, double bytes,
   });
 }
 
+namespace {
+
+// A per-cell figure (ns per read) interpolated as LatencySeconds, in
+// seconds; NaN when a cell lacks it (a profile from before it).
+double PerReadSeconds(const std::vector<DeviceProfileCell>& cells,
+                      double DeviceProfileCell::*field, double depth,
+                      double bytes) {
+  std::vector<double> depths, sizes;
+  for (const auto& c : cells) {
+    if (!std::isfinite(c.*field)) {
+      return std::numeric_limits<double>::quiet_NaN();
+    }
+    if (std::find(depths.begin(), depths.end(), std::log2(c.depth)) ==
+        depths.end())
+      depths.push_back(std::log2(c.depth));
+    if (std::find(sizes.begin(), sizes.end(), c.read_bytes) == sizes.end())
+      sizes.push_back(c.read_bytes);
+  }
+  if (depths.empty()) return std::numeric_limits<double>::quiet_NaN();
+  std::sort(depths.begin(), depths.end());
+  std::sort(sizes.begin(), sizes.end());
+  auto at = [&](double log_depth, double size) {
+    for (const auto& c : cells) {
+      if (std::log2(c.depth) == log_depth && c.read_bytes == size) {
+        return c.*field * 1e-9;
+      }
+    }
+    return std::numeric_limits<double>::quiet_NaN();
+  };
+  return Interpolate(depths, std::log2(std::max(1.0, depth)), [&](double d) {
+    return Interpolate(sizes, bytes, [&](double s) { return at(d, s); });
+  });
+}
+
+}  // namespace
+
+double DeviceProfile::HostCpuSeconds(double depth, double bytes) const {
+  const double h = PerReadSeconds(
+      cells, &DeviceProfileCell::host_cpu_ns_per_read, depth, bytes);
+  return std::isfinite(h) ? h : 0;
+}
+
+double DeviceProfile::CpuSeconds(double depth, double bytes) const {
+  return PerReadSeconds(cells, &DeviceProfileCell::cpu_ns_per_read, depth,
+                        bytes);
+}
+
 Result<DeviceProfile> ParseDeviceProfile(const json& doc,
                                          const std::string& where) {
   if (!doc.is_object()) return Status::Corruption(where + ": not an object");
@@ -156,6 +203,19 @@ Result<DeviceProfile> ParseDeviceProfile(const json& doc,
     cell.lat_mean_ns = c[sweep::kCellLatMean.name].get<double>();
     cell.lat_p50_ns = c[sweep::kCellLatP50.name].get<double>();
     cell.lat_p99_ns = c[sweep::kCellLatP99.name].get<double>();
+    for (const auto& [key, field] :
+         {std::pair{sweep::kCellCpuNsPerRead, &cell.cpu_ns_per_read},
+          std::pair{sweep::kCellHostCpuNsPerRead,
+                    &cell.host_cpu_ns_per_read}}) {
+      if (!c.contains(key.name)) continue;
+      FLATBENCH_RETURN_IF_ERROR(Need(c, key, at));
+      *field = c[key.name].get<double>();
+      if (!(*field >= 0) || !std::isfinite(*field)) {
+        return Status::Corruption(at + ": \"" + std::string(key.name) +
+                                  "\": " + c[key.name].dump() +
+                                  " is not a CPU time per read");
+      }
+    }
     FLATBENCH_RETURN_IF_ERROR(CheckCell(cell, c, at));
     p.cells.push_back(cell);
   }

@@ -7,6 +7,7 @@
 // or --device-profile to price reads with (report/prediction/structural.h). The
 // measurement that writes it is bench/device_profile.h.
 
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -20,6 +21,10 @@ struct DeviceProfileCell {
   double read_bytes = 0;
   double reads_per_s = 0, reads_per_s_low = 0, reads_per_s_high = 0;
   double lat_mean_ns = 0, lat_p50_ns = 0, lat_p99_ns = 0;
+  // The readers' CPU per read, and the rest of the host's busy CPU per
+  // read: NaN in a profile from before they were recorded.
+  double cpu_ns_per_read = std::numeric_limits<double>::quiet_NaN();
+  double host_cpu_ns_per_read = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct DeviceProfile {
@@ -35,6 +40,15 @@ struct DeviceProfile {
   // measured ends. kFast and kSlow scale each cell's mean latency by its
   // rate against its fastest and slowest round's.
   double LatencySeconds(double depth, double bytes, Bound b) const;
+  // The host's CPU time outside the readers per read of `bytes` at depth
+  // `depth` (the device's own work on the host's cores), seconds,
+  // interpolated as LatencySeconds; 0 for a profile without it.
+  double HostCpuSeconds(double depth, double bytes) const;
+  // The readers' own CPU time per read of `bytes` at depth `depth` (the
+  // kernel's read path for this device: system call, block layer, the
+  // wait's sleep and wake-up), seconds, interpolated as LatencySeconds;
+  // NaN for a profile without it.
+  double CpuSeconds(double depth, double bytes) const;
   // Reads/s at that depth and size: depth / LatencySeconds.
   double ReadsPerS(double depth, double bytes) const {
     return depth / LatencySeconds(depth, bytes, Bound::kMid);

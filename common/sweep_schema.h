@@ -113,10 +113,19 @@ inline constexpr Key kCellLatP50{"lat_p50_ns", Type::kNumber};
 inline constexpr Key kCellLatP99{"lat_p99_ns", Type::kNumber};
 inline constexpr Key kCellLatP999{"lat_p999_ns", Type::kNumber};
 
+// Optional (profiles from before them lack them): the readers' CPU time per
+// read, and the rest of the host's busy CPU time per read over the cell
+// (the device's own work where it runs on the host's cores).
+inline constexpr Key kCellCpuNsPerRead{"cpu_ns_per_read", Type::kNumber};
+inline constexpr Key kCellHostCpuNsPerRead{"host_cpu_ns_per_read",
+                                           Type::kNumber};
+
 inline constexpr Key kProfileCellKeys[] = {
     kCellQueueDepth,   kCellReadBytes,     kCellReads,   kCellReadsPerS,
     kCellReadsPerSLow, kCellReadsPerSHigh, kCellLatMean, kCellLatP50,
     kCellLatP99,       kCellLatP999};
+inline constexpr Key kProfileCellOptionalKeys[] = {kCellCpuNsPerRead,
+                                                   kCellHostCpuNsPerRead};
 
 // The queue depths and read sizes a profile measures: the gated thread
 // counts, and 4 KiB pages up to RocksDB's largest blocks.

@@ -40,13 +40,14 @@ std::vector<std::string> JudgedPaths(const Verdict& v) {
   return measured;
 }
 
-// Each path's terms: c at 1 thread and storage reads per hit per thread
-// count, so a latency in the table can be traced to its inputs.
+// Each path's terms per thread count: c and storage reads per hit, so a
+// latency in the table can be traced to its inputs.
 Table TermsTable(const Verdict& v, const ResultSet& res,
                  const std::vector<std::string>& paths) {
   Table t;
-  t.header = {"read path", "table", "c: CPU per read (1 thread)"};
+  t.header = {"read path", "table"};
   for (int threads : v.thresholds.threads) {
+    t.header.push_back("c: CPU per read, " + std::to_string(threads) + "t");
     t.header.push_back("storage reads per hit, " + std::to_string(threads) +
                        "t");
   }
@@ -60,12 +61,10 @@ Table TermsTable(const Verdict& v, const ResultSet& res,
   for (const auto& p : paths) {
     for (const auto& table : tables) {
       std::vector<TableCell> row = {{p}, {table}};
-      bool first = true;
       for (int threads : v.thresholds.threads) {
         const PassingLatency pl =
             PassingLatencyOf(v, res, *any, p, table, threads);
-        if (first) row.push_back({Micros(pl.terms.cpu_candidate * 1e9)});
-        first = false;
+        row.push_back({Micros(pl.terms.cpu_candidate * 1e9)});
         row.push_back({Sig(pl.terms.reads_candidate, 3)});
       }
       t.rows.push_back(std::move(row));
@@ -95,7 +94,9 @@ std::vector<Block> PassingLatencyBlocks(const Verdict& v,
       "passes\") says the check passes."));
   out.push_back(Paragraph(
       "Its terms are this run's: c, the CPU per read (cpu_ns_per_read, "
-      "median of the 1-thread cold hit passes), and n, the storage reads "
+      "median of the cold hit passes at the cell's thread count: one "
+      "thread pays a sleep and a wake-up per read that many threads "
+      "share), and n, the storage reads "
       "per hit (device requests per hit where recorded, else 4 KiB pages). "
       "Each backend reads at min(T / (c + n g L), cpus / c), where g is "
       "how this run's device's latency grows from 1 to T reads in flight."));

@@ -80,15 +80,14 @@ struct TermRow {
 
 std::optional<TermRow> TermsOf(const MeasuredInputs& in, const std::string& b,
                                const std::string& table, int t) {
-  const structural::Predictor pr{in.profile, in.calibration, kRequiredRamBytes};
+  const structural::Predictor pr{in.profile, in.calibration, kRequiredRamBytes,
+                                 in.sweep.MeasuredOn()};
   IoShape shape;
   if (!pr.Shape(in.geometry, b, table, std::string(r::kKindHit),
                 in.reads_per_pass, &shape)) {
     return std::nullopt;
   }
-  const CpuCost cpu =
-      CpuPerRead(in.calibration.results, b, table, std::string(r::kKindHit),
-                 shape.unit_pages, in.profile);
+  const CpuCost cpu = pr.Cpu(shape, b, table, std::string(r::kKindHit), t);
   const ResultSet& m = in.measured.results;
   TermRow row;
   row.measured =
@@ -99,7 +98,7 @@ std::optional<TermRow> TermsOf(const MeasuredInputs& in, const std::string& b,
   row.ops_pred = shape.Ops();
   row.lat_pred =
       in.profile.LatencySeconds(t, kPageBytes, DeviceProfile::Bound::kMid);
-  const CpuCost mc = MeasuredCpu(m, b, table, std::string(r::kKindHit));
+  const CpuCost mc = MeasuredCpu(m, b, table, std::string(r::kKindHit), t);
   if (mc.passes > 0) {
     row.c_meas = mc.mid;
     CpuCost swapped = cpu;
@@ -254,8 +253,8 @@ MeasuredComparison MeasuredSection(const SweepInput& sweep,
   out.section.blocks.push_back(TableBlock(std::move(ratios)));
   out.section.blocks.push_back(Paragraph(
       "Per backend and cell, each term of the model predicted beside "
-      "measured in the run (c: its 1-thread cold hit passes' "
-      "cpu_ns_per_read; storage reads per hit: device requests per hit "
+      "measured in the run (c: its cold hit passes' cpu_ns_per_read at "
+      "the cell's thread count; storage reads per hit: device requests per hit "
       "where recorded, else 4 KiB pages over the data unit's pages; the "
       "latency: T over its own files' device rate), and the prediction "
       "again with each measured term put in its predicted one's place. The "

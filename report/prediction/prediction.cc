@@ -84,6 +84,7 @@ Result<PredictionSummary> WritePredictionReport(
   const fs::path dir(options.out_dir);
   const fs::path md = dir / "report.md";
   const fs::path html = dir / "report.html";
+  sweep.own_device_profile = sweep.device_profile;
   if (!options.device_profile_path.empty()) {
     FLATBENCH_ASSIGN_OR_RETURN(
         auto loaded, LoadDeviceProfileFile(options.device_profile_path));

@@ -66,13 +66,17 @@ CpuCost CalibrateCpu(const ResultSet& rs, const std::string& backend,
   return c;
 }
 
-CpuCost MeasuredCpu(const ResultSet& rs, const std::string& backend,
-                    const std::string& table, const std::string& kind) {
+namespace {
+
+// MeasuredCpu at exactly `threads`: passes == 0 when none carries it.
+CpuCost MeasuredCpuAt(const ResultSet& rs, const std::string& backend,
+                      const std::string& table, const std::string& kind,
+                      int threads) {
   std::vector<double> cold, warm;
   for (const auto& p : rs.passes) {
     const CellKey& k = p.cell;
     if (k.backend != backend || k.table != table || k.kind != kind ||
-        k.threads != 1 || p.error) {
+        k.threads != threads || p.error) {
       continue;
     }
     const double ns = p.Get(results::kCpuNsPerRead);
@@ -82,6 +86,7 @@ CpuCost MeasuredCpu(const ResultSet& rs, const std::string& backend,
   }
   CpuCost c;
   c.source = CpuCost::Source::kMeasured;
+  c.threads = threads;
   c.passes = static_cast<int>(cold.size());
   if (cold.empty()) return c;
   c.mid = Median(cold);
@@ -92,12 +97,35 @@ CpuCost MeasuredCpu(const ResultSet& rs, const std::string& backend,
   return c;
 }
 
+}  // namespace
+
+CpuCost MeasuredCpu(const ResultSet& rs, const std::string& backend,
+                    const std::string& table, const std::string& kind,
+                    int threads) {
+  CpuCost c = MeasuredCpuAt(rs, backend, table, kind, threads);
+  if (c.passes > 0 || threads == 1) return c;
+  return MeasuredCpuAt(rs, backend, table, kind, 1);
+}
+
 CpuCost CpuPerRead(const ResultSet& rs, const std::string& backend,
                    const std::string& table, const std::string& kind,
-                   double unit_pages, const DeviceProfile& profile) {
-  CpuCost c = MeasuredCpu(rs, backend, table, kind);
+                   double unit_pages, const DeviceProfile& profile,
+                   int threads) {
+  CpuCost c = MeasuredCpu(rs, backend, table, kind, threads);
   if (c.passes > 0) return c;
   return CalibrateCpu(rs, backend, table, kind, unit_pages, profile);
+}
+
+CpuCost OnDevice(CpuCost c, const IoShape& shape, int threads,
+                 const DeviceProfile& from, const DeviceProfile& to) {
+  const double bytes = shape.ReadBytes();
+  const double shift = shape.Ops() * (to.CpuSeconds(threads, bytes) -
+                                      from.CpuSeconds(threads, bytes));
+  if (!std::isfinite(shift)) return c;
+  c.mid = std::max(0.0, c.mid + shift);
+  c.low = std::max(0.0, c.low + shift);
+  c.high = std::max(0.0, c.high + shift);
+  return c;
 }
 
 RatePrediction PredictRate(const IoShape& shape, const CpuCost& cpu,
@@ -113,6 +141,10 @@ RatePrediction PredictRate(const IoShape& shape, const CpuCost& cpu,
                   profile.LatencySeconds(t, kPageBytes, Bound::kMid)
             : profile.LatencySeconds(t, shape.ReadBytes(), b);
     const double io = shape.Ops() * latency;
+    // The device's own work on the host's cores (a loop device's worker)
+    // takes from the same cpus: per read, each storage read's share.
+    const double host =
+        shape.Ops() * profile.HostCpuSeconds(t, shape.ReadBytes());
     // No cost at all (no CPU measured and no storage read): no prediction,
     // rather than an infinite rate.
     if (!(c + io > 0)) {
@@ -120,8 +152,9 @@ RatePrediction PredictRate(const IoShape& shape, const CpuCost& cpu,
       return std::numeric_limits<double>::quiet_NaN();
     }
     const double by_latency = t / (c + io);
-    const double by_cpu =
-        c > 0 ? profile.cpus / c : std::numeric_limits<double>::infinity();
+    const double by_cpu = c + host > 0
+                              ? profile.cpus / (c + host)
+                              : std::numeric_limits<double>::infinity();
     if (cpu_bound != nullptr) *cpu_bound = by_cpu < by_latency;
     return std::min(by_latency, by_cpu);
   };

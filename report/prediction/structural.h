@@ -9,12 +9,16 @@
 //              (RocksDB's 6-10 KB blocks: one read of 8-12 KiB; an arena
 //              block or LMDB page: one 4 KiB read);
 //   CPU        c, the time per read that is not waiting on the device, per
-//              (backend, table, kind): where the passes carry
+//              (backend, table, kind, threads): where the passes carry
 //              cpu_ns_per_read (the worker's CPU time over the pass / its
-//              reads, RESULTS_FORMAT.md), the median of the one-thread
-//              cold passes' -- the CPU of the read itself and of the cold
-//              read's page fault or syscall -- split into its warm part
-//              (the one-thread warm passes' median, when the run has warm
+//              reads, RESULTS_FORMAT.md), the median of the cold passes'
+//              at the cell's own thread count (at one thread when the run
+//              has none at that count) -- the CPU of the read itself and
+//              of the cold read's page fault or syscall, which at one
+//              thread also pays a sleep and a wake-up per read that many
+//              threads share (RESEARCH.md section 10, "CPU per read at
+//              each thread count") -- split into its warm part (the warm
+//              passes' median at the same count, when the run has warm
 //              cells) and the cold extra (the difference). For results
 //              without that counter, calibrated instead as a residual:
 //              each one-thread cold pass's 1 / reads_per_s less its
@@ -27,9 +31,12 @@
 //              linearly in size and in log2(depth).
 //
 // With T threads each read takes c + ops x L(T, s), and the host's cpus
-// bound the rate by CPU alone:
+// bound the rate by CPU alone, shared with the device's own work where it
+// runs on the host's cores, h(T, s) per storage read (the profile's
+// host_cpu_ns_per_read; 0 for a profile without it, and about 0 for a
+// device whose work is done outside the host):
 //
-//   reads/s = min(T / (c + ops x L(T, s)), cpus / c)
+//   reads/s = min(T / (c + ops x L(T, s)), cpus / (c + ops x h(T, s)))
 //
 // The interval takes c at the lowest and highest of its passes and L at
 // the device profile's fastest and slowest round (mean latency scaled by
@@ -75,23 +82,39 @@ struct CpuCost {
   // cold read's extra: its page fault or read syscall.
   double warm = std::numeric_limits<double>::quiet_NaN();
   int warm_passes = 0;
+  // kMeasured only: the thread count of the passes c came from (the one
+  // asked for, or 1 when the run has none at that count).
+  int threads = 1;
   double ColdExtra() const { return mid - warm; }
 };
-// c measured: from `rs`'s one-thread cold passes of the cell that carry
-// cpu_ns_per_read, with the warm part from its one-thread warm passes.
-// passes == 0 when none carries it.
+// c measured: from `rs`'s cold passes of the cell at `threads` that carry
+// cpu_ns_per_read (at one thread when none at `threads` does), with the
+// warm part from its warm passes at the same count. passes == 0 when none
+// carries it.
 CpuCost MeasuredCpu(const ResultSet& rs, const std::string& backend,
-                    const std::string& table, const std::string& kind);
+                    const std::string& table, const std::string& kind,
+                    int threads = 1);
 // c as a residual, from `rs`'s one-thread cold passes of the cell;
 // unit_pages prices their measured bytes read. passes == 0 when the run
 // has none.
 CpuCost CalibrateCpu(const ResultSet& rs, const std::string& backend,
                      const std::string& table, const std::string& kind,
                      double unit_pages, const DeviceProfile& profile);
-// MeasuredCpu where the passes carry the counter, else CalibrateCpu.
+// MeasuredCpu at `threads` where the passes carry the counter, else
+// CalibrateCpu (one thread).
 CpuCost CpuPerRead(const ResultSet& rs, const std::string& backend,
                    const std::string& table, const std::string& kind,
-                   double unit_pages, const DeviceProfile& profile);
+                   double unit_pages, const DeviceProfile& profile,
+                   int threads = 1);
+
+// c measured on the device of profile `from`, for a read on the device of
+// profile `to`: each of the read's storage reads spends `from`'s kernel
+// read path CPU (the profiles' cpu_ns_per_read at the same depth and read
+// size) in c; on `to` it spends `to`'s instead. c (mid, low, high) moves by
+// ops x (to's - from's), not below 0. Unchanged when either profile lacks
+// the figure (RESEARCH.md section 10, "CPU per read on another device").
+CpuCost OnDevice(CpuCost c, const IoShape& shape, int threads,
+                 const DeviceProfile& from, const DeviceProfile& to);
 
 struct RatePrediction {
   double rate = 0;

@@ -124,14 +124,39 @@ uint64_t ReadsPerPass(const SweepSize& s) {
 
 std::string Us(double seconds) { return Micros(seconds * 1e9); }
 
+namespace {
+
+// c measured at each thread count above one that the run has: "8t 12.1 µs,
+// 32t 9.8 µs", or "–".
+std::string MoreThreads(const ResultSet& rs, const std::string& b,
+                        const std::string& table, const std::string& kind) {
+  std::set<int> counts;
+  for (const auto& p : rs.passes) {
+    if (p.cell.backend == b && p.cell.table == table && p.cell.kind == kind &&
+        p.cell.threads > 1) {
+      counts.insert(p.cell.threads);
+    }
+  }
+  std::string out;
+  for (int t : counts) {
+    const CpuCost c = MeasuredCpu(rs, b, table, kind, t);
+    if (c.passes == 0 || c.threads != t) continue;
+    out += (out.empty() ? "" : ", ") + std::to_string(t) + "t " + Us(c.mid);
+  }
+  return out.empty() ? "–" : out;
+}
+
+}  // namespace
+
 // c per backend and (table, kind) of each calibration size: its source,
 // its warm part and cold extra where measured, and the residual beside it.
 Table CpuTable(const std::vector<const SweepSize*>& sizes,
                const std::vector<std::string>& backends,
                const Thresholds& thresholds, const DeviceProfile& profile) {
   Table t;
-  t.header = {"accounts",      "backend",   "cell",       "source",
-              "c [low, high]", "warm part", "cold extra", "residual"};
+  t.header = {"accounts",   "backend",       "cell",
+              "source",     "c [low, high]", "warm part",
+              "cold extra", "residual",      "c at more threads"};
   for (const SweepSize* size : sizes) {
     const Predictor pr{profile, *size, kRequiredRamBytes};
     for (const auto& b : backends) {
@@ -158,7 +183,8 @@ Table CpuTable(const std::vector<const SweepSize*>& sizes,
                {Us(c.mid) + " [" + Us(c.low) + ", " + Us(c.high) + "]"},
                {split ? Us(c.warm) : "–"},
                {split ? Us(c.ColdExtra()) : "–"},
-               {res.passes > 0 ? Us(res.mid) : "–"}});
+               {res.passes > 0 ? Us(res.mid) : "–"},
+               {MoreThreads(size->results, b, table, kind)}});
         }
       }
     }

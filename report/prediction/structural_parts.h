@@ -70,6 +70,19 @@ struct Predictor {
   const DeviceProfile& profile;
   const SweepSize& calibration;
   uint64_t ram_bytes;
+  // The profile of the device `calibration` was measured on, when it is
+  // known: c is moved to `profile`'s device (OnDevice).
+  const DeviceProfile* measured_on = nullptr;
+
+  // c of the cell, on `profile`'s device; passes == 0 when there is none.
+  CpuCost Cpu(const IoShape& shape, const std::string& backend,
+              const std::string& table, const std::string& kind,
+              int threads) const {
+    const CpuCost c = CpuPerRead(calibration.results, backend, table, kind,
+                                 shape.unit_pages, profile, threads);
+    if (c.passes == 0 || measured_on == nullptr) return c;
+    return OnDevice(c, shape, threads, *measured_on, profile);
+  }
 
   // False when the backend has no geometry or the table is unknown.
   bool Shape(const std::map<std::string, BackendGeometry>& geometry,
@@ -94,8 +107,7 @@ struct Predictor {
     if (!Shape(geometry, backend, table, kind, reads_per_pass, &shape)) {
       return {};
     }
-    const CpuCost cpu = CpuPerRead(calibration.results, backend, table, kind,
-                                   shape.unit_pages, profile);
+    const CpuCost cpu = Cpu(shape, backend, table, kind, threads);
     if (cpu.passes == 0) return {};
     return PredictRate(shape, cpu, threads, profile, own_latency);
   }

@@ -54,16 +54,20 @@ void AddStructuralMethod(Section* s, const StructuralInputs& in) {
       "profile's fastest and slowest round, together."));
   s->blocks.push_back(Paragraph(
       "c is measured where the passes carry cpu_ns_per_read: the worker's "
-      "CPU time (user and system) per read, median of the cell's one-thread "
-      "cold passes, which holds the cold read's page fault or read syscall. "
-      "Where the run has warm cells it is split into the warm part (the "
-      "one-thread warm passes' CPU per read) and the cold extra (the rest). "
+      "CPU time (user and system) per read, median of the cell's cold "
+      "passes at its own thread count (at one thread where the run has "
+      "none at that count), which holds the cold read's page fault or read "
+      "syscall. One thread pays a sleep and a wake-up per read that many "
+      "threads share, so c falls as threads rise; a count's own c prices "
+      "that count. Where the run has warm cells it is split into the warm "
+      "part (the warm passes' CPU per read) and the cold extra (the rest). "
       "For results without that counter c is a residual: each one-thread "
       "cold pass's 1/reads_per_s less its measured storage reads priced at "
       "its own files' device cell. The residual is shown beside a measured "
       "c: what it holds beyond it is time neither on a CPU nor priced as "
       "device time, such as waiting for a CPU on a loaded host. c per "
-      "backend and cell, with its source:"));
+      "backend and cell at one thread, with its source, and at the other "
+      "thread counts:"));
   const SweepSize& first = in.sweep.sizes.front();
   const SweepSize& last = in.sweep.sizes.back();
   std::vector<const SweepSize*> calibrations = {&first};
@@ -121,7 +125,8 @@ void AddFullScale(Section* s, const StructuralInputs& in,
                   const std::map<std::string, BackendGeometry>& full,
                   const std::vector<PredictedCheck>& checks) {
   const SweepSize& last = in.sweep.sizes.back();
-  const structural::Predictor pr{in.profile, last, kRequiredRamBytes};
+  const structural::Predictor pr{in.profile, last, kRequiredRamBytes,
+                                 in.sweep.MeasuredOn()};
   const uint64_t reads = structural::ReadsPerPass(last);
   Table t;
   t.header = {"check",
@@ -306,7 +311,8 @@ Table ValidationRatioTable(const StructuralInputs& in,
 // smallest size.
 void AddValidation(Section* s, const StructuralInputs& in) {
   const SweepSize& first = in.sweep.sizes.front();
-  const structural::Predictor pr{in.profile, first, kRequiredRamBytes};
+  const structural::Predictor pr{in.profile, first, kRequiredRamBytes,
+                                 in.sweep.MeasuredOn()};
   s->blocks.push_back(Paragraph(
       "Validation: every measured size predicted from its own geometry and "
       "the device profile alone, with c taken once from the smallest "

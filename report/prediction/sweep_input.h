@@ -34,8 +34,16 @@ struct SweepInput {
   std::vector<uint64_t> planned_accounts;
   bool finished = false;
   std::vector<SweepSize> sizes;  // Ascending accounts.
-  // The sweep directory's device profile, when the sweep measured one.
+  // The profile the prediction is priced on: the sweep directory's, when
+  // the sweep measured one, or the one the report was given.
   std::optional<DeviceProfile> device_profile;
+  // The sweep directory's own profile (the device it measured on), kept
+  // when the report prices on another; c moves between the two
+  // (structural.h, OnDevice).
+  std::optional<DeviceProfile> own_device_profile;
+  const DeviceProfile* MeasuredOn() const {
+    return own_device_profile ? &*own_device_profile : nullptr;
+  }
 };
 
 // Whether `text` is a sweep document (a JSON object with the version key),

@@ -54,12 +54,16 @@ void Append(std::vector<LatencyRange>* out, double low, double high) {
 
 // The candidate's 1-thread cold hit CPU per read (seconds), NaN if absent.
 double CpuOf(const Verdict& v, const std::string& backend,
-             const std::string& table) {
-  const CellStats* s = MeasuredCell(
-      v.cells,
-      {backend, table, std::string(r::kKindHit), v.thresholds.gate_mode, 1});
-  const double ns = s == nullptr ? NAN : s->Of(r::kCpuNsPerRead).median;
-  return ns >= 0 ? ns * 1e-9 : NAN;
+             const std::string& table, int threads) {
+  auto at = [&](int t) {
+    const CellStats* s = MeasuredCell(
+        v.cells,
+        {backend, table, std::string(r::kKindHit), v.thresholds.gate_mode, t});
+    const double ns = s == nullptr ? NAN : s->Of(r::kCpuNsPerRead).median;
+    return ns >= 0 ? ns * 1e-9 : NAN;
+  };
+  const double c = at(threads);
+  return std::isfinite(c) || threads == 1 ? c : at(1);
 }
 
 // Storage reads per hit at `threads`: the device's requests where
@@ -123,12 +127,12 @@ PassingLatency PassingLatencyOf(const Verdict& v, const ResultSet& results,
   t.cpus = static_cast<double>(
       results.Integer(r::kHardwareThreads.name).value_or(0));
   t.depth_scaling = DepthScaling(results, threads);
-  t.cpu_candidate = CpuOf(v, candidate, table);
-  t.cpu_baseline = CpuOf(v, threshold.baseline, table);
+  t.cpu_candidate = CpuOf(v, candidate, table, threads);
+  t.cpu_baseline = CpuOf(v, threshold.baseline, table, threads);
   t.reads_candidate = ReadsOf(v, candidate, table, threads);
   t.reads_baseline = ReadsOf(v, threshold.baseline, table, threads);
   if (!std::isfinite(t.cpu_candidate) || !std::isfinite(t.cpu_baseline)) {
-    p.why_not = "no cpu_ns_per_read at 1 thread";
+    p.why_not = "no cpu_ns_per_read";
   } else if (!std::isfinite(t.reads_candidate) ||
              !std::isfinite(t.reads_baseline)) {
     p.why_not = "no storage reads per hit";

@@ -64,10 +64,11 @@ struct PassingLatency {
 
 // The check `threshold` at (table, threads) with `candidate` in the
 // candidate's place, from `v`'s gate-mode cells: c the median
-// cpu_ns_per_read of its 1-thread cold hit cell (as the structural model
-// takes it), n its storage reads per hit at `threads` (device requests per
-// hit where recorded, else 4 KiB pages per hit), g(T) from the run's
-// device (DepthScaling), cpus the host's hardware threads.
+// cpu_ns_per_read of its cold hit cell at `threads` (at 1 thread when the
+// run has none at that count, as the structural model takes it), n its storage
+// reads per hit at `threads` (device requests per hit where recorded, else 4
+// KiB pages per hit), g(T) from the run's device (DepthScaling), cpus the
+// host's hardware threads.
 PassingLatency PassingLatencyOf(const Verdict& v, const ResultSet& results,
                                 const RatioThreshold& threshold,
                                 const std::string& candidate,

@@ -44,6 +44,10 @@ TEST_CASE("device profiles a directory and leaves nothing behind") {
         CHECK(c["reads_per_s_low"] <= c["reads_per_s"]);
         CHECK(c["reads_per_s"] <= c["reads_per_s_high"]);
         CHECK(c["lat_p50_ns"] <= c["lat_p99_ns"]);
+        // Every read costs its reader some CPU; the rest of the host's is
+        // never negative.
+        CHECK(c["cpu_ns_per_read"].get<double>() > 0);
+        CHECK(c["host_cpu_ns_per_read"].get<double>() >= 0);
       }
       CHECK(found);
     }

@@ -184,6 +184,18 @@ TEST_CASE("CPU per read is measured where the passes carry it",
     CHECK(c.warm == Approx(10e-6));
     CHECK(c.ColdExtra() == Approx(15e-6));
   }
+  SECTION("at a thread count: that count's passes, else one thread's") {
+    const CpuCost at8 =
+        CpuPerRead(rs, "arena", "account", "hit", 1, profile, 8);
+    CHECK(at8.source == CpuCost::Source::kMeasured);
+    CHECK(at8.threads == 8);
+    CHECK(at8.passes == 1);
+    CHECK(at8.mid == Approx(1e-3));
+    const CpuCost at32 =
+        CpuPerRead(rs, "arena", "account", "hit", 1, profile, 32);
+    CHECK(at32.threads == 1);
+    CHECK(at32.mid == Approx(25e-6));
+  }
   SECTION("without the counter: the residual, as results before it had") {
     ResultSet old;
     old.passes = {cold0, cold1};
@@ -195,6 +207,65 @@ TEST_CASE("CPU per read is measured where the passes carry it",
     CHECK(c.high == Approx(50e-6));
     CHECK(MeasuredCpu(old, "arena", "account", "hit").passes == 0);
   }
+}
+
+TEST_CASE("the device's CPU per read: its readers' and the host's",
+          "[report][structural]") {
+  nlohmann::json doc = flatbench::testing::CraftedDeviceProfile();
+  for (auto& c : doc["cells"]) {
+    c["cpu_ns_per_read"] = 10000;
+    c["host_cpu_ns_per_read"] = 5000;
+  }
+  const auto with = ParseDeviceProfile(doc, "with.json");
+  REQUIRE(with.ok());
+  CHECK(with.value().CpuSeconds(8, 4096) == Approx(10e-6));
+  CHECK(with.value().HostCpuSeconds(1, 12288) == Approx(5e-6));
+  const DeviceProfile without = Parsed();
+  CHECK(std::isnan(without.CpuSeconds(1, 4096)));
+  CHECK(without.HostCpuSeconds(1, 4096) == 0);
+
+  CpuCost cpu;
+  cpu.mid = 50e-6;
+  cpu.low = 40e-6;
+  cpu.high = 60e-6;
+  cpu.passes = 3;
+  // 8 threads, one page per read: 8 / (50 + 85) us by latency, and the two
+  // cpus shared with the device's 5 us of host work per read: 2 / 55 us.
+  const RatePrediction p = PredictRate(IoShape{1, 1}, cpu, 8, with.value());
+  CHECK(p.cpu_bound);
+  CHECK(p.rate == Approx(2 / 55e-6));
+  // Without the figure the cpus are the readers' alone: 2 / 50 us.
+  CHECK(PredictRate(IoShape{1, 1}, cpu, 8, without).rate == Approx(40000));
+
+  // c measured where a read's kernel path took 20 us, priced where it
+  // takes 10: half a storage read per read moves c by -5 us.
+  nlohmann::json slow_doc = doc;
+  for (auto& c : slow_doc["cells"]) c["cpu_ns_per_read"] = 20000;
+  const auto slow = ParseDeviceProfile(slow_doc, "slow.json");
+  REQUIRE(slow.ok());
+  const CpuCost moved =
+      OnDevice(cpu, IoShape{0.5, 1}, 1, slow.value(), with.value());
+  CHECK(moved.mid == Approx(45e-6));
+  CHECK(moved.low == Approx(35e-6));
+  CHECK(moved.high == Approx(55e-6));
+  // And back; never below 0.
+  CHECK(OnDevice(cpu, IoShape{0.5, 1}, 1, with.value(), slow.value()).mid ==
+        Approx(55e-6));
+  CHECK(OnDevice(cpu, IoShape{20, 1}, 1, slow.value(), with.value()).mid == 0);
+  // A profile without the figure moves nothing.
+  CHECK(OnDevice(cpu, IoShape{0.5, 1}, 1, without, with.value()).mid ==
+        Approx(50e-6));
+
+  // A negative or mistyped figure is refused, naming the key.
+  nlohmann::json bad = doc;
+  bad["cells"][0]["host_cpu_ns_per_read"] = -1;
+  auto refused = ParseDeviceProfile(bad, "bad.json");
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.status().code() == Code::kCorruption);
+  CHECK_THAT(refused.status().message(),
+             Catch::Contains("host_cpu_ns_per_read"));
+  bad["cells"][0]["host_cpu_ns_per_read"] = "5";
+  CHECK_FALSE(ParseDeviceProfile(bad, "bad.json").ok());
 }
 
 TEST_CASE("reads/s from threads, CPU per read and the device's latency",

@@ -44,6 +44,8 @@ TEST_CASE("SWEEP_FORMAT.md lists exactly the contract's keys and types",
   CHECK(doc["Optional run-wide keys"] == FromHeader(kOptionalTopKeys));
   CHECK(doc["Device profile keys"] == FromHeader(kProfileKeys));
   CHECK(doc["Device profile cell keys"] == FromHeader(kProfileCellKeys));
+  CHECK(doc["Optional device profile cell keys"] ==
+        FromHeader(kProfileCellOptionalKeys));
 }
 
 nlohmann::json MinimalSweep() {
