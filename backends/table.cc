@@ -8,6 +8,7 @@
 #include "arena/delta_backend.h"
 #include "arena/loader.h"
 #include "arena/merge_writer.h"
+#include "backends/arena_live.h"
 #include "baselines/fs_layout.h"
 #include "common/files.h"
 #include "dataset/estimate.h"
@@ -15,10 +16,12 @@
 // The one place that asks which backends this build holds.
 #if FLATBENCH_HAVE_ROCKSDB
 #include "baselines/rocksdb_backend.h"
+#include "baselines/rocksdb_live.h"
 #include "baselines/rocksdb_writer.h"
 #endif
 #if FLATBENCH_HAVE_LMDB
 #include "baselines/lmdb_backend.h"
+#include "baselines/lmdb_live.h"
 #include "baselines/lmdb_path.h"
 #include "baselines/lmdb_writer.h"
 #endif
@@ -86,6 +89,40 @@ Result<std::unique_ptr<StoreWriter>> WriteInFolder(const std::string& dir,
                                                    const WriterOptions&) {
   return kNew(dir);
 }
+
+// A store whose every read sees the last write that ended before it (the
+// file store opens each key's file per read; a write renames a whole file
+// into place), read and written through its own two handles.
+template <Result<std::unique_ptr<Backend>> (*kOpen)(const std::string&,
+                                                    const OpenOptions&),
+          Result<std::unique_ptr<StoreWriter>> (*kWrite)(const std::string&)>
+Result<std::unique_ptr<LiveStore>> LiveByHandles(const std::string& dir,
+                                                 const OpenOptions& options,
+                                                 const WriterOptions&) {
+  class Pair final : public LiveStore {
+   public:
+    Pair(std::unique_ptr<Backend> b, std::unique_ptr<StoreWriter> w)
+        : b_(std::move(b)), w_(std::move(w)) {}
+    Backend& backend() override { return *b_; }
+    StoreWriter& writer() override { return *w_; }
+
+   private:
+    std::unique_ptr<Backend> b_;
+    std::unique_ptr<StoreWriter> w_;
+  };
+  FLATBENCH_ASSIGN_OR_RETURN(auto b, kOpen(dir, options));
+  FLATBENCH_ASSIGN_OR_RETURN(auto w, kWrite(dir));
+  return std::unique_ptr<LiveStore>(
+      std::make_unique<Pair>(std::move(b), std::move(w)));
+}
+
+// Why a store's reader cannot be measured while it is written.
+constexpr const char kHeldTransaction[] =
+    "its read sessions hold one transaction for their whole life, so they "
+    "would read the state the pass began with, never the blocks written";
+constexpr const char kReadVariant[] =
+    "a read variant reads a store's files another way; the writing pass "
+    "measures each store through its own live read path (name the store)";
 
 // A store's loader that needs nothing of the spec and has one writer
 // thread (SQLite, the fs store).
@@ -167,21 +204,30 @@ constexpr Functions FunctionsOf(std::string_view name) {
   if (name == "arena") {
     return {.open = &OpenArena<arena::ReadPath::kMmap>,
             .load = &LoadArena,
-            .write = &WriteArena};
+            .write = &WriteArena,
+            .live = &OpenArenaLive};
   }
-  if (name == "arena+pread")
-    return {.open = &OpenArena<arena::ReadPath::kPread>};
+  if (name == "arena+pread") {
+    return {.open = &OpenArena<arena::ReadPath::kPread>,
+            .no_live = kReadVariant};
+  }
   if (name == "arena+direct") {
-    return {.open = &OpenArena<arena::ReadPath::kDirect>};
+    return {.open = &OpenArena<arena::ReadPath::kDirect>,
+            .no_live = kReadVariant};
   }
-  if (name == "arena+cache")
-    return {.open = &OpenArena<arena::ReadPath::kCache>};
-  if (name == "arena+delta") return {.open = &OpenArenaDelta};
+  if (name == "arena+cache") {
+    return {.open = &OpenArena<arena::ReadPath::kCache>,
+            .no_live = kReadVariant};
+  }
+  if (name == "arena+delta") {
+    return {.open = &OpenArenaDelta, .no_live = kReadVariant};
+  }
 #if FLATBENCH_HAVE_ROCKSDB
   if (name == "rocksdb") {
     return {.open = &baselines::OpenRocksDb,
             .load = &LoadWithJobs<&baselines::NewRocksDbLoader>,
             .write = &baselines::NewRocksDbWriter,
+            .live = &baselines::OpenRocksDbLive,
             .library_version = &baselines::RocksDbVersion};
   }
 #endif
@@ -190,6 +236,7 @@ constexpr Functions FunctionsOf(std::string_view name) {
     return {.open = &baselines::OpenLmdb,
             .load = &LoadLmdb,
             .write = &WriteInFolder<&baselines::NewLmdbWriter>,
+            .live = &baselines::OpenLmdbLive,
             .checked_get = &CheckedLmdbGet,
             .library_version = &baselines::LmdbVersion};
   }
@@ -198,14 +245,16 @@ constexpr Functions FunctionsOf(std::string_view name) {
   if (name == "postgres") {
     return {.open = &baselines::OpenPostgres,
             .load = &LoadWithJobs<&baselines::NewPostgresLoader>,
-            .write = &WriteInFolder<&baselines::NewPostgresWriter>};
+            .write = &WriteInFolder<&baselines::NewPostgresWriter>,
+            .no_live = kHeldTransaction};
   }
 #endif
 #if FLATBENCH_HAVE_SQLITE
   if (name == "sqlite") {
     return {.open = &baselines::OpenSqlite,
             .load = &LoadIgnoringSpec<&baselines::NewSqliteLoader>,
-            .write = &WriteInFolder<&baselines::NewSqliteWriter>};
+            .write = &WriteInFolder<&baselines::NewSqliteWriter>,
+            .no_live = kHeldTransaction};
   }
 #endif
 #if FLATBENCH_HAVE_FS
@@ -213,6 +262,8 @@ constexpr Functions FunctionsOf(std::string_view name) {
     return {.open = &baselines::OpenFsStore,
             .load = &LoadIgnoringSpec<&baselines::NewFsStoreLoader>,
             .write = &WriteInFolder<&baselines::NewFsStoreWriter>,
+            .live = &LiveByHandles<&baselines::OpenFsStore,
+                                   &baselines::NewFsStoreWriter>,
             .check_room = &CheckFsRoom};
   }
 #endif
@@ -344,6 +395,22 @@ Result<std::unique_ptr<StoreWriter>> NewWriter(const std::string& name,
                                                const WriterOptions& options) {
   FLATBENCH_RETURN_IF_ERROR(CheckWritable(name));
   return BuildableStore(name).value()->write(dir, options);
+}
+
+Status CheckLive(const std::string& name, std::string_view flag) {
+  FLATBENCH_ASSIGN_OR_RETURN(const Entry* e, Built(name, flag));
+  if (e->live != nullptr) return Status::Ok();
+  return Status::Usage(std::string(flag) + ": '" + name +
+                       "' cannot be read while it is written: " +
+                       (e->no_live != nullptr ? e->no_live : "no live hook"));
+}
+
+Result<std::unique_ptr<LiveStore>> OpenLive(const std::string& name,
+                                            const std::string& dir,
+                                            const OpenOptions& options,
+                                            const WriterOptions& writer) {
+  FLATBENCH_RETURN_IF_ERROR(CheckLive(name, "--write-while-reading"));
+  return Find(name)->live(dir, options, writer);
 }
 
 std::vector<std::pair<std::string, std::string>> LibraryVersions() {

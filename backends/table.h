@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common/backend.h"
+#include "common/live_store.h"
 #include "common/status.h"
 #include "dataset/backend_facts.h"
 #include "dataset/spec.h"
@@ -46,6 +47,13 @@ struct Functions {
   // Null: the store cannot be aged.
   Result<std::unique_ptr<StoreWriter>> (*write)(
       const std::string& dir, const WriterOptions& options) = nullptr;
+  // Opens the store in `dir` for reading and writing at once (bench
+  // --write-while-reading): a Backend and a StoreWriter sharing it
+  // (common/live_store.h). Null: refused, for the reason `no_live` gives.
+  Result<std::unique_ptr<LiveStore>> (*live)(
+      const std::string& dir, const OpenOptions& options,
+      const WriterOptions& writer) = nullptr;
+  const char* no_live = nullptr;
   // Refuses, before anything is written, a build `dir`'s filesystem cannot
   // hold (kRefuseOverwrite with the figures). Null: always buildable.
   Status (*check_room)(const dataset::Spec& spec,
@@ -105,6 +113,15 @@ Result<std::unique_ptr<StoreWriter>> NewWriter(const std::string& name,
                                                const WriterOptions& options);
 // Ok when store `name` has a writer; else NewWriter's kUsage.
 Status CheckWritable(const std::string& name);
+// Ok when entry `name` can be read while it is written (Functions::live);
+// else kUsage naming `flag`, the entry and why not.
+Status CheckLive(const std::string& name, std::string_view flag);
+// The store `name` (CheckLive) open for reading and writing on its files in
+// `dir`.
+Result<std::unique_ptr<LiveStore>> OpenLive(const std::string& name,
+                                            const std::string& dir,
+                                            const OpenOptions& options,
+                                            const WriterOptions& writer);
 // (library, version) of every built entry that links one.
 std::vector<std::pair<std::string, std::string>> LibraryVersions();
 

@@ -23,8 +23,12 @@ namespace {
 
 class RocksSession : public ReadSession {
  public:
-  RocksSession(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* const* cfs)
-      : db_(db), cfs_(cfs), snapshot_(db->GetSnapshot()) {
+  // `snapshot`: read through one snapshot taken now (a quiet store's
+  // reads); without, each Get reads the latest committed batch (a store
+  // that takes blocks while it is read).
+  RocksSession(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* const* cfs,
+               bool snapshot)
+      : db_(db), cfs_(cfs), snapshot_(snapshot ? db->GetSnapshot() : nullptr) {
     read_.snapshot = snapshot_;
   }
   ~RocksSession() override {
@@ -133,11 +137,13 @@ class RocksBackend : public Backend {
  public:
   RocksBackend(std::unique_ptr<rocksdb::DB> db,
                std::vector<rocksdb::ColumnFamilyHandle*> handles, bool lazy,
-               std::vector<std::shared_ptr<rocksdb::Cache>> caches)
+               std::vector<std::shared_ptr<rocksdb::Cache>> caches,
+               bool snapshot = true)
       : db_(std::move(db)),
         handles_(std::move(handles)),
         lazy_(lazy),
-        caches_(std::move(caches)) {
+        caches_(std::move(caches)),
+        snapshot_(snapshot) {
     tables_[0] = handles_[1];
     tables_[1] = handles_[2];
   }
@@ -149,7 +155,8 @@ class RocksBackend : public Backend {
   Result<std::unique_ptr<TableScan>> OpenScan(Table table) override;
   Result<std::string> CheckIntegrity() override;
   Result<std::unique_ptr<ReadSession>> NewSession() override {
-    return std::unique_ptr<ReadSession>(new RocksSession(db_.get(), tables_));
+    return std::unique_ptr<ReadSession>(
+        new RocksSession(db_.get(), tables_, snapshot_));
   }
   uint64_t ResidentMetadataBytes() const override {
     uint64_t total = 0;
@@ -229,6 +236,7 @@ class RocksBackend : public Backend {
   rocksdb::ColumnFamilyHandle* tables_[kNumTables];
   bool lazy_;
   std::vector<std::shared_ptr<rocksdb::Cache>> caches_;
+  bool snapshot_;
 };
 
 std::shared_ptr<rocksdb::Cache> CacheOf(
@@ -311,6 +319,14 @@ Result<std::unique_ptr<Backend>> OpenRocksDb(const std::string& dir,
   return std::unique_ptr<Backend>(
       new RocksBackend(std::unique_ptr<rocksdb::DB>(raw), std::move(handles),
                        options.lazy_metadata, std::move(caches)));
+}
+
+std::unique_ptr<Backend> RocksDbBackendOver(
+    std::unique_ptr<rocksdb::DB> db,
+    std::vector<rocksdb::ColumnFamilyHandle*> handles) {
+  return std::unique_ptr<Backend>(
+      new RocksBackend(std::move(db), std::move(handles), /*lazy=*/false, {},
+                       /*snapshot=*/false));
 }
 
 Result<std::unique_ptr<BulkLoader>> NewRocksDbLoader(const std::string& dir,

@@ -4,8 +4,14 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "common/backend.h"
+
+namespace rocksdb {
+class DB;
+class ColumnFamilyHandle;
+}  // namespace rocksdb
 
 namespace flatbench::baselines {
 
@@ -13,6 +19,14 @@ namespace flatbench::baselines {
 // kCorruption or kIOError for what RocksDB reports.
 Result<std::unique_ptr<Backend>> OpenRocksDb(const std::string& dir,
                                              const OpenOptions& options);
+
+// A backend over `db`, opened by the caller (read-write, for reads while
+// writing: rocksdb_live.h), owning it and `handles` ({default, account,
+// storage}). Its sessions read without a snapshot, so each Get sees every
+// batch written before it began.
+std::unique_ptr<Backend> RocksDbBackendOver(
+    std::unique_ptr<rocksdb::DB> db,
+    std::vector<rocksdb::ColumnFamilyHandle*> handles);
 
 // A loader that writes each table as ascending SST files and ingests them
 // into the bottommost level of a new database in `dir` at Finish.

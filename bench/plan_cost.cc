@@ -138,6 +138,11 @@ HostCost HostCostFromProfile(const DeviceProfile& profile, HostCost base) {
   return h;
 }
 
+// The writing step's assumed rates (no calibration reads them yet): a
+// store copied or merged at 200 MB/s, and blocks applied at 200 a second.
+constexpr double kWritingCopyBytesPerS = 200e6;
+constexpr double kWritingBlocksPerS = 200;
+
 double EstimateStep(const Step& step, const dataset::Spec& spec,
                     const BackendFacts& facts, const BackendCost& cost,
                     const HostCost& host, bool drop_caches) {
@@ -150,6 +155,18 @@ double EstimateStep(const Step& step, const dataset::Spec& spec,
     const double evict =
         cold ? EvictSeconds(facts, cost, host, drop_caches) : 0.0;
     return s + probes * (evict + cost.probe_s);
+  }
+  if (step.cell.op == Op::kWriting) {
+    // The store copied (a plain copy at kWritingCopyBytesPerS; a reflink
+    // is quicker), opened, and read until it has taken its blocks: at
+    // least the blocks of one merge at kWritingBlocksPerS, a merge
+    // rewriting the store at the copy's rate.
+    const double bytes = static_cast<double>(facts.disk_bytes);
+    const double blocks = static_cast<double>(step.merge_every);
+    s += 2 * bytes / kWritingCopyBytesPerS + cost.open_s +
+         blocks / kWritingBlocksPerS;
+    return s + (cold ? ColdPassSeconds(step, spec, facts, cost, host)
+                     : WarmPassSeconds(step, cost, host));
   }
   if (!cold) return s + WarmPassSeconds(step, cost, host);
   s += EvictSeconds(facts, cost, host, drop_caches);

@@ -40,6 +40,9 @@ void VisitFields(R& r, Visit&& v) {
   v("batch-size", r.batch_size);
   v("check-samples", r.check_samples);
   v("cache-mib", r.cache_mib);
+  v("write-while-reading", r.write_while_reading);
+  v("block-rate", r.block_rate);
+  v("merge-every", r.merge_every);
   v("fresh", r.fresh);
   v("plan", r.plan);
 }

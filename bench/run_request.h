@@ -66,6 +66,13 @@ struct RunRequest {
   uint32_t batch_size = kDefaultBatchSize;
   uint64_t check_samples = 10'000;
   uint64_t cache_mib = 1024;
+  // Writing cells (bench/writing_pass.h): hit reads while the store takes
+  // the dataset's stream of blocks, at block_rate blocks/s (0: as fast as
+  // the store takes them), the arena merging every merge_every blocks (0:
+  // dataset::DefaultMergeEvery of the dataset).
+  bool write_while_reading = false;
+  uint64_t block_rate = 0;
+  uint64_t merge_every = 0;
   bool fresh = false;  // Remove the journal of an earlier run first.
   bool plan = false;   // Print the plan, run nothing.
 

@@ -59,6 +59,8 @@ std::string CellKindName(const Cell& cell) {
       return std::string(results::kKindStartup);
     case Op::kBatch:
       return std::string(results::kKindBatch);
+    case Op::kWriting:
+      return std::string(results::kKindWriting);
     case Op::kRead:
       break;
   }
@@ -76,6 +78,7 @@ uint64_t CellDrawSeed(uint64_t base_seed, const Cell& cell) {
                       KeyKind::kHit);
     case Op::kBatch:
       return DrawSeed(base_seed ^ 0x6261746368ULL, cell.table, KeyKind::kHit);
+    case Op::kWriting:  // The hit reads' keys, read while writing.
     case Op::kRead:
       break;
   }
@@ -124,7 +127,8 @@ Status ParseKinds(const std::vector<std::string>& names, ScheduleOptions* o) {
     } else {
       std::string known;
       for (std::string_view k : results::kKinds) {
-        if (k == results::kKindDevice) continue;  // Device cells follow.
+        // Device cells follow; writing cells come with --write-while-reading.
+        if (k == results::kKindDevice || k == results::kKindWriting) continue;
         known += (known.empty() ? "" : ", ") + std::string(k);
       }
       return Status::Usage("--kinds: '" + name + "' is not one of " + known);
@@ -170,6 +174,12 @@ std::vector<Cell> ScheduleCells(const dataset::Spec& spec,
     for (const Cell& c :
          EnumerateCells(spec, o.tables, {KeyKind::kHit}, o.batch_threads)) {
       cells.push_back({c.table, KeyKind::kHit, c.threads, Op::kBatch});
+    }
+  }
+  if (o.writing) {
+    for (const Cell& c :
+         EnumerateCells(spec, o.tables, {KeyKind::kHit}, o.writing_threads)) {
+      cells.push_back({c.table, KeyKind::kHit, c.threads, Op::kWriting});
     }
   }
   return cells;
@@ -249,7 +259,13 @@ void AddCellSteps(const ScheduleOptions& o, const std::vector<Cell>& cells,
         1, o.device_reads / static_cast<uint64_t>(c.threads));
   }
   std::vector<std::string> runs;
+  const bool writing = c.op == Op::kWriting;
+  if (writing && (rep > 0 || mode == Mode::kColdLazy)) return;
   for (const auto& b : backends) {
+    if (writing) {
+      if (Listed(o.writing_backends, b)) runs.push_back(b);
+      continue;
+    }
     auto scope = o.scopes.find(b);
     if (scope == o.scopes.end() || scope->second.Runs(mode, c, rep)) {
       runs.push_back(b);
@@ -267,6 +283,10 @@ void AddCellSteps(const ScheduleOptions& o, const std::vector<Cell>& cells,
     s.reads_per_thread = rpt;
     s.device_reads_per_thread = device;
     s.scan_length = c.op == Op::kScan ? o.scan_length : 0;
+    if (writing) {
+      s.block_rate = o.block_rate;
+      s.merge_every = o.merge_every;
+    }
     if (c.op == Op::kBatch) {
       s.batch_size = o.batch_size;
       const int depth = static_cast<int>(o.batch_size);
@@ -342,7 +362,9 @@ std::string DescribeSchedule() {
          "startup and batch cells, when measured, follow the read cells in "
          "the same rotation; a cold batch pass of B keys per call is "
          "preceded by a device cell at B threads unless the backend's hit "
-         "pass at B threads measured one in that repetition";
+         "pass at B threads measured one in that repetition; writing cells, "
+         "when asked, come last in the warm and cold modes, at repetition 0, "
+         "each on a copy of the store";
 }
 
 }  // namespace flatbench::bench

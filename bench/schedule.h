@@ -43,9 +43,10 @@ inline constexpr uint64_t kDefaultDrawSeed = 0x647261772d6b6579ULL;
 // What a cell measures: point reads of its key kind; ordered scans, each
 // from a hit key (scan_pass.h); the startup of a fresh process up to its
 // first hit read (startup.h); or batches of hit keys, one MultiGet per
-// batch (batch_pass.h). These operations draw hit keys, so their cells
-// have kind kHit; their names say "scan", "startup" and "batch".
-enum class Op { kRead, kScan, kStartup, kBatch };
+// batch (batch_pass.h), or hit reads while the store takes blocks
+// (writing_pass.h). These operations draw hit keys, so their cells have
+// kind kHit; their names say "scan", "startup", "batch" and "writing".
+enum class Op { kRead, kScan, kStartup, kBatch, kWriting };
 
 // One (table, kind, threads) of the matrix.
 struct Cell {
@@ -108,6 +109,10 @@ struct Step {
   uint64_t device_reads_per_thread = 0;
   uint32_t scan_length = 0;  // Scan cells: pairs per scan (> 0).
   uint32_t batch_size = 0;   // Batch cells: keys per MultiGet call (> 0).
+  // Writing cells: blocks per second (0: as fast as the store takes them)
+  // and the arena's blocks per merge (> 0).
+  uint64_t block_rate = 0;
+  uint64_t merge_every = 0;
   // The threads of the device pass before this step: the cell's, or
   // batch_size for a batch cell.
   int DeviceThreads() const {
@@ -160,6 +165,15 @@ struct ScheduleOptions {
   uint32_t batch_size = kDefaultBatchSize;
   std::vector<int> batch_threads = {std::begin(kDefaultBatchThreads),
                                     std::end(kDefaultBatchThreads)};
+  // Writing cells (--write-while-reading): a cell per table and thread
+  // count of writing_threads, hit keys, in the warm and cold modes run, at
+  // repetition 0, after the other cells, for writing_backends only; each
+  // reads reads_per_pass keys at least.
+  bool writing = false;
+  std::vector<int> writing_threads;
+  std::vector<std::string> writing_backends;
+  uint64_t block_rate = 0;
+  uint64_t merge_every = 0;
   // Backends that skip warm mode (O_DIRECT variants read the device even
   // when their files are cached, so "warm" means nothing for them).
   std::vector<std::string> no_warm;

@@ -21,7 +21,9 @@ nlohmann::json StepToJson(const Step& s) {
           {"repetition", s.repetition},
           {"first_index", s.first_index},
           {"reads_per_thread", s.reads_per_thread},
-          {"device_reads_per_thread", s.device_reads_per_thread}};
+          {"device_reads_per_thread", s.device_reads_per_thread},
+          {"block_rate", s.block_rate},
+          {"merge_every", s.merge_every}};
 }
 
 Result<Step> StepFromJson(const nlohmann::json& j) {
@@ -42,6 +44,7 @@ Result<Step> StepFromJson(const nlohmann::json& j) {
     s.cell.op = op == results::kKindScan      ? Op::kScan
                 : op == results::kKindStartup ? Op::kStartup
                 : op == results::kKindBatch   ? Op::kBatch
+                : op == results::kKindWriting ? Op::kWriting
                                               : Op::kRead;
     if (s.cell.op == Op::kRead && op != datagen::KeyKindName(s.cell.kind)) {
       return Status::Corruption("step: bad op: " + j.dump());
@@ -49,12 +52,15 @@ Result<Step> StepFromJson(const nlohmann::json& j) {
     s.scan_length = j.at("scan_length").get<uint32_t>();
     // Journals written before batch cells existed have no batch_size.
     s.batch_size = j.value("batch_size", uint32_t{0});
+    s.block_rate = j.value("block_rate", uint64_t{0});
+    s.merge_every = j.value("merge_every", uint64_t{0});
   } catch (const nlohmann::json::exception& e) {
     return Status::Corruption(std::string("step: ") + e.what());
   }
   if (s.cell.threads < 1 || s.reads_per_thread == 0 ||
       (s.cell.op == Op::kScan && s.scan_length == 0) ||
-      (s.cell.op == Op::kBatch && s.batch_size == 0)) {
+      (s.cell.op == Op::kBatch && s.batch_size == 0) ||
+      (s.cell.op == Op::kWriting && s.merge_every == 0)) {
     return Status::Corruption("step: no threads or no reads: " + j.dump());
   }
   return s;

@@ -273,6 +273,7 @@ Result<nlohmann::json> Worker::RunStep(const Step& step) {
     return Status::Usage("a warm step before warm_begin");
   }
   if (step.cell.op == Op::kStartup) return s.StartupStep(step);
+  if (step.cell.op == Op::kWriting) return s.WritingStep(step);
   const Table table = step.cell.table;
   const bool batch = step.cell.op == Op::kBatch;
   if (batch && step.batch_size == 0) {

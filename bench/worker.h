@@ -18,6 +18,7 @@
 //              reopen (timed; the open loads the backend's read metadata,
 //              or none in cold-lazy), record what the open made resident,
 //              run the pass, close.
+// Writing steps run on a copy of the store (writing_step.cc, writing_pass.h).
 // Scan steps run like read steps with a scan reader (scan_pass.h). Startup
 // steps close the worker's instance and spawn probe processes (startup.h);
 // in warm mode the worker then reopens and re-warms its instance, untimed.
@@ -36,6 +37,7 @@
 
 #include "bench/schedule.h"
 #include "common/backend.h"
+#include "common/live_store.h"
 #include "datagen/check.h"
 #include "datagen/dataset_dir.h"
 
@@ -45,6 +47,12 @@ namespace flatbench::bench {
 // bench/ does not depend on the backends.
 using Opener = std::function<Result<std::unique_ptr<Backend>>(
     const std::string& backend, const OpenOptions& options)>;
+
+// Opens `backend` of the dataset for reading and writing at once, on the
+// store's files in `dir` (a copy: writing_step.h). Supplied by the CLI.
+using LiveOpener = std::function<Result<std::unique_ptr<LiveStore>>(
+    const std::string& backend, const std::string& dir,
+    const OpenOptions& options, const WriterOptions& writer)>;
 
 struct WorkerOptions {
   bool lazy_needed = true;  // cold-lazy is measured: check it too.
@@ -63,6 +71,10 @@ struct WorkerOptions {
   // startup.h ProbeRequest). Empty: startup steps fail with kUsage.
   std::vector<std::string> probe_command;
   datagen::CheckOptions check;
+  // Writing steps: how to open a store live (empty: they fail with
+  // kUsage), and the test hook that makes their expected states wrong.
+  LiveOpener open_live;
+  bool corrupt_writing_checks = false;
 };
 
 class Worker {

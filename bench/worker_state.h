@@ -73,6 +73,9 @@ struct Worker::State {
   // and the store opened again (timed). Before any pass: what is resident
   // and what the open measured. After it: a warm pass's residency checked
   // again, a cold pass's instance closed.
+  // A writing step (writing_step.cc): the store copied beside itself,
+  // opened live on the copy, the writing pass, the copy removed.
+  Result<nlohmann::json> WritingStep(const Step& step);
   Status PrepareCold(const Step& step, CellFacts* facts,
                      nlohmann::json* entries);
   Status MeasureBefore(bool warm, CellFacts* facts);

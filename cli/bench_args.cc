@@ -1,6 +1,8 @@
 #include "cli/bench_args.h"
 
+#include <algorithm>
 #include <cassert>
+#include <cstdio>
 
 #include "backends/table.h"
 #include "bench/environment.h"
@@ -86,6 +88,20 @@ bench::RunParameters MakeParameters(const bench::RunRequest& a,
   o.repetitions =
       a.repetitions > 0 ? a.repetitions : bench::DefaultRepetitions(spec.scale);
   o.draw_seed = a.draw_seed;
+  o.writing = a.write_while_reading;
+  if (o.writing) {
+    for (int t : o.threads) {
+      if (t == 1 || t == 8) o.writing_threads.push_back(t);
+    }
+    if (o.writing_threads.empty()) {
+      o.writing_threads = {
+          *std::min_element(o.threads.begin(), o.threads.end())};
+    }
+    o.block_rate = a.block_rate;
+    o.merge_every = a.merge_every > 0
+                        ? a.merge_every
+                        : dataset::DefaultMergeEvery(spec, spec.stream);
+  }
   // An empty --evict is auto.
   p.evict = a.evict == "fadvise" ||
                     (a.evict != "drop_caches" && !bench::DropCachesWritable())
@@ -112,6 +128,38 @@ std::optional<bench::Calibration> CalibrationFor(
       a.calibration.empty() ? bench::DefaultResultsFiles(a.results_root, a.out)
                             : std::vector<std::string>{a.calibration};
   return bench::NewestCalibration(files, t);
+}
+
+Status ChooseWritingBackends(bool quiet, bench::ScheduleOptions* o) {
+  if (!o->writing) return Status::Ok();
+  o->writing_backends.clear();
+  std::string left_out;
+  for (const auto& b : o->backends) {
+    const Status live = backends::CheckLive(b, "--write-while-reading");
+    if (live.ok()) {
+      o->writing_backends.push_back(b);
+      continue;
+    }
+    left_out += "\n  " + live.message();
+  }
+  if (o->writing_backends.empty()) {
+    return Status::Usage(
+        "--write-while-reading: no backend of the run can be read while it "
+        "is written:" +
+        left_out);
+  }
+  if (!quiet && !left_out.empty()) {
+    std::fprintf(stderr, "bench: left out of the writing cells:%s\n",
+                 left_out.c_str());
+  }
+  return Status::Ok();
+}
+
+bench::LiveOpener MakeLiveOpener() {
+  return [](const std::string& name, const std::string& dir,
+            const OpenOptions& options, const WriterOptions& writer) {
+    return backends::OpenLive(name, dir, options, writer);
+  };
 }
 
 bench::Opener MakeOpener(const datagen::Dataset& ds) {

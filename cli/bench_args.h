@@ -41,6 +41,16 @@ std::optional<bench::Calibration> CalibrationFor(
 // Opens a backend of `ds` by name (the workers' and probes' opener).
 bench::Opener MakeOpener(const datagen::Dataset& ds);
 
+// With --write-while-reading, the backends of o->backends whose stores can
+// be read while written (backends::CheckLive) run the writing cells; the
+// others are left out, each with its reason on stderr unless `quiet`.
+// kUsage, with every reason, when none can.
+Status ChooseWritingBackends(bool quiet, bench::ScheduleOptions* o);
+
+// Opens a store of a dataset live, on the files of a folder (the writing
+// steps' opener: backends::OpenLive).
+bench::LiveOpener MakeLiveOpener();
+
 // The request as a run's journal records it (bench/journal.h): every field
 // that shapes the results, resolved as the run uses it (the backends
 // chosen, the reads and repetitions at the dataset's scale, the eviction on

@@ -100,6 +100,8 @@ int RunWorker() {
   o.cache_bytes = a.cache_mib << 20;
   o.draw_seed = a.draw_seed;
   o.probe_command = {"/proc/self/exe", std::string(kBenchProbeCommand)};
+  o.open_live = MakeLiveOpener();
+  o.corrupt_writing_checks = CorruptWritingChecksHook();
   bench::Worker worker(ds.value(), start->backend, MakeOpener(ds.value()), o);
   Respond(out, {{"ok", true}, {"result", nullptr}});
   for (auto req = NextMessage(); req; req = NextMessage()) {

@@ -76,6 +76,7 @@ Status PlanUnbuilt(const bench::RunRequest& a, const dataset::Spec& spec) {
   for (const auto& b : a.backends) {
     if (NoWarm(b)) params.schedule.no_warm.push_back(b);
   }
+  FLATBENCH_RETURN_IF_ERROR(ChooseWritingBackends(true, &params.schedule));
   const uint64_t warm_limit = bench::WarmHoldLimitBytes(MemAvailableBytes());
   FLATBENCH_ASSIGN_OR_RETURN(
       auto in, PlanInputFor(a, spec, nullptr, params, warm_limit));
@@ -263,6 +264,7 @@ Status RunParent(const bench::RunRequest& a, const dataset::Spec* unbuilt) {
   for (const auto& b : chosen) {
     if (NoWarm(b)) params.schedule.no_warm.push_back(b);
   }
+  FLATBENCH_RETURN_IF_ERROR(ChooseWritingBackends(a.quiet, &params.schedule));
   const uint64_t warm_limit = bench::WarmHoldLimitBytes(MemAvailableBytes());
   FLATBENCH_ASSIGN_OR_RETURN(
       const bench::PlanInput plan_input,

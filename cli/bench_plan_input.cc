@@ -64,6 +64,14 @@ Result<bench::PlanInput> PlanInputFor(const bench::RunRequest& a,
       in.gated.push_back(b);
     }
   }
+  // Writing cells copy and write each store: the reference rows take them
+  // only with --full-reference, as they take the whole matrix.
+  if (!a.full_reference) {
+    const std::vector<std::string> gated = t.Backends();
+    std::erase_if(in.schedule.writing_backends, [&](const std::string& b) {
+      return std::find(gated.begin(), gated.end(), b) == gated.end();
+    });
+  }
   in.gate_scale = spec.scale == t.gate_scale;
   if (!bench::ParseMode(t.gate_mode, &in.gate_mode)) {
     return Status::Corruption(t.source + ": gate mode '" + t.gate_mode +

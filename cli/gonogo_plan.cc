@@ -200,6 +200,7 @@ Result<bench::Plan> BenchPlanWith(const dataset::Spec& spec,
       params.schedule.no_warm.push_back(name);
     }
   }
+  FLATBENCH_RETURN_IF_ERROR(ChooseWritingBackends(true, &params.schedule));
   FLATBENCH_ASSIGN_OR_RETURN(
       const bench::PlanInput in,
       PlanInputFor(b, spec, nullptr, params,

@@ -222,6 +222,39 @@ void AddEvictOption(CLI::App* sub, bench::RunRequest* r, RunCommand c) {
   if (c == RunCommand::kSweep) evict->capture_default_str();
 }
 
+// The writing cells: reads while the store takes blocks.
+void AddWritingOptions(CLI::App* sub, bench::RunRequest* r, RunCommand c) {
+  if (c == RunCommand::kSweep) return;
+  CLI::Option* on = sub->add_flag(
+      "--write-while-reading", r->write_while_reading,
+      "Also measure hit reads while the store takes the dataset's stream of "
+      "blocks (the stream age applies, continued from the dataset's last "
+      "block): one writing cell per table at 1 and 8 threads of --threads "
+      "(the fewest when neither), in the warm and cold modes run, once. "
+      "Each runs on a copy of the store beside it (DIR.live, reflinked "
+      "where the filesystem can, removed after), so the dataset is never "
+      "changed; the writer runs in the worker beside the readers (RocksDB "
+      "a WriteBatch per block with its compactions, LMDB a write "
+      "transaction per block, the arena its delta and log with a merge "
+      "every --merge-every blocks, the file store a file per change). "
+      "Reads go on until every thread made its --reads share, a block was "
+      "applied and, for the arena, a merge ended (at most 300 s). Sampled "
+      "reads are checked against the state of the blocks applied as they "
+      "ran (exit 65 on a wrong one). Stores that cannot be read while "
+      "written (sqlite, postgres, read variants) are refused when named, "
+      "else left out of the writing cells");
+  sub->add_option("--block-rate", r->block_rate,
+                  "With --write-while-reading: blocks per second the writer "
+                  "applies (default: as fast as the store takes them)")
+      ->needs(on);
+  sub->add_option("--merge-every", r->merge_every,
+                  "With --write-while-reading: the arena merges its delta "
+                  "into a new base every this many blocks (default: age's "
+                  "default for the dataset, RESEARCH.md section 11)")
+      ->needs(on)
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
+}
+
 // bench's own: replacing and resuming, the sanity check, the cache, and
 // where gonogo's results are.
 void AddBenchOnlyOptions(CLI::App* sub, bench::RunRequest* r) {
@@ -254,6 +287,7 @@ void AddRunOptions(CLI::App* sub, bench::RunRequest* r, RunCommand c) {
   if (c == RunCommand::kBench) AddOperationOptions(sub, r);
   AddDeviceOptions(sub, r, c);
   AddEvictOption(sub, r, c);
+  AddWritingOptions(sub, r, c);
   if (c == RunCommand::kBench) AddBenchOnlyOptions(sub, r);
   if (c != RunCommand::kGonogo) {
     sub->add_flag("--quiet", r->quiet, "No progress lines");

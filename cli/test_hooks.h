@@ -20,4 +20,9 @@ uint64_t StopAfterGenHook();
 // so it fails (exit 65). FLATBENCH_TEST_CORRUPT_EXPECTATIONS=1.
 bool CorruptExpectationsHook();
 
+// bench's writing passes: every state a key held before the pass is
+// expected wrong, so the first checked read fails the pass (exit 65).
+// FLATBENCH_TEST_CORRUPT_WRITING_CHECKS=1.
+bool CorruptWritingChecksHook();
+
 }  // namespace flatbench::cli

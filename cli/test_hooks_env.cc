@@ -22,5 +22,8 @@ uint64_t StopAfterGenHook() { return Number("FLATBENCH_TEST_STOP_AFTER_GEN"); }
 bool CorruptExpectationsHook() {
   return Number("FLATBENCH_TEST_CORRUPT_EXPECTATIONS") != 0;
 }
+bool CorruptWritingChecksHook() {
+  return Number("FLATBENCH_TEST_CORRUPT_WRITING_CHECKS") != 0;
+}
 
 }  // namespace flatbench::cli

@@ -98,7 +98,8 @@ constexpr Meaning kCounterMeanings[] = {
      "backend's files; device cells, the table's "
      "(`device_file_bytes` / 4096)"},
     {"found_fraction",
-     "hits: 1; misses: 0; device: fraction of full 4 KiB reads"},
+     "hits: 1; misses: 0; device: fraction of full 4 KiB reads; writing: "
+     "reads that found their key (below 1 when the stream deleted some)"},
     {"preloaded_bytes",
      "bytes of the backend's files resident right after the open, "
      "before the pass (cold modes: what the open itself read)"},
@@ -172,6 +173,56 @@ constexpr Meaning kCounterMeanings[] = {
      "4 KiB read the device gives the same files at depth `batch_size` (1 "
      "is one key per device read at that depth; present with "
      "`batch_device_reads_per_s`)"},
+    {"writing_seconds",
+     "the writer's time from its first block to the pass's end"},
+    {"blocks_applied",
+     "blocks of the stream the writer applied during the pass (one "
+     "`WriteBatch`, write transaction, arena delta append or file per change "
+     "each)"},
+    {"block_rate",
+     "blocks per second asked (`--block-rate`); 0: as fast as the store took "
+     "them"},
+    {"block_p50_ns",
+     "median time to apply one block (`StoreWriter::ApplyBlock`; the arena's "
+     "includes a merge that block started)"},
+    {"block_p99_ns", "99th percentile of the block times"},
+    {"block_max_ns", "the slowest block"},
+    {"checks_done",
+     "sampled reads checked against the state of the blocks applied while they "
+     "ran"},
+    {"checks_wrong",
+     "checked reads whose answer no state of their window explains (a pass "
+     "with one fails the run, exit 65, so a results file holds 0)"},
+    {"writing_cap_hit",
+     "1 when the pass ended at its cap (300 s) before its reads were made, or "
+     "before the arena's merge ended"},
+    {"series_interval_s",
+     "the interval of `read_p99_series`: 1 s for a pass of 20 s or more, else "
+     "a multiple of 0.1 s giving about 20 intervals"},
+    {"merges", "the arena: merges that ended during the pass"},
+    {"merge_seconds",
+     "the arena: seconds of the pass inside its merge windows"},
+    {"merge_mb_per_s",
+     "the arena: its merges' rate, the new base's megabytes over the merges' "
+     "seconds"},
+    {"reads_per_s_in_merge",
+     "the arena: sampled reads that ended inside a merge window × 16 / the "
+     "windows' seconds within the pass"},
+    {"lat_p99_ns_in_merge",
+     "the arena: 99th percentile of the sampled reads that ended inside a "
+     "merge window"},
+    {"reads_per_s_outside_merge",
+     "the arena: sampled reads that ended outside the merge windows × 16 / the "
+     "pass's other seconds"},
+    {"lat_p99_ns_outside_merge",
+     "the arena: 99th percentile of the sampled reads that ended outside the "
+     "merge windows"},
+    {"compactions",
+     "RocksDB: compactions that ended during the pass (its statistics' "
+     "`COMPACTION_TIME` count)"},
+    {"compaction_bytes",
+     "RocksDB: bytes its compactions wrote during the pass "
+     "(`COMPACT_WRITE_BYTES`)"},
     {"interrupted_before_s",
      "seconds the run was interrupted just before this pass: the session "
      "that measured the passes before it ended (a stop signal, a crash, a "

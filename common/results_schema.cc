@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "common/results_ops.h"
+#include "common/results_writing.h"
 
 namespace flatbench::results {
 namespace {
@@ -134,6 +135,9 @@ bool CounterExpected(const Counter& counter, std::string_view kind,
   }
   const uint32_t w = counter.where;
   if (kind == kKindDevice) return (w & kOnDevice) != 0;
+  if (kind == kKindWriting) {
+    return (w & kOnWriting) != 0 && !WritingCounterOptional(counter);
+  }
   if (kind == kKindStartup) {
     if (counter.name == kResidentFractionAfterEviction.name) {
       return IsColdMode(mode);
@@ -151,6 +155,16 @@ bool CounterExpected(const Counter& counter, std::string_view kind,
   if ((w & kOnCold) && IsColdMode(mode)) return true;
   if ((w & kOnWarm) && mode == kModeWarm) return true;
   // kOnColdHit counters exist only beside measured device cells: optional.
+  return false;
+}
+
+bool WritingCounterOptional(const Counter& c) {
+  for (const Counter* o :
+       {&kMerges, &kMergeSeconds, &kMergeMbPerS, &kReadsPerSInMerge,
+        &kLatP99NsInMerge, &kReadsPerSOutsideMerge, &kLatP99NsOutsideMerge,
+        &kCompactions, &kCompactionBytes}) {
+    if (c.name == o->name) return true;
+  }
   return false;
 }
 
@@ -199,6 +213,7 @@ std::span<const Counter> AllCounters() {
   static const std::vector<Counter> all = [] {
     std::vector<Counter> v(std::begin(kCounters), std::end(kCounters));
     v.insert(v.end(), std::begin(kOpCounters), std::end(kOpCounters));
+    v.insert(v.end(), std::begin(kWritingCounters), std::end(kWritingCounters));
     return v;
   }();
   return all;

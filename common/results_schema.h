@@ -33,7 +33,9 @@ inline constexpr int64_t kFormatVersion = 2;
 //          kKindDevice: 4 KiB O_DIRECT reads inside that backend's files for
 //          that table, in cold and cold-lazy modes only, or the operation
 //          kinds of results_ops.h: kKindScan, kKindStartup (account table,
-//          threads:1 only), kKindBatch (MultiGet of hit keys, every mode).
+//          threads:1 only), kKindBatch (MultiGet of hit keys, every mode),
+//          kKindWriting (hit reads while the store takes blocks, rep 0:
+//          results_writing.h).
 // mode:    kModeWarm, kModeCold, kModeColdLazy.
 // N >= 1:  OS threads; R >= 0: the repetition.
 
@@ -46,6 +48,7 @@ inline constexpr std::string_view kKindDevice = "device";
 inline constexpr std::string_view kKindScan = "scan";
 inline constexpr std::string_view kKindStartup = "startup";
 inline constexpr std::string_view kKindBatch = "batch";
+inline constexpr std::string_view kKindWriting = "writing";
 inline constexpr std::string_view kModeWarm = "warm";
 inline constexpr std::string_view kModeCold = "cold";
 inline constexpr std::string_view kModeColdLazy = "cold-lazy";
@@ -53,7 +56,7 @@ inline constexpr std::string_view kModeColdLazy = "cold-lazy";
 inline constexpr std::string_view kTables[] = {kTableAccount, kTableStorage};
 inline constexpr std::string_view kKinds[] = {
     kKindHit,  kKindMissAbsent, kKindMissLive, kKindDevice,
-    kKindScan, kKindStartup,    kKindBatch};
+    kKindScan, kKindStartup,    kKindBatch,    kKindWriting};
 inline constexpr std::string_view kModes[] = {kModeWarm, kModeCold,
                                               kModeColdLazy};
 
@@ -117,17 +120,18 @@ std::string_view TypeName(Type type);
 
 // Where a counter must appear: a bitmask of Where values.
 enum Where : uint32_t {
-  kOnRead = 1,      // Every read cell (hit/miss kinds), every mode.
-  kOnDevice = 2,    // Every device cell.
-  kOnCold = 4,      // Read cells in cold and cold-lazy modes.
-  kOnWarm = 8,      // Read cells in warm mode.
-  kOnColdHit = 16,  // Hit cells in cold and cold-lazy modes, when the
-                    // backend's device cells were measured (else absent).
-  kOnScan = 32,     // Every scan cell (which also carries the kOnRead,
-                    // kOnCold and kOnWarm counters, per scan).
-  kOnStartup = 64,  // Every startup cell (kOnCold ones too in cold modes).
-  kOnBatch = 128,   // Every batch cell (which also carries the kOnRead,
-                    // kOnCold and kOnWarm counters, per MultiGet call).
+  kOnRead = 1,       // Every read cell (hit/miss kinds), every mode.
+  kOnDevice = 2,     // Every device cell.
+  kOnCold = 4,       // Read cells in cold and cold-lazy modes.
+  kOnWarm = 8,       // Read cells in warm mode.
+  kOnColdHit = 16,   // Hit cells in cold and cold-lazy modes, when the
+                     // backend's device cells were measured (else absent).
+  kOnScan = 32,      // Every scan cell (which also carries the kOnRead,
+                     // kOnCold and kOnWarm counters, per scan).
+  kOnStartup = 64,   // Every startup cell (kOnCold ones too in cold modes).
+  kOnBatch = 128,    // Every batch cell (which also carries the kOnRead,
+                     // kOnCold and kOnWarm counters, per MultiGet call).
+  kOnWriting = 256,  // Every writing cell (results_writing.h).
 };
 
 struct Counter {
@@ -140,18 +144,18 @@ struct Counter {
 inline std::string KeyOf(const Counter& c) { return std::string(c.name); }
 
 inline constexpr Counter kReadsPerS{"reads_per_s", Type::kRate,
-                                    kOnRead | kOnDevice};
+                                    kOnRead | kOnDevice | kOnWriting};
 inline constexpr Counter kLatMeanNs{"lat_mean_ns", Type::kNanos,
-                                    kOnRead | kOnDevice};
+                                    kOnRead | kOnDevice | kOnWriting};
 inline constexpr Counter kLatP50Ns{"lat_p50_ns", Type::kNanos,
-                                   kOnRead | kOnDevice};
+                                   kOnRead | kOnDevice | kOnWriting};
 inline constexpr Counter kLatP99Ns{"lat_p99_ns", Type::kNanos,
-                                   kOnRead | kOnDevice};
+                                   kOnRead | kOnDevice | kOnWriting};
 inline constexpr Counter kLatP999Ns{"lat_p999_ns", Type::kNanos,
-                                    kOnRead | kOnDevice};
+                                    kOnRead | kOnDevice | kOnWriting};
 // Latency percentiles come from one read in this many (16).
 inline constexpr Counter kLatSampleEvery{"lat_sample_every", Type::kCount,
-                                         kOnRead | kOnDevice};
+                                         kOnRead | kOnDevice | kOnWriting};
 inline constexpr Counter kMajorFaultsPerRead{"major_faults_per_read",
                                              Type::kCount, kOnRead};
 inline constexpr Counter kMinorFaultsPerRead{"minor_faults_per_read",
@@ -174,8 +178,8 @@ inline constexpr Counter kResidentFractionAfterPass{
     "resident_fraction_after_pass", Type::kFraction, kOnWarm};
 inline constexpr Counter kEvictionVerified{"eviction_verified", Type::kFlag,
                                            kOnRead | kOnStartup};
-inline constexpr Counter kThreads{"threads", Type::kCount,
-                                  kOnRead | kOnDevice | kOnStartup};
+inline constexpr Counter kThreads{
+    "threads", Type::kCount, kOnRead | kOnDevice | kOnStartup | kOnWriting};
 // Sum over threads of the thread's read-loop time / the pass's wall time
 // (the sum of read durations / wall time, up to the loop's overhead).
 inline constexpr Counter kMeanInflight{"mean_inflight", Type::kCount,
@@ -203,23 +207,24 @@ inline constexpr Counter kOpenSeconds{"open_seconds", Type::kSeconds,
                                       kOnRead | kOnStartup};
 inline constexpr Counter kMetadataBytes{"metadata_bytes", Type::kCount,
                                         kOnRead};
-inline constexpr Counter kRepetition{"repetition", Type::kCount,
-                                     kOnRead | kOnDevice | kOnStartup};
+inline constexpr Counter kRepetition{
+    "repetition", Type::kCount, kOnRead | kOnDevice | kOnStartup | kOnWriting};
 inline constexpr Counter kFilePages{"file_pages", Type::kCount,
                                     kOnRead | kOnDevice};
 // Hits: 1; misses: 0; device: fraction of full 4 KiB reads.
 inline constexpr Counter kFoundFraction{"found_fraction", Type::kFraction,
-                                        kOnRead | kOnDevice};
+                                        kOnRead | kOnDevice | kOnWriting};
 // Bytes of the backend's files resident right after the open, before the
 // pass (cold modes: what the open itself read).
 inline constexpr Counter kPreloadedBytes{"preloaded_bytes", Type::kCount,
                                          kOnRead};
 // 0-based position of the pass in the whole run's schedule.
-inline constexpr Counter kPassOrder{"pass_order", Type::kCount,
-                                    kOnRead | kOnDevice | kOnStartup};
+inline constexpr Counter kPassOrder{
+    "pass_order", Type::kCount, kOnRead | kOnDevice | kOnStartup | kOnWriting};
 // Seconds from the run's start to the pass's start.
-inline constexpr Counter kPassStartS{"pass_start_s", Type::kCount,
-                                     kOnRead | kOnDevice | kOnStartup};
+inline constexpr Counter kPassStartS{
+    "pass_start_s", Type::kCount,
+    kOnRead | kOnDevice | kOnStartup | kOnWriting};
 // Cold hit cells: the adjacent device cell's reads/s, and reads_per_s / it.
 inline constexpr Counter kDeviceReadsPerS{"device_reads_per_s", Type::kRate,
                                           kOnColdHit};

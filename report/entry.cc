@@ -4,6 +4,7 @@
 
 #include "common/device_profile.h"
 #include "common/results_ops.h"
+#include "common/results_writing.h"
 #include "report/numbers.h"
 
 namespace flatbench::report {
@@ -199,6 +200,48 @@ std::string BatchInconsistency(const Pass& p, const json& entry) {
   return "";
 }
 
+// A writing entry's arrays: objects whose fields are finite numbers >= 0.
+std::string ReadWritingArrays(const json& entry, Pass* pass) {
+  if (pass->cell.kind != r::kKindWriting) return "";
+  const std::pair<std::string_view, json*> arrays[] = {
+      {r::kEntryReadSeries, &pass->series},
+      {r::kEntryMergeWindows, &pass->windows}};
+  for (const auto& [field, out] : arrays) {
+    const std::string name(field);
+    auto it = entry.find(name);
+    if (it == entry.end()) return name + " is missing";
+    if (!it->is_array()) return name + " is not an array";
+    for (const json& item : *it) {
+      if (!item.is_object()) return name + " holds a non-object";
+      for (const auto& [k, v] : item.items()) {
+        if (!v.is_number() || !std::isfinite(v.get<double>()) ||
+            v.get<double>() < 0) {
+          return name + "." + k + " is not a number >= 0";
+        }
+      }
+    }
+    *out = *it;
+  }
+  return "";
+}
+
+// A writing pass's block times are percentiles of one set, and its wrong
+// answers are among its checks.
+std::string WritingInconsistency(const Pass& p) {
+  const double p50 = p.Get(r::kBlockP50Ns);
+  const double p99 = p.Get(r::kBlockP99Ns);
+  const double max = p.Get(r::kBlockMaxNs);
+  if (!(p50 <= p99 && p99 <= max)) {
+    return Name(r::kBlockP50Ns) + ", " + Name(r::kBlockP99Ns) + " and " +
+           Name(r::kBlockMaxNs) + " (" + Sig(p50, 4) + ", " + Sig(p99, 4) +
+           ", " + Sig(max, 4) + ") are out of order";
+  }
+  if (p.Get(r::kChecksWrong) > p.Get(r::kChecksDone)) {
+    return Name(r::kChecksWrong) + " is above " + Name(r::kChecksDone);
+  }
+  return "";
+}
+
 // The checks between counters of one entry: figures that cannot all be
 // true at once. Returns "" or the problem, naming the counter.
 std::string Inconsistency(const Pass& p, const json& entry) {
@@ -254,6 +297,7 @@ std::string Inconsistency(const Pass& p, const json& entry) {
   if (p.cell.kind == r::kKindStartup) return StartupInconsistency(p);
   if (p.cell.kind == r::kKindScan) return ScanInconsistency(p, entry);
   if (p.cell.kind == r::kKindBatch) return BatchInconsistency(p, entry);
+  if (p.cell.kind == r::kKindWriting) return WritingInconsistency(p);
   // Hits find every key they read, misses none: anything else means the
   // counts of reads made and reads found do not add up.
   const double found = p.Get(r::kFoundFraction);
@@ -399,6 +443,9 @@ Status ReadEntry(const json& b, const std::string& file, Pass* pass) {
     pass->counters[c.name] = v;
   }
   if (std::string problem = ReadBackendCounters(b, pass); !problem.empty()) {
+    return bad("benchmark '" + name + "' " + problem);
+  }
+  if (std::string problem = ReadWritingArrays(b, pass); !problem.empty()) {
     return bad("benchmark '" + name + "' " + problem);
   }
   std::string inconsistent = Inconsistency(*pass, b);

@@ -44,6 +44,9 @@ struct Pass {
   // The backend's own counts per read (results::kEntryBackendCounters), by
   // key ("data_blocks_read", "L6.filter_probes"); empty when it gave none.
   std::map<std::string, double> backend_counters;
+  // Writing passes: the read p99 series and the merge windows
+  // (results_writing.h), as their entry gave them; null otherwise.
+  nlohmann::json series, windows;
 
   // The counter's value, NaN when absent.
   double Get(const results::Counter& counter) const;

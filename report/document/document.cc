@@ -162,6 +162,7 @@ constexpr std::pair<std::string_view, std::string_view> kTocLabels[] = {
     {"Per-cell results", "Per cell"},
     {"Reads/s and latency", "Reads/s and p99"},
     {"Batched lookups", "Batches"},
+    {"Reads during upkeep", "Writing"},
     {"The stores' shape", "Shape"},
     {"The upkeep as a choice", "Upkeep"},
     {"Memory and open time", "Memory"},
@@ -191,6 +192,8 @@ Document BuildDocument(const Verdict& v, const ResultSet& results,
   d.sections.push_back(CellChartSection(v));
   d.sections.push_back(OpsSection(v, results));
   d.sections.push_back(BatchSection(v));
+  Section writing = WritingSection(results);
+  if (!writing.blocks.empty()) d.sections.push_back(std::move(writing));
   if (!results.shapes.empty()) {
     d.sections.push_back(ShapeSection(results));
     Section upkeep = UpkeepChoiceSection(results, options.drive_tbw);

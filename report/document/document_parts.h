@@ -143,6 +143,19 @@ Section ShapeSection(const ResultSet& r);
 // `drive_tbw` TB written. No blocks when the run has no aged arena.
 Section UpkeepChoiceSection(const ResultSet& r, double drive_tbw);
 
+// document_writing.cc: reads during upkeep (bench --write-while-reading):
+// each writing pass beside the same store's quiet hit reads, a chart per
+// mode, table and thread count, and the modelled full-scale merge line
+// (empty when no pass measured a merge rate). No blocks without writing
+// passes.
+Section WritingSection(const ResultSet& rs);
+std::string ModelledMergeLine(const ResultSet& rs,
+                              const std::vector<const Pass*>& passes);
+// svg_series.cc: the chart of `group`'s read p99 series, one line per
+// store, the merge windows shaded.
+Block WritingChartBlock(const std::string& title, const std::string& file,
+                        const std::vector<const Pass*>& group);
+
 // document_read_cost.cc: for the per-cell section, each cold read cell's
 // cost in its backend's own counts (read_cost.h) per read and per level,
 // and beside it the levels of those backends' stores; empty when no pass

@@ -50,6 +50,9 @@ RunRequest EveryField(bool device) {
   r.batch_size = 8;
   r.check_samples = 12;
   r.cache_mib = 64;
+  r.write_while_reading = true;
+  r.block_rate = 10;
+  r.merge_every = 9;
   r.fresh = r.plan = true;
   return r;
 }

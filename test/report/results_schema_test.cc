@@ -222,7 +222,8 @@ std::string WhereText(uint32_t where) {
                            {kOnDevice, "device"},
                            {kOnScan, "scan"},
                            {kOnStartup, "startup"},
-                           {kOnBatch, "batch"}}) {
+                           {kOnBatch, "batch"},
+                           {kOnWriting, "writing"}}) {
     if (where & bit) out += (out.empty() ? "" : ", ") + std::string(word);
   }
   return out;
