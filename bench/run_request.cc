@@ -43,6 +43,7 @@ void VisitFields(R& r, Visit&& v) {
   v("write-while-reading", r.write_while_reading);
   v("block-rate", r.block_rate);
   v("merge-every", r.merge_every);
+  v("writing-repetitions", r.writing_repetitions);
   v("fresh", r.fresh);
   v("plan", r.plan);
 }

@@ -69,10 +69,12 @@ struct RunRequest {
   // Writing cells (bench/writing_pass.h): hit reads while the store takes
   // the dataset's stream of blocks, at block_rate blocks/s (0: as fast as
   // the store takes them), the arena merging every merge_every blocks (0:
-  // dataset::DefaultMergeEvery of the dataset).
+  // dataset::DefaultMergeEvery of the dataset), in the first
+  // writing_repetitions repetitions of each mode.
   bool write_while_reading = false;
   uint64_t block_rate = 0;
   uint64_t merge_every = 0;
+  int writing_repetitions = 1;
   bool fresh = false;  // Remove the journal of an earlier run first.
   bool plan = false;   // Print the plan, run nothing.
 

@@ -226,7 +226,9 @@ Result<uint64_t> ReadsPerThread(const ScheduleOptions& o, const Cell& c,
   const uint64_t n = static_cast<uint64_t>(c.threads);
   // Keys per operation: a batch reads batch_size keys per call.
   const uint64_t per_op = c.op == Op::kBatch ? o.batch_size : 1;
-  const uint64_t ops = c.op == Op::kRead    ? o.reads_per_pass
+  // A writing pass reads at least a read pass's keys.
+  const uint64_t ops = c.op == Op::kRead || c.op == Op::kWriting
+                           ? o.reads_per_pass
                        : c.op == Op::kScan  ? scans
                        : c.op == Op::kBatch ? o.reads_per_pass / per_op
                                             : o.startup_probes;
@@ -260,7 +262,9 @@ void AddCellSteps(const ScheduleOptions& o, const std::vector<Cell>& cells,
   }
   std::vector<std::string> runs;
   const bool writing = c.op == Op::kWriting;
-  if (writing && (rep > 0 || mode == Mode::kColdLazy)) return;
+  if (writing && (rep >= o.writing_repetitions || mode == Mode::kColdLazy)) {
+    return;
+  }
   for (const auto& b : backends) {
     if (writing) {
       if (Listed(o.writing_backends, b)) runs.push_back(b);
@@ -363,7 +367,8 @@ std::string DescribeSchedule() {
          "the same rotation; a cold batch pass of B keys per call is "
          "preceded by a device cell at B threads unless the backend's hit "
          "pass at B threads measured one in that repetition; writing cells, "
-         "when asked, come last in the warm and cold modes, at repetition 0, "
+         "when asked, come last in the warm and cold modes, in the first "
+         "--writing-repetitions repetitions, "
          "each on a copy of the store";
 }
 

@@ -166,14 +166,15 @@ struct ScheduleOptions {
   std::vector<int> batch_threads = {std::begin(kDefaultBatchThreads),
                                     std::end(kDefaultBatchThreads)};
   // Writing cells (--write-while-reading): a cell per table and thread
-  // count of writing_threads, hit keys, in the warm and cold modes run, at
-  // repetition 0, after the other cells, for writing_backends only; each
-  // reads reads_per_pass keys at least.
+  // count of writing_threads, hit keys, in the warm and cold modes run, in
+  // the first writing_repetitions repetitions, after the other cells, for
+  // writing_backends only; each reads reads_per_pass keys at least.
   bool writing = false;
   std::vector<int> writing_threads;
   std::vector<std::string> writing_backends;
   uint64_t block_rate = 0;
   uint64_t merge_every = 0;
+  int writing_repetitions = 1;
   // Backends that skip warm mode (O_DIRECT variants read the device even
   // when their files are cached, so "warm" means nothing for them).
   std::vector<std::string> no_warm;

@@ -11,8 +11,13 @@
 // (the arena), one merge has ended; or at the cap (kWritingCapSeconds),
 // which the entry records and the worker prints.
 //
+// Keys: each thread reads its share of the plan, then keys no read of the
+// pass has read (the sampler's draws after the plan), so a cold pass stays
+// cold however long the writer needs.
+//
 // Correctness: one read in kLatencySampleEvery is timed and, for the first
-// kWritingChecksPerThread of them per thread, checked after the pass: its
+// kWritingChecksPerThread of them per thread within its share of the plan,
+// checked after the pass: its
 // answer must be the key's state after k blocks of the pass for some k
 // between the blocks done when the read began and the blocks begun when it
 // ended. The writer records, for every key a reader reads, each version it

@@ -98,6 +98,7 @@ bench::RunParameters MakeParameters(const bench::RunRequest& a,
           *std::min_element(o.threads.begin(), o.threads.end())};
     }
     o.block_rate = a.block_rate;
+    o.writing_repetitions = std::min(a.writing_repetitions, o.repetitions);
     o.merge_every = a.merge_every > 0
                         ? a.merge_every
                         : dataset::DefaultMergeEvery(spec, spec.stream);

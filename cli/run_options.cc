@@ -230,7 +230,8 @@ void AddWritingOptions(CLI::App* sub, bench::RunRequest* r, RunCommand c) {
       "Also measure hit reads while the store takes the dataset's stream of "
       "blocks (the stream age applies, continued from the dataset's last "
       "block): one writing cell per table at 1 and 8 threads of --threads "
-      "(the fewest when neither), in the warm and cold modes run, once. "
+      "(the fewest when neither), in the warm and cold modes run, in the "
+      "first --writing-repetitions repetitions. "
       "Each runs on a copy of the store beside it (DIR.live, reflinked "
       "where the filesystem can, removed after), so the dataset is never "
       "changed; the writer runs in the worker beside the readers (RocksDB "
@@ -253,6 +254,12 @@ void AddWritingOptions(CLI::App* sub, bench::RunRequest* r, RunCommand c) {
                   "default for the dataset, RESEARCH.md section 11)")
       ->needs(on)
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
+  sub->add_option("--writing-repetitions", r->writing_repetitions,
+                  "With --write-while-reading: writing passes per cell and "
+                  "mode, in the first this many repetitions (default 1; at "
+                  "most --repetitions)")
+      ->needs(on)
+      ->check(CLI::Range(1, 1000));
 }
 
 // bench's own: replacing and resuming, the sanity check, the cache, and

@@ -53,6 +53,7 @@ RunRequest EveryField(bool device) {
   r.write_while_reading = true;
   r.block_rate = 10;
   r.merge_every = 9;
+  r.writing_repetitions = 3;
   r.fresh = r.plan = true;
   return r;
 }
