@@ -5,8 +5,6 @@
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
@@ -14,15 +12,11 @@
 #include "common/rng.h"
 #include "test/temp_dir.h"
 
-using namespace flatbench;
-using namespace flatbench::arena;
-
+namespace flatbench::arena {
 namespace {
 
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+using flatbench::testing::ReadAll;
+using flatbench::testing::TempDir;
 
 // Ascending 20-byte keys over every first byte except a few (empty
 // shards), with values of varied sizes.
@@ -57,7 +51,7 @@ Result<BuildStats> Build(const std::string& path, const BuilderOptions& o,
 }  // namespace
 
 TEST_CASE("an arena file is byte-identical whatever the builder's jobs") {
-  testing::TempDir tmp;
+  TempDir tmp;
   BuilderOptions o;
   o.record_build_time = false;
   o.compress = GENERATE(false, true);
@@ -80,7 +74,7 @@ TEST_CASE("an arena file is byte-identical whatever the builder's jobs") {
 }
 
 TEST_CASE("a builder with jobs stops at bad input and leaves no file") {
-  testing::TempDir tmp;
+  TempDir tmp;
   const std::string path = tmp / "bad.arena";
   auto b = Builder::Create(path, {}, 2);
   REQUIRE(b.ok());
@@ -134,7 +128,7 @@ std::vector<size_t> ShardStarts(
 }  // namespace
 
 TEST_CASE("shards built whole give the bytes of pairs added one by one") {
-  testing::TempDir tmp;
+  TempDir tmp;
   BuilderOptions o;
   o.record_build_time = false;
   o.compress = GENERATE(false, true);
@@ -197,7 +191,7 @@ TEST_CASE("a shard built whole checks its run as Add checks pairs") {
 }
 
 TEST_CASE("a builder refuses a whole shard out of order, and pairs after it") {
-  testing::TempDir tmp;
+  TempDir tmp;
   BuilderOptions o;
   const auto pairs = Pairs();
   const std::vector<size_t> starts = ShardStarts(pairs);
@@ -224,3 +218,5 @@ TEST_CASE("a builder refuses a whole shard out of order, and pairs after it") {
     CHECK_FALSE(std::filesystem::exists(tmp / "y.arena.tmp"));
   }
 }
+
+}  // namespace flatbench::arena

@@ -15,14 +15,14 @@ namespace {
 
 using testing::Model;
 
-constexpr size_t kWidth = 32;
+constexpr size_t kKeyWidth = 32;
 
 // 24 shared bytes, then a big-endian counter stepping by 2 (so odd counters
 // are misses that fall between present keys).
 std::string PrefixKey(uint64_t counter) {
-  std::string k(kWidth, '\x5a');
+  std::string k(kKeyWidth, '\x5a');
   for (int i = 0; i < 8; ++i) {
-    k[kWidth - 1 - i] = static_cast<char>((counter >> (8 * i)) & 0xff);
+    k[kKeyWidth - 1 - i] = static_cast<char>((counter >> (8 * i)) & 0xff);
   }
   return k;
 }
@@ -44,7 +44,7 @@ TEST_CASE("keys sharing a long prefix are found in about log2 block reads",
   testing::TempDir dir;
   const std::string file = dir.File("p.arena");
   BuilderOptions options;
-  options.key_width = kWidth;
+  options.key_width = kKeyWidth;
   options.compress = compress;
   const BuildStats stats = testing::BuildFile(file, model, options);
   // Every block starts with the same 8 bytes.

@@ -33,7 +33,7 @@ std::vector<unsigned char> Resident(const std::string& path, uint64_t size) {
   return pages;
 }
 
-bool Evict(const std::string& path) {
+bool EvictFile(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return false;
   const bool ok = ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0;
@@ -58,7 +58,7 @@ TEST_CASE("opening a file reads no data page", "[arena][open]") {
   options.compress = compress;
   testing::BuildFile(path, model, options);
   const uint64_t size = testing::ReadAll(path).size();
-  REQUIRE(Evict(path));
+  REQUIRE(EvictFile(path));
   std::vector<unsigned char> before = Resident(path, size);
   size_t still = 0;
   for (unsigned char p : before) still += p;

@@ -38,7 +38,8 @@ uint64_t DurableBlocks(const std::string& aging) {
   }
 }
 
-void Gen(const std::string& dir, uint64_t blocks) {
+// A tiny arena dataset in `dir`, aged by `blocks` blocks.
+void GenAged(const std::string& dir, uint64_t blocks) {
   auto r = RunFlatbench("gen --scale tiny --backends arena --quiet --dir " +
                         dir + " --changes-per-block 40 --blocks " +
                         std::to_string(blocks));
@@ -51,7 +52,7 @@ void Gen(const std::string& dir, uint64_t blocks) {
 TEST_CASE("age killed between merges recovers its blocks from the log") {
   TempDir tmp;
   const std::string dir = tmp / "ds";
-  Gen(dir, 0);
+  GenAged(dir, 0);
   const pid_t pid = flatbench::testing::SpawnFlatbench(
       {"age", "--dir", dir, "--blocks", std::to_string(kBlocks), "--quiet",
        "--changes-per-block", "40", "--merge-every", "100000"});
@@ -78,7 +79,7 @@ TEST_CASE("age killed between merges recovers its blocks from the log") {
     const uint64_t logged = live.value()->blocks();
     CHECK(logged >= at);
     const std::string fresh = tmp / "fresh";
-    Gen(fresh, logged);
+    GenAged(fresh, logged);
     auto want = flatbench::arena::ArenaBackend::Open(fresh + "/arena", {});
     REQUIRE(want.ok());
     auto base = flatbench::arena::ArenaBackend::Open(dir + "/arena", {});
@@ -152,7 +153,7 @@ TEST_CASE("age killed between merges recovers its blocks from the log") {
           std::string::npos);
     CHECK_FALSE(std::filesystem::exists(dir + "/arena.log"));
     const std::string fresh = tmp / "fresh";
-    Gen(fresh, kBlocks);
+    GenAged(fresh, kBlocks);
     for (const char* f : {"account.arena", "storage.arena"}) {
       CHECK(ReadAll(dir + "/arena/" + f) == ReadAll(fresh + "/arena/" + f));
     }

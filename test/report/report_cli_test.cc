@@ -1,7 +1,6 @@
 // `flatbench report` end to end: exit codes, files written, stdout.
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fstream>
 
 #include "test/report/results_builder.h"
 #include "test/run_command.h"
@@ -10,18 +9,11 @@
 namespace flatbench::report {
 namespace {
 
+using flatbench::testing::ReadAll;
 using flatbench::testing::RunFlatbench;
 using flatbench::testing::TempDir;
+using flatbench::testing::WriteAll;
 using testing::ResultsBuilder;
-
-void Write(const std::string& path, const std::string& text) {
-  std::ofstream(path) << text;
-}
-
-std::string Read(const std::string& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 bool Exists(const std::string& path) { return std::filesystem::exists(path); }
 
@@ -42,7 +34,7 @@ TEST_CASE("report writes md and html and exits with the verdict",
     want = 2;
     verdict = "INCONCLUSIVE";
   }
-  Write(tmp / "r.json", b.Text());
+  WriteAll(tmp / "r.json", b.Text());
   auto r =
       RunFlatbench("report " + (tmp / "r.json") + " --out " + (tmp / "out"));
   CAPTURE(r.out, r.err);
@@ -51,7 +43,7 @@ TEST_CASE("report writes md and html and exits with the verdict",
   CHECK(r.out.find(tmp / "out/report.md") != std::string::npos);
   CHECK(r.out.find(tmp / "out/report.html") != std::string::npos);
   CHECK(r.out.find("XXH3-64") != std::string::npos);
-  CHECK(Read(tmp / "out/report.md").find("## Verdict: " + verdict + "\n") !=
+  CHECK(ReadAll(tmp / "out/report.md").find("## Verdict: " + verdict + "\n") !=
         std::string::npos);
   CHECK(Exists(tmp / "out/report.html"));
   CHECK(Exists(tmp / "out/reads_per_s.svg"));
@@ -60,12 +52,12 @@ TEST_CASE("report writes md and html and exits with the verdict",
 TEST_CASE("report links the documents it names, from wherever it is written",
           "[report][cli]") {
   TempDir tmp;
-  Write(tmp / "r.json", ResultsBuilder().Text());
+  WriteAll(tmp / "r.json", ResultsBuilder().Text());
   REQUIRE(
       RunFlatbench("report " + (tmp / "r.json") + " --out " + (tmp / "a/b/out"))
           .exit_code == 0);
-  const std::string md = Read(tmp / "a/b/out/report.md");
-  const std::string html = Read(tmp / "a/b/out/report.html");
+  const std::string md = ReadAll(tmp / "a/b/out/report.md");
+  const std::string html = ReadAll(tmp / "a/b/out/report.html");
   // "RESEARCH.md §7" as a link to that section, relative to the report's
   // folder, reaching this source tree's RESEARCH.md.
   const size_t at = md.find("[RESEARCH.md §7](");
@@ -83,7 +75,7 @@ TEST_CASE("report links the documents it names, from wherever it is written",
 
 TEST_CASE("report refuses to overwrite without --force", "[report][cli]") {
   TempDir tmp;
-  Write(tmp / "r.json", ResultsBuilder().Text());
+  WriteAll(tmp / "r.json", ResultsBuilder().Text());
   std::string args = "report " + (tmp / "r.json") + " --out " + (tmp / "out");
   REQUIRE(RunFlatbench(args).exit_code == 0);
   auto again = RunFlatbench(args);
@@ -108,7 +100,7 @@ void CheckRefusedReport(const std::string& args, int want,
 
 TEST_CASE("report exit codes for bad results files", "[report][cli]") {
   TempDir tmp;
-  Write(tmp / "r.json", ResultsBuilder().Text());
+  WriteAll(tmp / "r.json", ResultsBuilder().Text());
   const std::string out = " --out " + (tmp / "out");
   std::string args;
   int want = 0;
@@ -119,7 +111,7 @@ TEST_CASE("report exit codes for bad results files", "[report][cli]") {
     named = "nope.json";
   }
   SECTION("malformed results file") {
-    Write(tmp / "bad.json", "{\"context\": ");
+    WriteAll(tmp / "bad.json", "{\"context\": ");
     args = "report " + (tmp / "bad.json") + out;
     want = 65;
     named = "bad.json";
@@ -129,8 +121,8 @@ TEST_CASE("report exit codes for bad results files", "[report][cli]") {
     a.backends = {"arena"};
     b.backends = {"rocksdb", "lmdb"};
     b.fingerprint = "ffffffffffffffff";
-    Write(tmp / "a.json", a.Text());
-    Write(tmp / "b.json", b.Text());
+    WriteAll(tmp / "a.json", a.Text());
+    WriteAll(tmp / "b.json", b.Text());
     args = "report " + (tmp / "a.json") + " " + (tmp / "b.json") + out;
     want = 65;
     named = "flatbench.fingerprint";
@@ -139,7 +131,7 @@ TEST_CASE("report exit codes for bad results files", "[report][cli]") {
     auto doc = ResultsBuilder().Build();
     doc["context"]["flatbench.spec"] =
         "flatbench-dataset v1 accounts=100000 slots_per_account=5 seed=42";
-    Write(tmp / "c.json", doc.dump());
+    WriteAll(tmp / "c.json", doc.dump());
     args = "report " + (tmp / "c.json") + out;
     want = 65;
     named =
@@ -153,7 +145,7 @@ TEST_CASE("report exit codes for bad results files", "[report][cli]") {
       e["mean_inflight"] = 6.0;
       e["peak_inflight"] = 1;
     }
-    Write(tmp / "m.json", doc.dump());
+    WriteAll(tmp / "m.json", doc.dump());
     args = "report " + (tmp / "m.json") + out;
     want = 65;
     named =
@@ -163,7 +155,7 @@ TEST_CASE("report exit codes for bad results files", "[report][cli]") {
   SECTION("a spec without counts beside full scale's dataset keys") {
     auto doc = ResultsBuilder().Build();
     doc["context"]["flatbench.spec"] = "flatbench-dataset v1 seed=42";
-    Write(tmp / "s.json", doc.dump());
+    WriteAll(tmp / "s.json", doc.dump());
     args = "report " + (tmp / "s.json") + out;
     want = 65;
     named =
@@ -174,7 +166,7 @@ TEST_CASE("report exit codes for bad results files", "[report][cli]") {
 
 TEST_CASE("report exit codes for bad thresholds and usage", "[report][cli]") {
   TempDir tmp;
-  Write(tmp / "r.json", ResultsBuilder().Text());
+  WriteAll(tmp / "r.json", ResultsBuilder().Text());
   const std::string out = " --out " + (tmp / "out");
   std::string args;
   int want = 0;
@@ -186,7 +178,7 @@ TEST_CASE("report exit codes for bad thresholds and usage", "[report][cli]") {
     named = "t.json";
   }
   SECTION("malformed thresholds file") {
-    Write(tmp / "t.json", "{\"flatbench_thresholds\": 1}");
+    WriteAll(tmp / "t.json", "{\"flatbench_thresholds\": 1}");
     args = "report " + (tmp / "r.json") + out + " --thresholds " +
            (tmp / "t.json");
     want = 65;
@@ -227,7 +219,7 @@ TEST_CASE("report prints a line per read path; the mmap reader's sets the exit",
     b.hit_reads_per_s["arena+cache"] = 15000;
     want = 0;
   }
-  Write(tmp / "r.json", b.Text());
+  WriteAll(tmp / "r.json", b.Text());
   auto r =
       RunFlatbench("report " + (tmp / "r.json") + " --out " + (tmp / "out"));
   CAPTURE(r.out, r.err);
@@ -245,17 +237,18 @@ TEST_CASE("report prints a line per read path; the mmap reader's sets the exit",
 TEST_CASE("--thresholds uses the given file and prints its digest",
           "[report][cli]") {
   TempDir tmp;
-  Write(tmp / "r.json", ResultsBuilder().Text());
+  WriteAll(tmp / "r.json", ResultsBuilder().Text());
   auto t =
-      nlohmann::json::parse(Read(FLATBENCH_SOURCE_ROOT "/thresholds.json"));
+      nlohmann::json::parse(ReadAll(FLATBENCH_SOURCE_ROOT "/thresholds.json"));
   t["checks"][0]["min_ratio"] = 2.5;  // The builder's arena is 2.0 x RocksDB.
-  Write(tmp / "t.json", t.dump(2));
+  WriteAll(tmp / "t.json", t.dump(2));
   auto r = RunFlatbench("report " + (tmp / "r.json") + " --out " +
                         (tmp / "out") + " --thresholds " + (tmp / "t.json"));
   CAPTURE(r.out, r.err);
   CHECK(r.exit_code == 1);
   CHECK(r.out.find(tmp / "t.json") != std::string::npos);
-  CHECK(Read(tmp / "out/report.md").find(tmp / "t.json") != std::string::npos);
+  CHECK(ReadAll(tmp / "out/report.md").find(tmp / "t.json") !=
+        std::string::npos);
 }
 
 }  // namespace
