@@ -6,6 +6,7 @@
 
 #include "baselines/lmdb_env.h"
 #include "baselines/lmdb_meta.h"
+#include "baselines/lmdb_writer.h"
 
 namespace flatbench::baselines {
 namespace {
@@ -115,21 +116,10 @@ class LiveLmdbWriter final : public StoreWriter {
     MDB_txn* txn = nullptr;
     FLATBENCH_RETURN_IF_ERROR(
         FromMdb(mdb_txn_begin(env_, nullptr, 0, &txn), dir_ + ": block"));
-    for (const KeyChange& c : changes) {
-      MDB_val k{c.key.size(), const_cast<char*>(c.key.data())};
-      const MDB_dbi dbi = dbis_[static_cast<int>(c.table)];
-      int rc;
-      if (c.erase) {
-        rc = mdb_del(txn, dbi, &k, nullptr);
-        if (rc == MDB_NOTFOUND) rc = MDB_SUCCESS;
-      } else {
-        MDB_val v{c.value.size(), const_cast<char*>(c.value.data())};
-        rc = mdb_put(txn, dbi, &k, &v, 0);
-      }
-      if (rc != MDB_SUCCESS) {
-        mdb_txn_abort(txn);
-        return FromMdb(rc, dir_ + ": block (map of the writing pass)");
-      }
+    const int rc = PutBlock(txn, dbis_, changes);
+    if (rc != MDB_SUCCESS) {
+      mdb_txn_abort(txn);
+      return FromMdb(rc, dir_ + ": block (map of the writing pass)");
     }
     FLATBENCH_RETURN_IF_ERROR(FromMdb(mdb_txn_commit(txn), dir_ + ": block"));
     ++applied_;

@@ -11,6 +11,24 @@
 #include "baselines/lmdb_meta.h"
 
 namespace flatbench::baselines {
+
+int PutBlock(MDB_txn* txn, const MDB_dbi* dbis,
+             std::span<const KeyChange> changes) {
+  for (const KeyChange& c : changes) {
+    MDB_val k{c.key.size(), const_cast<char*>(c.key.data())};
+    const MDB_dbi dbi = dbis[static_cast<int>(c.table)];
+    int rc;
+    if (c.erase) {
+      rc = mdb_del(txn, dbi, &k, nullptr);
+      if (rc == MDB_NOTFOUND) rc = MDB_SUCCESS;
+    } else {
+      MDB_val v{c.value.size(), const_cast<char*>(c.value.data())};
+      rc = mdb_put(txn, dbi, &k, &v, 0);
+    }
+    if (rc != MDB_SUCCESS) return rc;
+  }
+  return MDB_SUCCESS;
+}
 namespace {
 
 // A slot's value: 32 bytes (RESEARCH.md, "Dataset").
@@ -124,20 +142,10 @@ class LmdbWriter final : public StoreWriter {
     MDB_txn* txn = nullptr;
     int rc = mdb_txn_begin(env_.get(), nullptr, 0, &txn);
     if (rc != MDB_SUCCESS) return rc;
-    for (const KeyChange& c : changes) {
-      MDB_val k{c.key.size(), const_cast<char*>(c.key.data())};
-      const MDB_dbi dbi = dbis_[static_cast<int>(c.table)];
-      if (c.erase) {
-        rc = mdb_del(txn, dbi, &k, nullptr);
-        if (rc == MDB_NOTFOUND) rc = MDB_SUCCESS;
-      } else {
-        MDB_val v{c.value.size(), const_cast<char*>(c.value.data())};
-        rc = mdb_put(txn, dbi, &k, &v, 0);
-      }
-      if (rc != MDB_SUCCESS) {
-        mdb_txn_abort(txn);
-        return rc;
-      }
+    rc = PutBlock(txn, dbis_, changes);
+    if (rc != MDB_SUCCESS) {
+      mdb_txn_abort(txn);
+      return rc;
     }
     return mdb_txn_commit(txn);
   }

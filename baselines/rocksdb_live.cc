@@ -21,18 +21,7 @@ class LiveRocksWriter final : public StoreWriter {
       : dir_(std::move(dir)), db_(db), families_(std::move(families)) {}
 
   Status ApplyBlock(std::span<const KeyChange> changes) override {
-    rocksdb::WriteBatch batch;
-    for (const KeyChange& c : changes) {
-      auto* cf = families_[static_cast<size_t>(c.table)];
-      const rocksdb::Slice key(c.key.data(), c.key.size());
-      rocksdb::Status s =
-          c.erase ? batch.Delete(cf, key)
-                  : batch.Put(cf, key,
-                              rocksdb::Slice(c.value.data(), c.value.size()));
-      FLATBENCH_RETURN_IF_ERROR(FromRocks(s, dir_ + ": batch"));
-    }
-    FLATBENCH_RETURN_IF_ERROR(
-        FromRocks(db_->Write(rocksdb::WriteOptions(), &batch), dir_));
+    FLATBENCH_RETURN_IF_ERROR(WriteBlock(db_, families_, changes, dir_));
     ++applied_;
     return Status::Ok();
   }

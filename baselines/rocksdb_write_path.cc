@@ -208,4 +208,20 @@ Status Relevel(const std::string& dir, bool quiet,
   return Status::Ok();
 }
 
+Status WriteBlock(rocksdb::DB* db,
+                  const std::vector<rocksdb::ColumnFamilyHandle*>& families,
+                  std::span<const KeyChange> changes, const std::string& dir) {
+  rocksdb::WriteBatch batch;
+  for (const KeyChange& c : changes) {
+    auto* cf = families[static_cast<size_t>(c.table)];
+    const rocksdb::Slice key(c.key.data(), c.key.size());
+    rocksdb::Status s =
+        c.erase ? batch.Delete(cf, key)
+                : batch.Put(cf, key,
+                            rocksdb::Slice(c.value.data(), c.value.size()));
+    FLATBENCH_RETURN_IF_ERROR(FromRocks(s, dir + ": batch"));
+  }
+  return FromRocks(db->Write(rocksdb::WriteOptions(), &batch), dir);
+}
+
 }  // namespace flatbench::baselines

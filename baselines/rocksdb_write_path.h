@@ -13,9 +13,11 @@
 
 #include <csignal>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "common/backend.h"
 #include "common/status.h"
 
 namespace flatbench::baselines {
@@ -24,6 +26,13 @@ namespace flatbench::baselines {
 // `families` (RocksDB 7.8 has no call for it: its counters are polled). A
 // background error (a full disk) is kIOError naming `dir`, not waited on;
 // so is work still running after an hour.
+// A block's changes as one WriteBatch written to `db` with default write
+// options (the WAL as the database was opened with it): each table's in
+// families[Table]. Errors name `dir`.
+Status WriteBlock(rocksdb::DB* db,
+                  const std::vector<rocksdb::ColumnFamilyHandle*>& families,
+                  std::span<const KeyChange> changes, const std::string& dir);
+
 Status WaitForBackgroundWork(
     rocksdb::DB* db, const std::vector<rocksdb::ColumnFamilyHandle*>& families,
     const std::string& dir);

@@ -57,16 +57,7 @@ class RocksWriter final : public StoreWriter {
   }
 
   Status ApplyBlock(std::span<const KeyChange> changes) override {
-    rocksdb::WriteBatch batch;
-    for (const KeyChange& c : changes) {
-      auto* cf = handles_[static_cast<int>(c.table) + 1];
-      rocksdb::Status s = c.erase
-                              ? batch.Delete(cf, ToSlice(c.key))
-                              : batch.Put(cf, ToSlice(c.key), ToSlice(c.value));
-      FLATBENCH_RETURN_IF_ERROR(FromRocks(s, dir_ + ": batch"));
-    }
-    FLATBENCH_RETURN_IF_ERROR(
-        FromRocks(db_->Write(rocksdb::WriteOptions(), &batch), dir_));
+    FLATBENCH_RETURN_IF_ERROR(WriteBlock(db_.get(), Families(), changes, dir_));
     ++applied_;
     return Status::Ok();
   }
@@ -105,10 +96,6 @@ class RocksWriter final : public StoreWriter {
 
   std::vector<rocksdb::ColumnFamilyHandle*> Families() const {
     return {handles_.begin() + 1, handles_.end()};
-  }
-
-  static rocksdb::Slice ToSlice(std::string_view v) {
-    return {v.data(), v.size()};
   }
 
   Settings Shape() const {

@@ -92,6 +92,9 @@ TEST_CASE("a writing bench records its blocks, merges and checks",
   const std::string text((std::istreambuf_iterator<char>(md)), {});
   CHECK(text.find("## Reads during upkeep") != std::string::npos);
   CHECK(text.find("Modelled, not measured") != std::string::npos);
+  // No device profile in these results: the device's share is not priced.
+  CHECK(text.find("device-bound read load is not modelled") !=
+        std::string::npos);
   CHECK(std::filesystem::exists(out / "rep/writing-cold-account-2.svg"));
 }
 
