@@ -1,5 +1,6 @@
 #include "bench/counters.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "common/results_ops.h"
@@ -51,6 +52,13 @@ void AddPassCounters(const PassResult& pass, int threads, int repetition,
         PerRead(pass.after.cpu_ns - pass.before.cpu_ns + pass.servers.cpu_ns,
                 pass.reads);
     if (cpu > 0) e[KeyOf(results::kCpuNsPerRead)] = cpu;
+    // The rest of the host's: a clock tick's steps, so never below 0.
+    if (cpu > 0 && pass.before.host_busy_known && pass.after.host_busy_known &&
+        pass.after.host_busy_ns >= pass.before.host_busy_ns) {
+      const double host = PerRead(
+          pass.after.host_busy_ns - pass.before.host_busy_ns, pass.reads);
+      e[KeyOf(results::kHostCpuNsPerRead)] = std::max(0.0, host - cpu);
+    }
   }
   e[KeyOf(results::kStorageBound)] = (bytes >= kStorageBoundBytesPerRead ||
                                       faults >= kStorageBoundFaultsPerRead)

@@ -14,7 +14,6 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <memory>
 #include <thread>
@@ -22,6 +21,7 @@
 
 #include "bench/device.h"
 #include "bench/environment.h"
+#include "bench/io_stats.h"
 #include "common/files.h"
 #include "common/rng.h"
 #include "common/stop_signals.h"
@@ -144,22 +144,12 @@ double ProcessCpuSeconds() {
          static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
-// The host's busy CPU time so far, seconds: /proc/stat's first line, every
-// state but idle, iowait and steal (a guest's time the host ran something
-// else). NaN where it cannot be read.
+// The host's busy CPU time so far, seconds (io_stats.h); NaN where it
+// cannot be read.
 double HostBusySeconds() {
-  std::ifstream in("/proc/stat");
-  std::string cpu;
-  double user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0,
-         softirq = 0;
-  if (!(in >> cpu >> user >> nice >> system >> idle >> iowait >> irq >>
-        softirq) ||
-      cpu != "cpu") {
-    return std::numeric_limits<double>::quiet_NaN();
-  }
-  const long hz = sysconf(_SC_CLK_TCK);
-  return (user + nice + system + irq + softirq) /
-         static_cast<double>(hz > 0 ? hz : 100);
+  uint64_t ns = 0;
+  return HostBusyNs(&ns) ? static_cast<double>(ns) * 1e-9
+                         : std::numeric_limits<double>::quiet_NaN();
 }
 
 // `depth` threads read `read_bytes` at random aligned offsets for `seconds`.

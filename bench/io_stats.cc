@@ -88,7 +88,23 @@ IoSnapshot TakeIoSnapshot() {
                static_cast<uint64_t>(ts.tv_nsec);
     s.cpu_known = true;
   }
+  s.host_busy_known = HostBusyNs(&s.host_busy_ns);
   return s;
+}
+
+bool HostBusyNs(uint64_t* ns) {
+  FILE* f = std::fopen("/proc/stat", "r");
+  if (!f) return false;
+  unsigned long long user = 0, nice = 0, system = 0, idle = 0, iowait = 0,
+                     irq = 0, softirq = 0;
+  const int n = std::fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu", &user,
+                            &nice, &system, &idle, &iowait, &irq, &softirq);
+  std::fclose(f);
+  static const long ticks = sysconf(_SC_CLK_TCK);
+  if (n != 7 || ticks <= 0) return false;
+  *ns = (user + nice + system + irq + softirq) *
+        (1'000'000'000ULL / static_cast<unsigned long long>(ticks));
+  return true;
 }
 
 std::map<int, IoSnapshot> TakeProcessSnapshots(const std::vector<int>& pids) {

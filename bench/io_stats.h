@@ -18,10 +18,20 @@ struct IoSnapshot {
   // CLOCK_PROCESS_CPUTIME_ID.
   uint64_t cpu_ns = 0;
   bool cpu_known = false;  // false when the clock could not be read
+  // The whole host's busy CPU time so far, in nanoseconds (HostBusyNs);
+  // TakeIoSnapshot only, in steps of a clock tick (10 ms at the usual 100
+  // per second).
+  uint64_t host_busy_ns = 0;
+  bool host_busy_known = false;  // false when /proc/stat was unreadable
 };
 
 // All threads of the process, including threads that already exited.
 IoSnapshot TakeIoSnapshot();
+
+// The host's busy CPU time so far, in nanoseconds, over every CPU:
+// /proc/stat's first line, every state but idle, iowait and steal (a
+// guest's time its host ran something else). False when it cannot be read.
+bool HostBusyNs(uint64_t* ns);
 
 // The same counters of other processes, by pid: faults and CPU time from
 // /proc/<pid>/stat (minflt, majflt, utime + stime, in clock ticks, so

@@ -54,6 +54,18 @@ constexpr Meaning kCounterMeanings[] = {
      "submission it makes; time waiting for the device or for a CPU "
      "is not. Absent in results written before this counter existed, "
      "and when a server process exited during the pass"},
+    {"host_cpu_ns_per_read",
+     "The rest of the host's busy CPU time per read over the same "
+     "bracket: the whole host's (`/proc/stat`'s first line, every "
+     "CPU, every state but idle, iowait and steal, in clock ticks)"
+     " less `cpu_ns_per_read`'s, / reads, in nanoseconds, never "
+     "below 0. It holds the device's own work where that runs on "
+     "the host's cores (a loop device's worker copies every read "
+     "there), interrupts, kernel threads, and whatever else ran on"
+     " the host: a figure for a host with nothing else running. "
+     "The structural prediction's CPU bound uses it (RESEARCH.md "
+     "section 10, \"The host's other CPU per read\"). Absent where "
+     "`cpu_ns_per_read` is, and when `/proc/stat` is unreadable"},
     {"resident_fraction_before",
      "backend's file pages resident just before the pass (`mincore`)"},
     {"resident_fraction_after_eviction",

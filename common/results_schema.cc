@@ -130,6 +130,7 @@ bool CounterExpected(const Counter& counter, std::string_view kind,
   if (counter.name == kBytesReadPerRead.name ||
       counter.name == kDeviceRequestsPerRead.name ||
       counter.name == kCpuNsPerRead.name ||
+      counter.name == kHostCpuNsPerRead.name ||
       counter.name == kInterruptedBeforeS.name) {
     return false;
   }

@@ -243,6 +243,15 @@ inline constexpr Counter kDeviceFileBytes{"device_file_bytes", Type::kCount,
 // during the pass, so never required.
 inline constexpr Counter kCpuNsPerRead{"cpu_ns_per_read", Type::kNanos,
                                        kOnRead | kOnDevice};
+// The rest of the host's busy CPU time per read over the same bracket: the
+// whole host's (/proc/stat, every CPU, every state but idle, iowait and
+// steal) less kCpuNsPerRead's, / reads. The device's own work where it
+// runs on the host's cores (a loop device's worker), interrupts, kernel
+// threads, and anything else running. Absent where kCpuNsPerRead is, and
+// when /proc/stat is unreadable. Nanoseconds, typed a count: 0 is a
+// measurement (a host whose every busy tick was the worker's).
+inline constexpr Counter kHostCpuNsPerRead{"host_cpu_ns_per_read",
+                                           Type::kCount, kOnRead | kOnDevice};
 
 // Seconds the run was interrupted just before this pass (bench/journal.h:
 // the session that measured the passes before it ended, and a later one
@@ -286,12 +295,13 @@ inline constexpr Counter kCounters[] = {
     kLockedBytes,
     kDeviceFileBytes,
     kCpuNsPerRead,
+    kHostCpuNsPerRead,
     kInterruptedBeforeS,
 };
 
 // Whether `counter` must appear on an entry of this kind and mode.
-// kBytesReadPerRead, kDeviceRequestsPerRead, kCpuNsPerRead and
-// kInterruptedBeforeS may be absent anywhere, and the
+// kBytesReadPerRead, kDeviceRequestsPerRead, kCpuNsPerRead,
+// kHostCpuNsPerRead and kInterruptedBeforeS may be absent anywhere, and the
 // kOnColdHit counters are absent when the backend's device cells were not
 // measured, so none of them is ever required; nor is a batch counter that
 // BatchCounterOptional (results_ops.h) names.

@@ -2,8 +2,9 @@
 // device: the sweep's structural prediction, priced on the device profile
 // (the other device's, --device-profile), against a separate bench run
 // measured on that device (--measured), gated hit cell by cell, with each
-// model term (CPU per read, storage reads per hit, the device's latency at
-// depth) predicted beside measured, so a miss can be traced to its term.
+// model term (CPU per read, the host's other CPU per read, storage reads
+// per hit, the device's latency at depth) predicted beside measured, so a
+// miss can be traced to its term.
 #include <cmath>
 #include <optional>
 
@@ -68,14 +69,15 @@ double MeasuredOps(const ResultSet& rs, const std::string& b,
   return pages > 0 ? pages / unit_pages : NAN;
 }
 
-// One backend's hit cell: the prediction, the measured rate and the three
+// One backend's hit cell: the prediction, the measured rate and the four
 // terms, predicted and measured.
 struct TermRow {
   double predicted = NAN, measured = NAN;
   double c_pred = NAN, c_meas = NAN;
+  double o_pred = NAN, o_meas = NAN;  // The host's other CPU per read.
   double ops_pred = NAN, ops_meas = NAN;
   double lat_pred = NAN, lat_meas = NAN;  // 4 KiB at depth T, seconds.
-  double with_c = NAN, with_ops = NAN, with_lat = NAN;  // Rates.
+  double with_c = NAN, with_o = NAN, with_ops = NAN, with_lat = NAN;  // Rates.
 };
 
 std::optional<TermRow> TermsOf(const MeasuredInputs& in, const std::string& b,
@@ -95,6 +97,7 @@ std::optional<TermRow> TermsOf(const MeasuredInputs& in, const std::string& b,
   if (cpu.passes == 0 || !std::isfinite(row.measured)) return std::nullopt;
   row.predicted = PredictRate(shape, cpu, t, in.profile).rate;
   row.c_pred = cpu.mid;
+  row.o_pred = HostCpuPerRead(shape, cpu, t, in.profile);
   row.ops_pred = shape.Ops();
   row.lat_pred =
       in.profile.LatencySeconds(t, kPageBytes, DeviceProfile::Bound::kMid);
@@ -104,6 +107,12 @@ std::optional<TermRow> TermsOf(const MeasuredInputs& in, const std::string& b,
     CpuCost swapped = cpu;
     swapped.mid = swapped.low = swapped.high = mc.mid;
     row.with_c = PredictRate(shape, swapped, t, in.profile).rate;
+  }
+  if (mc.passes > 0 && std::isfinite(mc.host)) {
+    row.o_meas = mc.host;
+    CpuCost swapped = cpu;
+    swapped.host = mc.host;
+    row.with_o = PredictRate(shape, swapped, t, in.profile).rate;
   }
   row.ops_meas = MeasuredOps(m, b, table, t, shape.unit_pages);
   if (std::isfinite(row.ops_meas)) {
@@ -137,6 +146,7 @@ std::string MissingTerm(const TermRow& row) {
   if (base <= std::log1p(kWithin)) return "–";
   const std::pair<double, const char*> terms[] = {
       {miss(row.with_c), "CPU per read"},
+      {miss(row.with_o), "the host's other CPU per read"},
       {miss(row.with_ops), "storage reads per hit"},
       {miss(row.with_lat), "device latency at depth"}};
   const auto* best = &terms[0];
@@ -160,9 +170,11 @@ Table TermTable(const MeasuredInputs& in) {
               "measured",
               "error",
               "c: predicted / measured",
+              "o: predicted / measured",
               "storage reads per hit",
               "4 KiB latency at depth",
               "error with measured c",
+              "with measured o",
               "with measured reads",
               "with measured latency",
               "term that misses"};
@@ -179,9 +191,11 @@ Table TermTable(const MeasuredInputs& in) {
                           {Count(row->measured)},
                           ErrorOf(row->predicted, row->measured),
                           {PredMeas(row->c_pred, row->c_meas, UsText)},
+                          {PredMeas(row->o_pred, row->o_meas, UsText)},
                           {PredMeas(row->ops_pred, row->ops_meas, OpsText)},
                           {PredMeas(row->lat_pred, row->lat_meas, UsText)},
                           ErrorOf(row->with_c, row->measured),
+                          ErrorOf(row->with_o, row->measured),
                           ErrorOf(row->with_ops, row->measured),
                           ErrorOf(row->with_lat, row->measured),
                           {MissingTerm(*row)}});
@@ -254,7 +268,11 @@ MeasuredComparison MeasuredSection(const SweepInput& sweep,
   out.section.blocks.push_back(Paragraph(
       "Per backend and cell, each term of the model predicted beside "
       "measured in the run (c: its cold hit passes' cpu_ns_per_read at "
-      "the cell's thread count; storage reads per hit: device requests per hit "
+      "the cell's thread count; o, the rest of the host's busy CPU per "
+      "read: their host_cpu_ns_per_read, predicted from the sweep's moved "
+      "by the device's own work, or from the profile's device work alone "
+      "where the sweep's passes lack it; storage reads per hit: device "
+      "requests per hit "
       "where recorded, else 4 KiB pages over the data unit's pages; the "
       "latency: T over its own files' device rate), and the prediction "
       "again with each measured term put in its predicted one's place. The "

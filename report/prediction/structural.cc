@@ -72,7 +72,7 @@ namespace {
 CpuCost MeasuredCpuAt(const ResultSet& rs, const std::string& backend,
                       const std::string& table, const std::string& kind,
                       int threads) {
-  std::vector<double> cold, warm;
+  std::vector<double> cold, warm, host;
   for (const auto& p : rs.passes) {
     const CellKey& k = p.cell;
     if (k.backend != backend || k.table != table || k.kind != kind ||
@@ -81,7 +81,11 @@ CpuCost MeasuredCpuAt(const ResultSet& rs, const std::string& backend,
     }
     const double ns = p.Get(results::kCpuNsPerRead);
     if (!(ns > 0) || !std::isfinite(ns)) continue;
-    if (k.mode == results::kModeCold) cold.push_back(ns * 1e-9);
+    if (k.mode == results::kModeCold) {
+      cold.push_back(ns * 1e-9);
+      const double o = p.Get(results::kHostCpuNsPerRead);
+      if (o >= 0 && std::isfinite(o)) host.push_back(o * 1e-9);
+    }
     if (k.mode == results::kModeWarm) warm.push_back(ns * 1e-9);
   }
   CpuCost c;
@@ -94,6 +98,9 @@ CpuCost MeasuredCpuAt(const ResultSet& rs, const std::string& backend,
   c.high = *std::max_element(cold.begin(), cold.end());
   c.warm_passes = static_cast<int>(warm.size());
   if (!warm.empty()) c.warm = Median(warm);
+  // o only where every cold pass carries it: a median over some of them
+  // would price other passes than c's.
+  if (host.size() == cold.size()) c.host = Median(host);
   return c;
 }
 
@@ -121,11 +128,26 @@ CpuCost OnDevice(CpuCost c, const IoShape& shape, int threads,
   const double bytes = shape.ReadBytes();
   const double shift = shape.Ops() * (to.CpuSeconds(threads, bytes) -
                                       from.CpuSeconds(threads, bytes));
-  if (!std::isfinite(shift)) return c;
-  c.mid = std::max(0.0, c.mid + shift);
-  c.low = std::max(0.0, c.low + shift);
-  c.high = std::max(0.0, c.high + shift);
+  if (std::isfinite(shift)) {
+    c.mid = std::max(0.0, c.mid + shift);
+    c.low = std::max(0.0, c.low + shift);
+    c.high = std::max(0.0, c.high + shift);
+  }
+  if (std::isfinite(c.host)) {
+    auto h = [&](const DeviceProfile& p) {
+      const double v = p.HostCpuSeconds(threads, bytes);
+      return std::isfinite(v) ? v : 0.0;
+    };
+    c.host = std::max(0.0, c.host + shape.Ops() * (h(to) - h(from)));
+  }
   return c;
+}
+
+double HostCpuPerRead(const IoShape& shape, const CpuCost& cpu, int threads,
+                      const DeviceProfile& profile) {
+  if (std::isfinite(cpu.host)) return cpu.host;
+  const double h = profile.HostCpuSeconds(threads, shape.ReadBytes());
+  return std::isfinite(h) ? shape.Ops() * h : 0.0;
 }
 
 RatePrediction PredictRate(const IoShape& shape, const CpuCost& cpu,
@@ -141,10 +163,10 @@ RatePrediction PredictRate(const IoShape& shape, const CpuCost& cpu,
                   profile.LatencySeconds(t, kPageBytes, Bound::kMid)
             : profile.LatencySeconds(t, shape.ReadBytes(), b);
     const double io = shape.Ops() * latency;
-    // The device's own work on the host's cores (a loop device's worker)
-    // takes from the same cpus: per read, each storage read's share.
-    const double host =
-        shape.Ops() * profile.HostCpuSeconds(t, shape.ReadBytes());
+    // The rest of the host's CPU per read takes from the same cpus: as
+    // measured, or else the device's own work on the host's cores (a loop
+    // device's worker), each storage read's share.
+    const double host = HostCpuPerRead(shape, cpu, threads, profile);
     // No cost at all (no CPU measured and no storage read): no prediction,
     // rather than an infinite rate.
     if (!(c + io > 0)) {

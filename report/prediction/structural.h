@@ -31,12 +31,19 @@
 //              linearly in size and in log2(depth).
 //
 // With T threads each read takes c + ops x L(T, s), and the host's cpus
-// bound the rate by CPU alone, shared with the device's own work where it
-// runs on the host's cores, h(T, s) per storage read (the profile's
-// host_cpu_ns_per_read; 0 for a profile without it, and about 0 for a
-// device whose work is done outside the host):
+// bound the rate by CPU alone, shared with the rest of the host's busy CPU
+// per read, o:
 //
-//   reads/s = min(T / (c + ops x L(T, s)), cpus / (c + ops x h(T, s)))
+//   reads/s = min(T / (c + ops x L(T, s)), cpus / (c + o))
+//
+// o is measured where the passes carry host_cpu_ns_per_read (the median of
+// the same cold passes c comes from): everything else the host's cores did
+// per read, the device's own work where it runs on them (a loop device's
+// worker) among it, moved to the priced device by ops x (h_to - h_from)
+// (OnDevice). Otherwise o = ops x h(T, s), the device's own work alone:
+// the profile's host_cpu_ns_per_read per storage read, 0 for a profile
+// without it and about 0 for a device whose work is done outside the host
+// (RESEARCH.md section 10, "The host's other CPU per read").
 //
 // The interval takes c at the lowest and highest of its passes and L at
 // the device profile's fastest and slowest round (mean latency scaled by
@@ -85,6 +92,11 @@ struct CpuCost {
   // kMeasured only: the thread count of the passes c came from (the one
   // asked for, or 1 when the run has none at that count).
   int threads = 1;
+  // kMeasured only: o, the median of the same cold passes'
+  // host_cpu_ns_per_read in seconds, the rest of the host's busy CPU per
+  // read; NaN when they do not carry it (PredictRate then prices the
+  // device's own work alone, from the profile).
+  double host = std::numeric_limits<double>::quiet_NaN();
   double ColdExtra() const { return mid - warm; }
 };
 // c measured: from `rs`'s cold passes of the cell at `threads` that carry
@@ -113,8 +125,16 @@ CpuCost CpuPerRead(const ResultSet& rs, const std::string& backend,
 // size) in c; on `to` it spends `to`'s instead. c (mid, low, high) moves by
 // ops x (to's - from's), not below 0. Unchanged when either profile lacks
 // the figure (RESEARCH.md section 10, "CPU per read on another device").
+// The host's other CPU per read, o, moves the same way by the device's own
+// work on the host's cores: ops x (to's host_cpu_ns_per_read - from's),
+// each 0 where its profile lacks it, not below 0.
 CpuCost OnDevice(CpuCost c, const IoShape& shape, int threads,
                  const DeviceProfile& from, const DeviceProfile& to);
+
+// o of a read, seconds: cpu.host where measured, else ops x the profile's
+// host_cpu_ns_per_read at `threads` and the read's size (0 without it).
+double HostCpuPerRead(const IoShape& shape, const CpuCost& cpu, int threads,
+                      const DeviceProfile& profile);
 
 struct RatePrediction {
   double rate = 0;

@@ -4,6 +4,7 @@
 // structural_parts.cc.
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -78,9 +79,16 @@ struct Predictor {
   CpuCost Cpu(const IoShape& shape, const std::string& backend,
               const std::string& table, const std::string& kind,
               int threads) const {
-    const CpuCost c = CpuPerRead(calibration.results, backend, table, kind,
-                                 shape.unit_pages, profile, threads);
-    if (c.passes == 0 || measured_on == nullptr) return c;
+    CpuCost c = CpuPerRead(calibration.results, backend, table, kind,
+                           shape.unit_pages, profile, threads);
+    if (c.passes == 0) return c;
+    if (measured_on == nullptr) {
+      // The host's other CPU was measured on a device no profile
+      // describes: how much of it was that device's own work is unknown,
+      // so `profile`'s device prices its own alone.
+      c.host = std::numeric_limits<double>::quiet_NaN();
+      return c;
+    }
     return OnDevice(c, shape, threads, *measured_on, profile);
   }
 

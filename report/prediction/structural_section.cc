@@ -49,7 +49,11 @@ void AddStructuralMethod(Section* s, const StructuralInputs& in) {
       "8-12 KiB, an arena or LMDB hit one of 4 KiB); c, the time per read "
       "not spent waiting on the device; and the device profile's mean "
       "latency L(T, size) at T reads in flight. With T threads, reads/s = "
-      "min(T / (c + reads × L), cpus / c) (bound by: threads or cpus). The "
+      "min(T / (c + reads × L), cpus / (c + o)) (bound by: threads or "
+      "cpus), where o is the rest of the host's busy CPU per read: the "
+      "passes' host_cpu_ns_per_read where they carry it, moved to the "
+      "priced device by its own work per storage read, else that work "
+      "alone (the profile's host_cpu_ns_per_read per storage read). The "
       "interval takes c at its lowest and highest pass and L at the "
       "profile's fastest and slowest round, together."));
   s->blocks.push_back(Paragraph(

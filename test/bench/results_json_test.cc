@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 
+#include "bench/counters.h"
 #include "common/results_ops.h"
 #include "common/results_schema.h"
 #include "common/text.h"
@@ -95,6 +96,12 @@ void CheckDocument(const nlohmann::json& doc,
     REQUIRE(e.contains(cpu));
     CHECK(std::isfinite(e[cpu].get<double>()));
     CHECK(e[cpu].get<double>() > 0);
+    // And the rest of the host's busy CPU per read: /proc/stat is readable
+    // here, so it is there, never below 0.
+    const std::string host(results::kHostCpuNsPerRead.name);
+    REQUIRE(e.contains(host));
+    CHECK(std::isfinite(e[host].get<double>()));
+    CHECK(e[host].get<double>() >= 0);
     const double threads = e["threads"].get<double>();
     CHECK(e["peak_inflight"].get<double>() <= threads);
     CHECK(e["mean_inflight"].get<double>() <= e["peak_inflight"].get<double>());
@@ -118,6 +125,38 @@ void CheckDocument(const nlohmann::json& doc,
 // The gated backends run the whole matrix; the reference rows (whose cold
 // cells each restart a server or walk 60,000 files) run a cold and a warm
 // hit cell: the counters are the harness's, the same for every backend.
+TEST_CASE(
+    "the host's other CPU per read: the host's busy time less the "
+    "worker's",
+    "[bench][json]") {
+  PassResult pass;
+  pass.reads = 1000;
+  pass.before.cpu_known = pass.after.cpu_known = true;
+  pass.before.cpu_ns = 5'000'000;
+  pass.after.cpu_ns = 25'000'000;  // 20 us per read.
+  pass.before.host_busy_known = pass.after.host_busy_known = true;
+  pass.before.host_busy_ns = 1'000'000'000;
+  pass.after.host_busy_ns = 1'050'000'000;  // 50 us per read, all of it.
+  nlohmann::json e;
+  AddCounters(pass, CellFacts{}, &e);
+  CHECK(e[std::string(results::kCpuNsPerRead.name)].get<double>() ==
+        Approx(20000));
+  CHECK(e[std::string(results::kHostCpuNsPerRead.name)].get<double>() ==
+        Approx(30000));
+  // The host's clock ticks in 10 ms steps: a pass shorter than its own CPU
+  // by a tick records 0, never a negative figure.
+  pass.after.host_busy_ns = 1'010'000'000;
+  e = nlohmann::json::object();
+  AddCounters(pass, CellFacts{}, &e);
+  CHECK(e[std::string(results::kHostCpuNsPerRead.name)].get<double>() == 0);
+  // Unreadable /proc/stat at either end: absent.
+  pass.after.host_busy_known = false;
+  e = nlohmann::json::object();
+  AddCounters(pass, CellFacts{}, &e);
+  CHECK(e.contains(std::string(results::kCpuNsPerRead.name)));
+  CHECK_FALSE(e.contains(std::string(results::kHostCpuNsPerRead.name)));
+}
+
 TEST_CASE("bench JSON carries every counter and context key", "[bench][json]") {
   TempDir out;
   std::vector<std::string> gated, reference;

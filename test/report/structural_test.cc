@@ -184,6 +184,23 @@ TEST_CASE("CPU per read is measured where the passes carry it",
     CHECK(c.warm == Approx(10e-6));
     CHECK(c.ColdExtra() == Approx(15e-6));
   }
+  SECTION("the host's other CPU: the same cold passes' median") {
+    CHECK(
+        std::isnan(CpuPerRead(rs, "arena", "account", "hit", 1, profile).host));
+    for (auto& p : rs.passes) {
+      if (p.cell.threads == 1 && p.cell.table == "account" &&
+          p.cell.backend == "arena") {
+        p.counters[r::kHostCpuNsPerRead.name] = p.rep == 0 ? 4000 : 6000;
+      }
+    }
+    CHECK(CpuPerRead(rs, "arena", "account", "hit", 1, profile).host ==
+          Approx(5e-6));
+    // A pass without it: o is not a median over other passes than c's.
+    rs.passes.push_back(
+        WithCpu(MakePass("arena", "account", "hit", 1, 2, 1, 4096, 1), 1e4));
+    CHECK(
+        std::isnan(CpuPerRead(rs, "arena", "account", "hit", 1, profile).host));
+  }
   SECTION("at a thread count: that count's passes, else one thread's") {
     const CpuCost at8 =
         CpuPerRead(rs, "arena", "account", "hit", 1, profile, 8);
@@ -255,6 +272,31 @@ TEST_CASE("the device's CPU per read: its readers' and the host's",
   // A profile without the figure moves nothing.
   CHECK(OnDevice(cpu, IoShape{0.5, 1}, 1, without, with.value()).mid ==
         Approx(50e-6));
+
+  // The host's other CPU measured on the passes (o) replaces the profile's
+  // device work: 2 / (50 + 30) us.
+  CpuCost with_o = cpu;
+  with_o.host = 30e-6;
+  CHECK(HostCpuPerRead(IoShape{1, 1}, with_o, 8, with.value()) ==
+        Approx(30e-6));
+  CHECK(PredictRate(IoShape{1, 1}, with_o, 8, with.value()).rate ==
+        Approx(2 / 80e-6));
+  CHECK(HostCpuPerRead(IoShape{1, 1}, cpu, 8, with.value()) == Approx(5e-6));
+  // o measured on a device without host work (`slow`'s cells lack none:
+  // give it 0), priced on one with 5 us per storage read: half a read per
+  // read adds 2.5 us; and back, never below 0.
+  nlohmann::json bare_doc = slow_doc;
+  for (auto& c : bare_doc["cells"]) c["host_cpu_ns_per_read"] = 0;
+  const auto bare = ParseDeviceProfile(bare_doc, "bare.json");
+  REQUIRE(bare.ok());
+  CHECK(OnDevice(with_o, IoShape{0.5, 1}, 1, bare.value(), with.value()).host ==
+        Approx(32.5e-6));
+  with_o.host = 1e-6;
+  CHECK(OnDevice(with_o, IoShape{0.5, 1}, 1, with.value(), bare.value()).host ==
+        0);
+  // Not measured: stays unmeasured, whatever the profiles.
+  CHECK(std::isnan(
+      OnDevice(cpu, IoShape{0.5, 1}, 1, bare.value(), with.value()).host));
 
   // A negative or mistyped figure is refused, naming the key.
   nlohmann::json bad = doc;
