@@ -98,8 +98,11 @@ std::vector<Block> PassingLatencyBlocks(const Verdict& v,
       "thread pays a sleep and a wake-up per read that many threads "
       "share), and n, the storage reads "
       "per hit (device requests per hit where recorded, else 4 KiB pages). "
-      "Each backend reads at min(T / (c + n g L), cpus / c), where g is "
-      "how this run's device's latency grows from 1 to T reads in flight."));
+      "Each backend reads as T readers that each need c of one of the "
+      "host's cpus and then n g L of the device, where g is how this run's "
+      "device's latency grows from 1 to T reads in flight: T / (c + n g L) "
+      "with few threads, cpus / c with many, below both where they meet, "
+      "as the readers queue for the cpus."));
   out.push_back(
       Paragraph("\"≤\": a faster device passes; \"≥\": a slower one; \"every "
                 "latency\": CPU alone and pages alone both pass; \"none\": no "

@@ -7,6 +7,7 @@
 
 #include "common/results_schema.h"
 #include "dataset/names.h"
+#include "report/closed_rate.h"
 
 namespace flatbench::report {
 
@@ -150,35 +151,59 @@ double HostCpuPerRead(const IoShape& shape, const CpuCost& cpu, int threads,
   return std::isfinite(h) ? shape.Ops() * h : 0.0;
 }
 
+double DeviceDelay(int threads, double latency, double reader_cpu,
+                   double host_cpu, double cpus) {
+  const double target = threads / latency;
+  const double demand = (std::isfinite(reader_cpu) ? reader_cpu : 0) +
+                        (std::isfinite(host_cpu) ? host_cpu : 0);
+  if (!(target > 0) || !std::isfinite(target) || !(demand > 0)) {
+    return latency;
+  }
+  if (!(ClosedRate(threads, demand, cpus, 0) > target)) return 0;
+  // The rate falls as the delay grows; at threads x latency it is at most
+  // 1 / latency, below the target.
+  double low = 0, high = threads * latency;
+  for (int i = 0; i < 60; ++i) {
+    const double mid = (low + high) / 2;
+    (ClosedRate(threads, demand, cpus, mid) > target ? low : high) = mid;
+  }
+  return (low + high) / 2;
+}
+
 RatePrediction PredictRate(const IoShape& shape, const CpuCost& cpu,
                            int threads, const DeviceProfile& profile,
                            double own_latency) {
   using Bound = DeviceProfile::Bound;
   const double t = threads;
+  const double bytes = shape.ReadBytes();
+  // The rest of the host's CPU per read takes from the same cpus: as
+  // measured, or else the device's own work on the host's cores (a loop
+  // device's worker), each storage read's share.
+  const double host = HostCpuPerRead(shape, cpu, threads, profile);
   auto rate = [&](double c, Bound b, bool* cpu_bound) {
     const double latency =
         own_latency > 0
-            ? own_latency *
-                  profile.LatencySeconds(t, shape.ReadBytes(), Bound::kMid) /
+            ? own_latency * profile.LatencySeconds(t, bytes, Bound::kMid) /
                   profile.LatencySeconds(t, kPageBytes, Bound::kMid)
-            : profile.LatencySeconds(t, shape.ReadBytes(), b);
-    const double io = shape.Ops() * latency;
-    // The rest of the host's CPU per read takes from the same cpus: as
-    // measured, or else the device's own work on the host's cores (a loop
-    // device's worker), each storage read's share.
-    const double host = HostCpuPerRead(shape, cpu, threads, profile);
+            : profile.LatencySeconds(t, bytes, b);
+    // Each storage read's time that is no host CPU: the latency the
+    // profile's readers saw, less the CPU they and the device spent on the
+    // host's cores and their wait for those cores.
+    const double delay =
+        shape.Ops() *
+        DeviceDelay(threads, latency, profile.CpuSeconds(t, bytes),
+                    profile.HostCpuSeconds(t, bytes), profile.cpus);
+    const double demand = c + host;
     // No cost at all (no CPU measured and no storage read): no prediction,
     // rather than an infinite rate.
-    if (!(c + io > 0)) {
+    if (!(demand + delay > 0) || !std::isfinite(delay)) {
       if (cpu_bound != nullptr) *cpu_bound = false;
       return std::numeric_limits<double>::quiet_NaN();
     }
-    const double by_latency = t / (c + io);
-    const double by_cpu = c + host > 0
-                              ? profile.cpus / (c + host)
-                              : std::numeric_limits<double>::infinity();
-    if (cpu_bound != nullptr) *cpu_bound = by_cpu < by_latency;
-    return std::min(by_latency, by_cpu);
+    if (cpu_bound != nullptr) {
+      *cpu_bound = demand > 0 && profile.cpus / demand < t / (demand + delay);
+    }
+    return ClosedRate(threads, demand, profile.cpus, delay);
   };
   RatePrediction r;
   r.rate = rate(cpu.mid, Bound::kMid, &r.cpu_bound);

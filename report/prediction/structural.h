@@ -30,20 +30,30 @@
 //              L(q, s) at queue depth q and read size s, interpolated
 //              linearly in size and in log2(depth).
 //
-// With T threads each read takes c + ops x L(T, s), and the host's cpus
-// bound the rate by CPU alone, shared with the rest of the host's busy CPU
-// per read, o:
+// T threads each wait for one read at a time: a closed system of T
+// readers and two stations, the host's cpus, which every read needs for
+// c + o, and the device's delay, which no other read waits for:
 //
-//   reads/s = min(T / (c + ops x L(T, s)), cpus / (c + o))
+//   reads/s = ClosedRate(T, c + o, cpus, ops x Z(T, s))
 //
-// o is measured where the passes carry host_cpu_ns_per_read (the median of
-// the same cold passes c comes from): everything else the host's cores did
-// per read, the device's own work where it runs on them (a loop device's
-// worker) among it, moved to the priced device by ops x (h_to - h_from)
-// (OnDevice). Otherwise o = ops x h(T, s), the device's own work alone:
-// the profile's host_cpu_ns_per_read per storage read, 0 for a profile
-// without it and about 0 for a device whose work is done outside the host
-// (RESEARCH.md section 10, "The host's other CPU per read").
+// o is the rest of the host's busy CPU per read: measured where the passes
+// carry host_cpu_ns_per_read (the median of the same cold passes c comes
+// from), everything else the host's cores did per read, the device's own
+// work where it runs on them (a loop device's worker) among it, moved to
+// the priced device by ops x (h_to - h_from) (OnDevice); otherwise
+// o = ops x h(T, s), the device's own work alone: the profile's
+// host_cpu_ns_per_read per storage read, 0 for a profile without it and
+// about 0 for a device whose work is done outside the host.
+//
+// Z(T, s) is what the profile's own readers waited per read beyond the
+// host's CPU: the delay at which their closed system, T readers each
+// spending the profile's cpu_ns_per_read + host_cpu_ns_per_read of CPU,
+// reads at the profile's rate T / L(T, s) (DeviceDelay). For a profile
+// without those figures Z = L. The model thus counts a read's kernel path
+// once, in c, not again in L, and prices the wait for a busy CPU: with
+// few threads it tends to T / (c + o + ops x Z), with many to
+// cpus / (c + o), and below both where they meet (RESEARCH.md section 10,
+// "The host's other CPU per read" and "Readers queue for the cores").
 //
 // The interval takes c at the lowest and highest of its passes and L at
 // the device profile's fastest and slowest round (mean latency scaled by
@@ -58,6 +68,7 @@
 
 #include "common/device_profile.h"
 #include "common/status.h"
+#include "report/closed_rate.h"
 #include "report/interval.h"
 #include "report/prediction/model.h"
 #include "report/run_data.h"
@@ -130,6 +141,13 @@ CpuCost CpuPerRead(const ResultSet& rs, const std::string& backend,
 // each 0 where its profile lacks it, not below 0.
 CpuCost OnDevice(CpuCost c, const IoShape& shape, int threads,
                  const DeviceProfile& from, const DeviceProfile& to);
+
+// The delay per read at which `threads` readers spending `reader_cpu` +
+// `host_cpu` seconds of the host's `cpus` per read (NaN counts as 0) read
+// at threads / `latency`: a device profile cell's time beyond CPU. 0 when
+// even no delay is too slow; `latency` when the rate is not finite.
+double DeviceDelay(int threads, double latency, double reader_cpu,
+                   double host_cpu, double cpus);
 
 // o of a read, seconds: cpu.host where measured, else ops x the profile's
 // host_cpu_ns_per_read at `threads` and the read's size (0 without it).

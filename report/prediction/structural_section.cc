@@ -48,14 +48,21 @@ void AddStructuralMethod(Section* s, const StructuralInputs& in) {
       "and the pages one data unit spans (so a RocksDB hit is one read of "
       "8-12 KiB, an arena or LMDB hit one of 4 KiB); c, the time per read "
       "not spent waiting on the device; and the device profile's mean "
-      "latency L(T, size) at T reads in flight. With T threads, reads/s = "
-      "min(T / (c + reads × L), cpus / (c + o)) (bound by: threads or "
-      "cpus), where o is the rest of the host's busy CPU per read: the "
-      "passes' host_cpu_ns_per_read where they carry it, moved to the "
-      "priced device by its own work per storage read, else that work "
-      "alone (the profile's host_cpu_ns_per_read per storage read). The "
-      "interval takes c at its lowest and highest pass and L at the "
-      "profile's fastest and slowest round, together."));
+      "latency L(T, size) at T reads in flight. The interval takes c at "
+      "its lowest and highest pass and L at the profile's fastest and "
+      "slowest round, together."));
+  s->blocks.push_back(Paragraph(
+      "T threads are T readers "
+      "that each need c + o of one of the host's cpus per read and then "
+      "reads × Z of the device, where o is the rest of the host's busy CPU "
+      "per read (the passes' host_cpu_ns_per_read where they carry it, "
+      "moved to the priced device by its own work per storage read, else "
+      "that work alone: the profile's host_cpu_ns_per_read per storage "
+      "read) and Z is what the profile's own readers waited beyond the "
+      "host's CPU; reads/s is that closed system's (mean value analysis): "
+      "T / (c + o + reads × Z) with few threads, cpus / (c + o) with many, "
+      "below both where they meet (bound by: threads or cpus, whichever "
+      "bound is lower)."));
   s->blocks.push_back(Paragraph(
       "c is measured where the passes carry cpu_ns_per_read: the worker's "
       "CPU time (user and system) per read, median of the cell's cold "

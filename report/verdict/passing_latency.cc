@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "common/results_schema.h"
+#include "report/closed_rate.h"
 #include "report/device_class.h"
 #include "report/numbers.h"
 
@@ -15,32 +16,30 @@ namespace r = flatbench::results;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// t_X(L): the host's time per read of X, 1 / R_X(L).
-double TimePerRead(double c, double n, const LatencyTerms& t, double l) {
-  return std::max((c + n * t.depth_scaling * l) / t.threads, c / t.cpus);
+// R_X(L): X's reads/s on a device whose depth-1 latency is `l`.
+double Rate(double c, double n, const LatencyTerms& t, double l) {
+  return ClosedRate(t.threads, c, t.cpus, n * t.depth_scaling * l);
 }
 
-// f(L) = t_B(L) - k t_A(L): the check passes where f >= 0.
+// f(L) = R_A(L) / R_B(L) - k: the check passes where f >= 0.
 double PassMargin(const LatencyTerms& t, double l) {
-  return TimePerRead(t.cpu_baseline, t.reads_baseline, t, l) -
-         t.bound * TimePerRead(t.cpu_candidate, t.reads_candidate, t, l);
+  return ModelRatio(t, l) - t.bound;
 }
 
-// f's slope at `l`: each backend's device term where it is device-bound.
-double Slope(const LatencyTerms& t, double l) {
-  auto of = [&](double c, double n) {
-    const double device = (c + n * t.depth_scaling * l) / t.threads;
-    return device >= c / t.cpus ? n * t.depth_scaling / t.threads : 0.0;
-  };
-  return of(t.cpu_baseline, t.reads_baseline) -
-         t.bound * of(t.cpu_candidate, t.reads_candidate);
-}
+// The latencies the search steps through: 0, then 1 ns to 1 s, twenty
+// points a decade; past 1 s the ratio is its limit n_B / n_A to well under
+// a part in a thousand for any c below a millisecond.
+constexpr double kLowest = 1e-9, kHighest = 1.0;
+constexpr int kPerDecade = 20;
 
-// L_X, where X turns from CPU-bound to device-bound; 0 when it never is
-// CPU-bound.
-double Turn(double c, double n, const LatencyTerms& t) {
-  if (t.threads <= t.cpus || !(n * t.depth_scaling > 0)) return 0;
-  return c * (t.threads / t.cpus - 1) / (n * t.depth_scaling);
+// The root of f between `a` (where f has sign `at_a`) and `b`, by
+// bisection on log(L) (on L from 0).
+double Root(const LatencyTerms& t, double a, double b, bool at_a) {
+  for (int i = 0; i < 100; ++i) {
+    const double mid = a > 0 ? std::sqrt(a * b) : b / 2;
+    ((PassMargin(t, mid) >= 0) == at_a ? a : b) = mid;
+  }
+  return (a + b) / 2;
 }
 
 void Append(std::vector<LatencyRange>* out, double low, double high) {
@@ -83,36 +82,34 @@ std::string LatencyUs(double seconds) { return Micros(seconds * 1e9); }
 }  // namespace
 
 double ModelRatio(const LatencyTerms& t, double l) {
-  return TimePerRead(t.cpu_baseline, t.reads_baseline, t, l) /
-         TimePerRead(t.cpu_candidate, t.reads_candidate, t, l);
+  return Rate(t.cpu_candidate, t.reads_candidate, t, l) /
+         Rate(t.cpu_baseline, t.reads_baseline, t, l);
 }
 
 std::vector<LatencyRange> PassingLatencies(const LatencyTerms& t) {
+  // f is smooth in L: step through the latencies, find each change of
+  // sign, and place it by bisection. A pass at the last step extends to
+  // every slower device.
   std::vector<double> points = {0};
-  for (double p : {Turn(t.cpu_candidate, t.reads_candidate, t),
-                   Turn(t.cpu_baseline, t.reads_baseline, t)}) {
-    if (p > 0 && std::isfinite(p)) points.push_back(p);
+  const int steps =
+      static_cast<int>(std::lround(std::log10(kHighest / kLowest))) *
+      kPerDecade;
+  for (int i = 0; i <= steps; ++i) {
+    points.push_back(kLowest *
+                     std::pow(10.0, static_cast<double>(i) / kPerDecade));
   }
-  std::sort(points.begin(), points.end());
-  points.erase(std::unique(points.begin(), points.end()), points.end());
   std::vector<LatencyRange> out;
-  for (size_t i = 0; i < points.size(); ++i) {
-    const double a = points[i];
-    const double b = i + 1 < points.size() ? points[i + 1] : kInf;
-    // f is linear on [a, b]: its value at a and its slope inside.
-    const double fa = PassMargin(t, a);
-    const double s = Slope(t, std::isfinite(b) ? (a + b) / 2 : a + 1);
-    if (s == 0) {
-      if (fa >= 0) Append(&out, a, b);
-      continue;
-    }
-    const double root = a - fa / s;
-    if (s > 0) {
-      Append(&out, std::max(a, root), b);
-    } else {
-      Append(&out, a, std::min(b, root));
-    }
+  bool passing = PassMargin(t, 0) >= 0;
+  double from = 0;
+  for (size_t i = 1; i < points.size(); ++i) {
+    const bool now = PassMargin(t, points[i]) >= 0;
+    if (now == passing) continue;
+    const double edge = Root(t, points[i - 1], points[i], passing);
+    if (passing) Append(&out, from, edge);
+    from = edge;
+    passing = now;
   }
+  if (passing) Append(&out, from, kInf);
   return out;
 }
 

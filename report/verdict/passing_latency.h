@@ -9,20 +9,16 @@
 // makes n_X storage reads per hit, on a device whose 4 KiB read takes L at
 // depth 1 and g(T) x L at depth T, and a host of `cpus`, the model gives
 //
-//   R_X(L) = min(T / (c_X + n_X g L), cpus / c_X)
+//   R_X(L) = ClosedRate(T, c_X, cpus, n_X g L)
 //
-// so the time per read a host spends on X is
-//
-//   t_X(L) = 1 / R_X = max((c_X + n_X g L) / T, c_X / cpus)
-//
-// and the hit check "candidate A >= k x baseline B" passes where
-// R_A >= k R_B, that is where f(L) = t_B(L) - k t_A(L) >= 0. f is linear
-// in L between the points where a backend turns from CPU-bound to
-// device-bound, L_X = c_X (T / cpus - 1) / (n_X g) when T > cpus, so the
-// latencies that pass are whole intervals found piece by piece. With both
-// device-bound, f(L) = 0 at L* = (k c_A - c_B) / (g (n_B - k n_A)): below
-// L* when the candidate's CPU advantage carries it (c_B > k c_A), above L*
-// when its fewer reads per hit do (n_B > k n_A).
+// (report/closed_rate.h): T / (c_X + n_X g L) with few threads, cpus / c_X
+// with many, below both where they meet. The hit check "candidate A >= k x
+// baseline B" passes where R_A(L) / R_B(L) >= k. The ratio is smooth in L,
+// from c_B / c_A-like at L = 0 (CPU alone) to n_B / n_A as L grows (the
+// device alone), so the latencies that pass are found by stepping through
+// L from 1 ns to 1 s, twenty steps a decade, and placing each change by
+// bisection: below the crossing when the candidate's CPU advantage carries
+// it, above it when its fewer reads per hit do.
 
 #include <string>
 #include <vector>

@@ -95,18 +95,26 @@ TEST_CASE("every latency, or none, passes", "[report][device]") {
 }
 
 TEST_CASE("a CPU-bound host shifts the passing latency", "[report][device]") {
-  // 32 threads on 2 cpus: each backend is CPU-bound (c / 2) until
-  // (c + L) / 32 > c / 2, L > 15 c: 75 us for the arena, 300 us for
-  // RocksDB. Between them, 20 / 2 >= 1.8 (5 + L) / 32 while L <= 172.78 us.
+  // 32 threads on 2 cpus: by the bounds each backend is CPU-bound (c / 2)
+  // until (c + L) / 32 > c / 2, L > 15 c: 75 us for the arena, 300 us for
+  // RocksDB; between them 20 / 2 >= 1.8 (5 + L) / 32 while L <= 172.78 us.
+  // The readers queue for the cpus near those turns, so the closed model
+  // passes a little below that: within 2% of it.
   LatencyTerms t = Terms1(5, 20, 1, 1);
   t.threads = 32;
   t.cpus = 2;
   const auto p = PassingLatencies(t);
   REQUIRE(p.size() == 1);
   CHECK(p[0].low == 0);
-  CHECK(p[0].high == Approx((10 * 32 / 1.8 - 5) * kUs));
-  CHECK(ModelRatio(t, 50 * kUs) == Approx(4.0));
+  CHECK(p[0].high == Approx((10 * 32 / 1.8 - 5) * kUs).epsilon(0.02));
+  CHECK(p[0].high < (10 * 32 / 1.8 - 5) * kUs);
+  // At 50 us the arena is CPU-bound, RocksDB too: c_B / c_A = 4 by the
+  // bounds, a little under it with the queueing.
+  CHECK(ModelRatio(t, 50 * kUs) == Approx(4.0).epsilon(0.01));
   CHECK(ModelRatio(t, p[0].high) == Approx(1.8));
+  // Just beyond the edge it fails; a slower device still fails.
+  CHECK(ModelRatio(t, p[0].high * 1.01) < 1.8);
+  CHECK(ModelRatio(t, 1e-3) < 1.8);
 }
 
 TEST_CASE("the passing latency prices reads as the structural model does",

@@ -189,10 +189,11 @@ TEST_CASE("a prediction on a profile is held against a run measured there",
   check.bound = 1.8;
   th.checks = {check};
   // Predicted on the profile (15 us at depth 1, 85 us at depth 8, 2 cpus):
-  // 1 / 65 us = 15,385/s for both at 1 thread; at 8, min(8 / 135 us,
-  // 2 / 50 us) = 40,000/s for both. Measured there: as predicted, except
-  // RocksDB at 8 threads, 20,000/s, its own files serving 8 / 350 us:
-  // with that latency the model gives 8 / 400 us = 20,000/s exactly.
+  // 1 / 65 us = 15,385/s for both at 1 thread; at 8, below min(8 / 135 us,
+  // 2 / 50 us) = 40,000/s where the readers queue for the cpus: 38,225/s
+  // for both (report/closed_rate.h). Measured there: 40,000/s (-4.4%),
+  // except RocksDB at 8 threads, 20,000/s, its own files serving
+  // 8 / 350 us: with that latency the model gives 19,230/s, within 15%.
   MeasuredRun m;
   m.name = "FAST_BENCH.json";
   m.results.context[std::string(r::kDatasetAccounts.name)] = {"1000000"};
@@ -218,7 +219,7 @@ TEST_CASE("a prediction on a profile is held against a run measured there",
   CHECK(md.find("| arena/rocksdb cold hit reads/s | arena | account hit, 8 "
                 "threads | 1.000 | 2.000 | **-50%** |") != std::string::npos);
   const std::string row = LineStarting(
-      md, "| rocksdb | account hit, 8 threads | 40,000 | 20,000 |");
+      md, "| rocksdb | account hit, 8 threads | 38,225 | 20,000 |");
   CHECK(row.find("| 50 µs / – |") == std::string::npos);
   CHECK(row.find("| 85 µs / 350 µs |") != std::string::npos);
   const std::string term = "| device latency at depth |";
@@ -226,7 +227,7 @@ TEST_CASE("a prediction on a profile is held against a run measured there",
   CHECK(row.substr(row.size() - term.size()) == term);
   // Where the prediction holds, no term misses.
   const std::string held =
-      LineStarting(md, "| arena | account hit, 8 threads | 40,000 | 40,000 |");
+      LineStarting(md, "| arena | account hit, 8 threads | 38,225 | 40,000 |");
   const std::string none = "| – |";
   REQUIRE(held.size() > none.size());
   CHECK(held.substr(held.size() - none.size()) == none);

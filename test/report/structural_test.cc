@@ -246,13 +246,21 @@ TEST_CASE("the device's CPU per read: its readers' and the host's",
   cpu.low = 40e-6;
   cpu.high = 60e-6;
   cpu.passes = 3;
-  // 8 threads, one page per read: 8 / (50 + 85) us by latency, and the two
-  // cpus shared with the device's 5 us of host work per read: 2 / 55 us.
+  // 8 threads, one page per read: the two cpus shared with the device's
+  // 5 us of host work per read, 55 us a read, and the profile's latency less
+  // the CPU its own readers and the device spent (DeviceDelay): CPU-bound,
+  // just under 2 / 55 us.
   const RatePrediction p = PredictRate(IoShape{1, 1}, cpu, 8, with.value());
   CHECK(p.cpu_bound);
-  CHECK(p.rate == Approx(2 / 55e-6));
-  // Without the figure the cpus are the readers' alone: 2 / 50 us.
-  CHECK(PredictRate(IoShape{1, 1}, cpu, 8, without).rate == Approx(40000));
+  const double delay = DeviceDelay(
+      8, with.value().LatencySeconds(8, 4096, DeviceProfile::Bound::kMid),
+      10e-6, 5e-6, 2);
+  CHECK(p.rate == Approx(ClosedRate(8, 55e-6, 2, delay)));
+  CHECK(p.rate < 2 / 55e-6);
+  CHECK(p.rate > 0.95 * 2 / 55e-6);
+  // Without the figure the cpus are the readers' alone, 50 us a read, and
+  // the delay the whole latency, 85 us: 38,225 by hand (as below).
+  CHECK(PredictRate(IoShape{1, 1}, cpu, 8, without).rate == Approx(38225.4));
 
   // c measured where a read's kernel path took 20 us, priced where it
   // takes 10: half a storage read per read moves c by -5 us.
@@ -280,7 +288,9 @@ TEST_CASE("the device's CPU per read: its readers' and the host's",
   CHECK(HostCpuPerRead(IoShape{1, 1}, with_o, 8, with.value()) ==
         Approx(30e-6));
   CHECK(PredictRate(IoShape{1, 1}, with_o, 8, with.value()).rate ==
-        Approx(2 / 80e-6));
+        Approx(ClosedRate(8, 80e-6, 2, delay)));
+  CHECK(PredictRate(IoShape{1, 1}, with_o, 8, with.value()).rate ==
+        Approx(2 / 80e-6).epsilon(0.01));
   CHECK(HostCpuPerRead(IoShape{1, 1}, cpu, 8, with.value()) == Approx(5e-6));
   // o measured on a device without host work (`slow`'s cells lack none:
   // give it 0), priced on one with 5 us per storage read: half a read per
@@ -310,6 +320,43 @@ TEST_CASE("the device's CPU per read: its readers' and the host's",
   CHECK_FALSE(ParseDeviceProfile(bad, "bad.json").ok());
 }
 
+TEST_CASE("readers queue for the cores: the closed system",
+          "[report][structural]") {
+  // One reader: CPU then delay, one after the other.
+  CHECK(ClosedRate(1, 20e-6, 2, 30e-6) == Approx(1 / 50e-6));
+  // Two, by hand: the first sees an empty queue, 10 us at the cpus (20 / 2)
+  // + 10 us of the second server's share + 30 us: 20,000/s, 0.2 readers
+  // queued; the second waits 10 x 1.2 us: 2 / (12 + 10 + 30) us.
+  CHECK(ClosedRate(2, 20e-6, 2, 30e-6) == Approx(2 / 52e-6));
+  // Many: the cpus bind, 2 / 20 us, never above it.
+  CHECK(ClosedRate(64, 20e-6, 2, 30e-6) == Approx(1e5).epsilon(1e-3));
+  CHECK(ClosedRate(64, 20e-6, 2, 30e-6) <= 1e5);
+  // No CPU: each reader waits the delay alone.
+  CHECK(ClosedRate(8, 0, 2, 40e-6) == Approx(8 / 40e-6));
+  // More readers never read slower, and never faster than both bounds.
+  double last = 0;
+  for (int t = 1; t <= 32; ++t) {
+    const double rate = ClosedRate(t, 20e-6, 2, 100e-6);
+    CAPTURE(t);
+    CHECK(rate >= last);
+    CHECK(rate <= std::min(t / 120e-6, 2 / 20e-6) * (1 + 1e-12));
+    last = rate;
+  }
+
+  // A profile cell's delay: at depth 1, its latency less its readers' and
+  // the device's CPU, 40 - 14 - 9 = 17 us.
+  CHECK(DeviceDelay(1, 40e-6, 14e-6, 9e-6, 2) == Approx(17e-6));
+  // Without the CPU figures: the whole latency.
+  CHECK(DeviceDelay(1, 40e-6, NAN, NAN, 2) == Approx(40e-6));
+  // At depth 8: the delay at which the closed system reads at 8 / L.
+  const double z = DeviceDelay(8, 70e-6, 7e-6, 7e-6, 2);
+  CHECK(z > 0);
+  CHECK(z < 70e-6);
+  CHECK(ClosedRate(8, 14e-6, 2, z) == Approx(8 / 70e-6));
+  // A rate the cpus could not give even with no delay: 0.
+  CHECK(DeviceDelay(8, 40e-6, 7e-6, 7e-6, 2) == 0);
+}
+
 TEST_CASE("reads/s from threads, CPU per read and the device's latency",
           "[report][structural]") {
   const DeviceProfile profile = Parsed();
@@ -327,9 +374,11 @@ TEST_CASE("reads/s from threads, CPU per read and the device's latency",
   CHECK(p.interval.low == Approx(1 / (60e-6 + 30e-6)));
   CHECK(p.interval.high == Approx(1 / (40e-6 + 7.5e-6)));
   // 8 threads would give 8 / (50 + 85) us = 59,259/s, but 2 cpus at 50 us
-  // per read give 40,000.
+  // per read give 40,000, and where the two meet the readers queue for the
+  // cpus: 38,225 (mean value analysis by hand).
   p = PredictRate(one_page, cpu, 8, profile);
-  CHECK(p.rate == Approx(40000));
+  CHECK(p.rate == Approx(38225.4));
+  CHECK(p.rate == Approx(ClosedRate(8, 50e-6, 2, 85e-6)));
   CHECK(p.cpu_bound);
   // RocksDB-like: 2.5 pages per read in one 10 KiB read, 1 thread:
   // 1 / (50 + 10 + 12.5) us.
@@ -429,9 +478,9 @@ TEST_CASE("the report predicts every size and full scale from structure",
   CHECK(md.find("| 10,000 | **+53.8%** |") != std::string::npos);
   CHECK(md.find("| 1,000,000 | rocksdb | account hit, 1 thread | 15,385 [") !=
         std::string::npos);
-  // 8 threads: 2 cpus / 50 us = 40,000/s; arena on its own files' device
-  // (8 / 80,000 = 100 us): 8 / 150 us = 53,333 is above the cpus' bound.
-  CHECK(md.find("| 1,000,000 | arena | account hit, 8 threads | 40,000 [") !=
+  // 8 threads: 2 cpus / 50 us = 40,000/s, and below it where the readers
+  // queue for the cpus: 38,225 on the profile's 85 us.
+  CHECK(md.find("| 1,000,000 | arena | account hit, 8 threads | 38,225 [") !=
         std::string::npos);
   // The predicted ratio is 1 at both sizes, measured 2 at 1 thread.
   CHECK(md.find("| 1,000,000 | arena/rocksdb cold hit reads/s | arena | "
@@ -487,9 +536,10 @@ TEST_CASE("the structural section uses the measured CPU and says so",
         std::string::npos);
   CHECK(md.find("| 1,000,000 | rocksdb | account hit, 1 thread | 15,385 [") !=
         std::string::npos);
-  // 8 threads: 8 / (30 + 85) us = 69,565/s, but 2 cpus at 30 us per read
-  // give 66,667.
-  CHECK(md.find("| 1,000,000 | arena | account hit, 8 threads | 66,667 [") !=
+  // 8 threads: 8 / (30 + 85) us = 69,565/s by the device, 2 cpus at 30 us
+  // per read 66,667 by CPU; where the two meet the readers queue for the
+  // cpus: 56,023 (ClosedRate, mean value analysis by hand).
+  CHECK(md.find("| 1,000,000 | arena | account hit, 8 threads | 56,023 [") !=
         std::string::npos);
 }
 
