@@ -70,15 +70,18 @@ Status CheckSizes(const ResultSet& rs, const std::string& file) {
     auto disk = rs.Integer(disk_key);
     if (!disk) continue;
     const double on_disk = static_cast<double>(*disk);
-    const std::string where =
-        "results " + file + ": benchmark '" + p.Name() + "' counter ";
+    // Built only for an error: every pass is checked.
+    auto where = [&] {
+      return "results " + file + ": benchmark '" + p.Name() + "' counter ";
+    };
     if (p.cell.kind == r::kKindDevice) {
       const double bytes = p.Get(r::kDeviceFileBytes);
       if (std::isfinite(bytes) &&
           bytes > kSizeFactor * on_disk + kSizeSlackBytes) {
         return Status::Corruption(
-            where + std::string(r::kDeviceFileBytes.name) + " " + Bytes(bytes) +
-            " is more than context " + disk_key + " " + Bytes(on_disk) +
+            where() + std::string(r::kDeviceFileBytes.name) + " " +
+            Bytes(bytes) + " is more than context " + disk_key + " " +
+            Bytes(on_disk) +
             " allows: the table's files are part of the backend's");
       }
       continue;
@@ -87,9 +90,9 @@ Status CheckSizes(const ResultSet& rs, const std::string& file) {
     if (!std::isfinite(pages)) continue;
     if (FarApart(pages * 4096, on_disk)) {
       return Status::Corruption(
-          where + std::string(r::kFilePages.name) + " " + Count(pages) + " (" +
-          Bytes(pages * 4096) + ") disagrees with context " + disk_key + " " +
-          Bytes(on_disk) + " (both count " + p.cell.backend +
+          where() + std::string(r::kFilePages.name) + " " + Count(pages) +
+          " (" + Bytes(pages * 4096) + ") disagrees with context " + disk_key +
+          " " + Bytes(on_disk) + " (both count " + p.cell.backend +
           "'s files; more than " + Sig(kSizeFactor, 2) + "x apart)");
     }
   }

@@ -426,19 +426,21 @@ Status ReadEntry(const json& b, const std::string& file, Pass* pass) {
   }
   for (const r::Counter& c : r::AllCounters()) {
     auto it = b.find(c.name);
-    const std::string where =
-        "benchmark '" + name + "' counter " + std::string(c.name);
+    // Built only for an error: every entry reads every counter.
+    auto where = [&] {
+      return "benchmark '" + name + "' counter " + std::string(c.name);
+    };
     if (it == b.end()) {
       if (r::CounterExpected(c, pass->cell.kind, pass->cell.mode)) {
-        return bad(where + " is missing");
+        return bad(where() + " is missing");
       }
       continue;
     }
-    if (!it->is_number()) return bad(where + " is not a number");
+    if (!it->is_number()) return bad(where() + " is not a number");
     const double v = it->get<double>();
     std::string problem = CounterProblem(v, c.type);
     if (!problem.empty()) {
-      return bad(where + " " + problem + " (" + it->dump() + ")");
+      return bad(where() + " " + problem + " (" + it->dump() + ")");
     }
     pass->counters[c.name] = v;
   }

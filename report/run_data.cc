@@ -131,11 +131,18 @@ std::optional<bool> ResultSet::Bool(std::string_view key) const {
 }
 
 Result<ResultSet> ParseResults(std::string_view text, const std::string& file) {
+  json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded()) {
+    return Status::Corruption("results " + file + ": not valid JSON");
+  }
+  return ParseResultsDocument(doc, file);
+}
+
+Result<ResultSet> ParseResultsDocument(const json& doc,
+                                       const std::string& file) {
   auto bad = [&](const std::string& what) {
     return Status::Corruption("results " + file + ": " + what);
   };
-  json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) return bad("not valid JSON");
   if (!doc.is_object()) return bad("top level is not an object");
   auto ctx = doc.find("context");
   if (ctx == doc.end() || !ctx->is_object()) return bad("no context object");

@@ -93,6 +93,10 @@ inline constexpr double kMaxReadsPerSPerThread = 1e8;
 // context key, a name outside the grammar, and any impossible counter value
 // (naming the benchmark and the counter).
 Result<ResultSet> ParseResults(std::string_view text, const std::string& file);
+// The same for a document already parsed (a sweep's state holds each
+// size's results as an object): what the text's JSON reads as.
+Result<ResultSet> ParseResultsDocument(const nlohmann::json& doc,
+                                       const std::string& file);
 
 // Merges per-file results. kCorruption if their provenance differs (the
 // first differing key and both values are named) or a pass appears twice.

@@ -135,8 +135,9 @@ Result<SweepInput> ParseSweep(std::string_view text, const std::string& file) {
     }
     FLATBENCH_ASSIGN_OR_RETURN(
         size.results,
-        ParseResults(s[sweep::kResults.name].dump(),
-                     file + " (sizes[" + std::to_string(i - 1) + "].results)"));
+        ParseResultsDocument(
+            s[sweep::kResults.name],
+            file + " (sizes[" + std::to_string(i - 1) + "].results)"));
     in.sizes.push_back(std::move(size));
   }
   return in;

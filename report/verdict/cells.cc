@@ -61,11 +61,16 @@ std::map<CellKey, CellStats> SummarizeCells(const std::vector<Pass>& passes) {
     std::vector<double> device_side;
     for (const Pass* p : list) device_side.push_back(DeviceSideEfficiency(*p));
     s.device_side = Summarize(std::move(device_side));
+    // Summarize leaves out what is not finite, and a counter with no
+    // finite value is not kept: most counters are on no pass of a cell.
+    std::vector<double> v;
     for (const results::Counter& c : results::AllCounters()) {
-      std::vector<double> v;
-      for (const Pass* p : list) v.push_back(p->Get(c));
-      Spread sp = Summarize(std::move(v));
-      if (sp.n > 0) s.counters[c.name] = sp;
+      v.clear();
+      for (const Pass* p : list) {
+        const double x = p->Get(c);
+        if (std::isfinite(x)) v.push_back(x);
+      }
+      if (!v.empty()) s.counters[c.name] = Summarize(v);
     }
     out.emplace(cell, std::move(s));
   }

@@ -322,6 +322,16 @@ TEST_CASE("the bootstrap interval brackets the ratio and is reproducible",
   CHECK(a.high > 2.0);
   CHECK(a.low >= 98.0 / 51);
   CHECK(a.high <= 102.0 / 49);
+  // The bounds these repetitions have always had, so that a recorded
+  // report reproduces: the median of each resample is that of its sorted
+  // draws, however it is found.
+  CHECK(a.low == 99.0 / 51);
+  CHECK(a.high == 102.0 / 49.5);
+  // An even count of unsorted, tied values beside an odd one.
+  Interval even = BootstrapRatioOfMedians({101, 98, 102, 99, 100, 100},
+                                          {50.5, 49, 51, 50, 49.5, 50, 52});
+  CHECK(even.low == 98.5 / 50.5);
+  CHECK(even.high == 100.5 / 49.5);
   Interval flat = BootstrapRatioOfMedians({3, 3, 3}, {2, 2, 2});
   CHECK(flat.low == 1.5);
   CHECK(flat.high == 1.5);

@@ -1,10 +1,12 @@
 #include "test/report/results_builder.h"
 
 #include <cmath>
+#include <deque>
 #include <optional>
 #include <stdexcept>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 #include "common/results_ops.h"
 #include "common/results_schema.h"
@@ -340,9 +342,25 @@ json BuiltBenchmarks(const ResultsBuilder& rb) {
 }  // namespace
 
 json ResultsBuilder::Build() const {
+  // The documents built last, newest first: a case that varies the
+  // builder goes back to the defaults in the next.
+  static std::deque<std::pair<ResultsBuilder, json>> built;
+  constexpr size_t kKept = 8;
+  for (auto it = built.begin(); it != built.end(); ++it) {
+    if (it->first != *this) continue;
+    if (it != built.begin()) {
+      auto hit = std::move(*it);
+      built.erase(it);
+      built.push_front(std::move(hit));
+    }
+    return built.front().second;
+  }
   json ctx = RunContext(*this);
   for (const auto& b : backends) AddBackendContext(ctx, b, disk_bytes);
-  return json{{"context", ctx}, {"benchmarks", BuiltBenchmarks(*this)}};
+  built.emplace_front(
+      *this, json{{"context", ctx}, {"benchmarks", BuiltBenchmarks(*this)}});
+  if (built.size() > kKept) built.pop_back();
+  return built.front().second;
 }
 
 }  // namespace flatbench::report::testing

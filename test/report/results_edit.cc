@@ -10,9 +10,26 @@ namespace flatbench::report::testing {
 
 using nlohmann::json;
 
+namespace {
+
+// An entry's name, not copied: each edit walks every entry. "" when it
+// has none.
+const std::string& NameOf(const json& e) {
+  static const std::string kNone;
+  auto it = e.find("name");
+  return it != e.end() && it->is_string() ? it->get_ref<const std::string&>()
+                                          : kNone;
+}
+
+bool Starts(const json& e, const std::string& prefix) {
+  return NameOf(e).starts_with(prefix);
+}
+
+}  // namespace
+
 json& Entry(json& doc, const std::string& name) {
   for (auto& e : doc["benchmarks"]) {
-    if (e["name"] == name) return e;
+    if (NameOf(e) == name) return e;
   }
   throw std::runtime_error("no benchmark " + name);
 }
@@ -24,8 +41,7 @@ void SplitEntries(const json& doc, const std::string& prefix, json* with,
   (*with)["benchmarks"] = json::array();
   (*rest)["benchmarks"] = json::array();
   for (const auto& e : doc["benchmarks"]) {
-    const bool match = e["name"].get<std::string>().rfind(prefix, 0) == 0;
-    (match ? *with : *rest)["benchmarks"].push_back(e);
+    (Starts(e, prefix) ? *with : *rest)["benchmarks"].push_back(e);
   }
 }
 
@@ -33,7 +49,7 @@ int RemoveEntries(json& doc, const std::string& prefix) {
   json kept = json::array();
   int removed = 0;
   for (auto& e : doc["benchmarks"]) {
-    if (e["name"].get<std::string>().rfind(prefix, 0) == 0) {
+    if (Starts(e, prefix)) {
       ++removed;
     } else {
       kept.push_back(e);
@@ -47,7 +63,7 @@ int SetCounter(json& doc, const std::string& prefix, const std::string& counter,
                double value) {
   int n = 0;
   for (auto& e : doc["benchmarks"]) {
-    if (e["name"].get<std::string>().rfind(prefix, 0) == 0) {
+    if (Starts(e, prefix)) {
       e[counter] = value;
       ++n;
     }
@@ -59,8 +75,8 @@ int SetRate(json& doc, const std::string& prefix, double value) {
   int n = 0;
   std::set<std::string> hits;  // Cold hits whose device cell changed.
   for (auto& e : doc["benchmarks"]) {
-    const std::string name = e["name"].get<std::string>();
-    if (name.rfind(prefix, 0) != 0) continue;
+    const std::string& name = NameOf(e);
+    if (!name.starts_with(prefix)) continue;
     e["reads_per_s"] = value;
     if (e.contains("io_efficiency")) {
       e["io_efficiency"] = value / e["device_reads_per_s"].get<double>();
@@ -73,8 +89,7 @@ int SetRate(json& doc, const std::string& prefix, double value) {
   }
   // A cold hit copies its adjacent device cell's rate.
   for (auto& e : doc["benchmarks"]) {
-    if (!hits.count(e["name"].get<std::string>()) ||
-        !e.contains("device_reads_per_s")) {
+    if (!hits.count(NameOf(e)) || !e.contains("device_reads_per_s")) {
       continue;
     }
     e["device_reads_per_s"] = value;
@@ -87,7 +102,7 @@ int ScaleCounter(json& doc, const std::string& prefix,
                  const std::string& counter, double factor) {
   int n = 0;
   for (auto& e : doc["benchmarks"]) {
-    if (e["name"].get<std::string>().rfind(prefix, 0) == 0) {
+    if (Starts(e, prefix)) {
       e[counter] = e[counter].get<double>() * factor;
       ++n;
     }
