@@ -60,7 +60,19 @@ if [ ! -e /dev/loop-control ] && ! modprobe loop 2>/dev/null; then
   echo "no loop driver: the device itself is not made here"
   exit 0
 fi
-expect 0 "is up" -- up 64M "$mount"
+# A host whose loop driver refuses a device (a container without the
+# devices): 69, the documented refusal, and nothing left behind.
+out=$("$script" up 64M "$mount" 2>&1)
+rc=$?
+if [ "$rc" -eq 69 ]; then
+  [ -e "/dev/shm/flatbench-ramdisk$(echo "$mount" | tr '/' '_').img" ] &&
+    fail "a refused up left its backing file: $out"
+  echo "no loop device here ($out): the device itself is not made here"
+  exit 0
+fi
+[ "$rc" -eq 0 ] && [[ $out == *"is up"* ]] ||
+  fail "ramdisk.sh up 64M $mount exited $rc, want 0: $out"
+echo "ok: ramdisk.sh up 64M $mount -> 0"
 [ "$(findmnt -n -o FSTYPE "$mount")" = ext4 ] || fail "$mount is not ext4"
 head -c $((4 << 20)) /dev/urandom >"$tmp/data"
 cp "$tmp/data" "$mount/data"
