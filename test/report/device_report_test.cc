@@ -178,16 +178,8 @@ TEST_CASE("a prediction on a profile is held against a run measured there",
                                    "device profile FAST.json");
   REQUIRE(parsed.ok());
   const DeviceProfile& profile = parsed.value();
-  Thresholds th;
-  th.candidate = "arena";
-  th.threads = {1, 8};
-  th.cells = {{"account", {"hit"}}, {"storage", {"hit"}}};
-  RatioThreshold check;
-  check.name = "arena/rocksdb cold hit reads/s";
-  check.metric = Metric::kHitReadsPerS;
-  check.baseline = "rocksdb";
-  check.bound = 1.8;
-  th.checks = {check};
+  const Thresholds th =
+      testing::ArenaOverRocksDbHits({1, 8}, {"account", "storage"});
   // Predicted on the profile (15 us at depth 1, 85 us at depth 8, 2 cpus):
   // 1 / 65 us = 15,385/s for both at 1 thread; at 8, below min(8 / 135 us,
   // 2 / 50 us) = 40,000/s where the readers queue for the cpus: 38,225/s

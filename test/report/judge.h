@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "report/run_data.h"
 #include "report/thresholds.h"
@@ -29,6 +30,24 @@ inline ResultSet Parse(const nlohmann::json& doc,
 inline Status ParseStatus(const nlohmann::json& doc,
                           const std::string& file = "results.json") {
   return ParseResultsDocument(doc, file).status();
+}
+
+// One check, arena over RocksDB on cold hit reads/s at bound 1.8, at
+// `threads` on `tables`: the thresholds the prediction tests judge crafted
+// sweeps by.
+inline Thresholds ArenaOverRocksDbHits(std::vector<int> threads,
+                                       const std::vector<std::string>& tables) {
+  Thresholds th;
+  th.candidate = "arena";
+  th.threads = std::move(threads);
+  for (const auto& table : tables) th.cells[table] = {"hit"};
+  RatioThreshold check;
+  check.name = "arena/rocksdb cold hit reads/s";
+  check.metric = Metric::kHitReadsPerS;
+  check.baseline = "rocksdb";
+  check.bound = 1.8;
+  th.checks = {check};
+  return th;
 }
 
 inline Thresholds Defaults() {

@@ -8,6 +8,7 @@
 #include "common/results_schema.h"
 #include "report/document/markdown.h"
 #include "report/prediction/prediction.h"
+#include "test/report/judge.h"
 
 namespace flatbench::report {
 namespace {
@@ -47,24 +48,10 @@ SweepInput Sweep() {
   return in;
 }
 
-Thresholds ArenaOverRocksDb() {
-  Thresholds th;
-  th.candidate = "arena";
-  th.threads = {1};
-  th.cells = {{"account", {"hit"}}};
-  RatioThreshold check;
-  check.name = "arena/rocksdb cold hit reads/s";
-  check.metric = Metric::kHitReadsPerS;
-  check.baseline = "rocksdb";
-  check.bound = 1.8;
-  th.checks = {check};
-  return th;
-}
-
 TEST_CASE("the prediction report shows the cached read path's checks",
           "[report][prediction]") {
   const SweepInput sweep = Sweep();
-  const Thresholds th = ArenaOverRocksDb();
+  const Thresholds th = testing::ArenaOverRocksDbHits({1}, {"account"});
   const auto checks = PredictChecks(sweep, th, 1.5e9);
   REQUIRE(checks.size() == 2);
   CHECK(checks[0].read_path == "arena");

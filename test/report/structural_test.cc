@@ -10,6 +10,7 @@
 #include "report/document/markdown.h"
 #include "report/prediction/prediction.h"
 #include "test/crafted_profile.h"
+#include "test/report/judge.h"
 
 namespace flatbench::report {
 namespace {
@@ -448,27 +449,12 @@ SweepInput CraftedSweep() {
   return in;
 }
 
-// Thresholds for the crafted sweep: arena against RocksDB on cold hits at
-// 1 and 8 threads, both tables.
-Thresholds CraftedThresholds() {
-  Thresholds th;
-  th.candidate = "arena";
-  th.threads = {1, 8};
-  th.cells = {{"account", {"hit"}}, {"storage", {"hit"}}};
-  RatioThreshold check;
-  check.name = "arena/rocksdb cold hit reads/s";
-  check.metric = Metric::kHitReadsPerS;
-  check.baseline = "rocksdb";
-  check.bound = 1.8;
-  th.checks = {check};
-  return th;
-}
-
 TEST_CASE("the report predicts every size and full scale from structure",
           "[report][structural]") {
   const SweepInput sweep = CraftedSweep();
   const DeviceProfile profile = Parsed();
-  const Thresholds th = CraftedThresholds();
+  const Thresholds th =
+      testing::ArenaOverRocksDbHits({1, 8}, {"account", "storage"});
   const std::string md =
       RenderMarkdown(BuildPredictionDocument(sweep, th, &profile));
   // arena at 1 thread: c = 50 us, 1 / 65 us = 15,385/s against 10,000
@@ -513,7 +499,8 @@ TEST_CASE("the structural section uses the measured CPU and says so",
                                warm.end());
   }
   const DeviceProfile profile = Parsed();
-  const Thresholds th = CraftedThresholds();
+  const Thresholds th =
+      testing::ArenaOverRocksDbHits({1, 8}, {"account", "storage"});
   const std::string md =
       RenderMarkdown(BuildPredictionDocument(sweep, th, &profile));
   INFO(md);
