@@ -78,6 +78,11 @@ build_flatbench() {
 }
 
 jobs() { nproc 2>/dev/null || echo 2; }
+# Tests at once: one more than the cores, as the tests wait on their child
+# processes, on fsync and on evicted pages often enough that as many as the
+# cores leave one idle (the release tests alone, two at a time, kept 1.4 of
+# two cores busy).
+test_jobs() { echo $(($(jobs) + 1)); }
 
 # -D<option>=disabled for every feature option of meson_options.txt: each one
 # switches an optional backend (keep `type: 'feature'` on the option's first
@@ -117,8 +122,9 @@ PY
 # as a table when the script exits, also when a step failed: the failed
 # step is named and the steps after it are listed as not run.
 STEPS=("packages" "release build (build/)"
-  "release tests, sanitizer builds beside" "sanitizer builds, the rest"
-  "asan+ubsan tests (build-asan/)" "tsan threads tests (build-tsan/)")
+  "release tests, sanitizer builds beside" "asan+ubsan build, the rest"
+  "asan+ubsan tests, tsan build beside" "tsan build, the rest"
+  "tsan threads tests (build-tsan/)")
 STEP_SECONDS=()
 STEP_START=0
 begin_step() { STEP_START=$SECONDS; }
@@ -184,22 +190,35 @@ for seconds, tree, name, result in rows[:10]:
 PY
 }
 
-# The sanitizer trees' builds, in a session of their own beside the release
-# tests: start_sanitizer_builds N ASAN_TARGET... TSAN_TARGET... (the first N
-# targets are build-asan/'s, the rest build-tsan/'s). Their output goes to
+# The sanitizer trees' builds, in a session of their own: build-asan/'s
+# beside the release tests, then build-tsan/'s beside the ASan tests, so
+# that each tree's tests start as soon as its own build ends.
+# start_sanitizer_builds N ASAN_TARGET... TSAN_TARGET... (the first N
+# targets are build-asan/'s, the rest build-tsan/'s). The session touches
+# ASAN_BUILT once build-asan/ is built. Their output goes to
 # SANITIZER_LOG, shown when they fail.
 SANITIZER_LOG=build-asan/sanitizer-builds.log
+ASAN_BUILT=build-asan/sanitizer-builds.asan-done
 SANITIZER_PID=
 start_sanitizer_builds() {
   local n=$1
   shift
-  setsid bash -c 'n=$1; shift
-    meson compile -C build-asan "${@:1:n}" &&
-      meson compile -C build-tsan "${@:n+1}"' _ "$n" "$@" \
+  rm -f "$ASAN_BUILT"
+  setsid bash -c 'n=$1 marker=$2; shift 2
+    meson compile -C build-asan "${@:1:n}" && touch "$marker" &&
+      meson compile -C build-tsan "${@:n+1}"' _ "$n" "$ASAN_BUILT" "$@" \
     >"$SANITIZER_LOG" 2>&1 &
   SANITIZER_PID=$!
   echo "flatbench.sh: building build-asan/ and build-tsan/ beside the" \
-    "release tests (log: $SANITIZER_LOG)"
+    "tests (log: $SANITIZER_LOG)"
+}
+# Returns once build-asan/ is built (the session goes on with build-tsan/),
+# or, when the session ended without building it, with its failure.
+wait_asan_build() {
+  while [ ! -e "$ASAN_BUILT" ] && kill -0 "$SANITIZER_PID" 2>/dev/null; do
+    sleep 1
+  done
+  [ -e "$ASAN_BUILT" ] || wait_sanitizer_builds
 }
 wait_sanitizer_builds() {
   local rc=0
@@ -243,21 +262,24 @@ case "$cmd" in
     mapfile -t tsan_targets < <(test_targets build-tsan threads)
     start_sanitizer_builds "${#asan_targets[@]}" "${asan_targets[@]}" \
       "${tsan_targets[@]}"
-    run_tests build --print-errorlogs --num-processes "$(jobs)"
+    run_tests build --print-errorlogs --num-processes "$(test_jobs)"
     end_step
     begin_step
-    wait_sanitizer_builds
+    wait_asan_build
     end_step
     begin_step
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
       ASAN_OPTIONS=detect_leaks=1 \
       run_tests build-asan --no-rebuild --print-errorlogs \
-      --num-processes "$(jobs)" --timeout-multiplier 3
+      --num-processes "$(test_jobs)" --timeout-multiplier 3
+    end_step
+    begin_step
+    wait_sanitizer_builds
     end_step
     begin_step
     TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
       run_tests build-tsan --no-rebuild --suite threads --print-errorlogs \
-      --num-processes "$(jobs)" --timeout-multiplier 3
+      --num-processes "$(test_jobs)" --timeout-multiplier 3
     end_step
     ;;
   gonogo)
