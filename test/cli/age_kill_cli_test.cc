@@ -56,10 +56,12 @@ struct KilledAge {
 };
 
 const KilledAge& KilledOnce() {
-  static TempDir* tmp = new TempDir(TempDir::Where::kMemory);  // Outlives all.
+  // Removed at the process's exit, after every section: a leaked one would
+  // stay in /dev/shm after each run.
+  static TempDir tmp(TempDir::Where::kMemory);
   static const KilledAge killed = [] {
     KilledAge k;
-    k.dir = *tmp / "ds";
+    k.dir = tmp / "ds";
     GenAged(k.dir, 0);
     const pid_t pid = flatbench::testing::SpawnFlatbench(
         {"age", "--dir", k.dir, "--blocks", std::to_string(kBlocks), "--quiet",
