@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <unordered_map>
 #include <vector>
 
 #include "common/results_ops.h"
@@ -218,6 +219,17 @@ std::span<const Counter> AllCounters() {
     return v;
   }();
   return all;
+}
+std::optional<size_t> CounterIndex(std::string_view name) {
+  static const std::unordered_map<std::string_view, size_t> index = [] {
+    std::unordered_map<std::string_view, size_t> m;
+    const std::span<const Counter> all = AllCounters();
+    for (size_t i = 0; i < all.size(); ++i) m.emplace(all[i].name, i);
+    return m;
+  }();
+  auto it = index.find(name);
+  if (it == index.end()) return std::nullopt;
+  return it->second;
 }
 std::span<const ContextKey> AllContextKeys() { return kContextKeys; }
 std::span<const BackendContextKey> AllBackendContextKeys() {

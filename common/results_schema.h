@@ -587,6 +587,9 @@ std::string BackendKey(std::string_view backend, const BackendContextKey& key);
 // Every counter (kCounters, then results_ops.h's kOpCounters), context key
 // and per-backend key, for tests and docs.
 std::span<const Counter> AllCounters();
+// The counter's place in AllCounters(), by name; nullopt for a name outside
+// the contract.
+std::optional<size_t> CounterIndex(std::string_view name);
 std::span<const ContextKey> AllContextKeys();
 std::span<const BackendContextKey> AllBackendContextKeys();
 

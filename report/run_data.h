@@ -4,6 +4,7 @@
 // contract (common/results_schema.h), checked value by value, and merged
 // into one run over one dataset on one host.
 
+#include <cmath>
 #include <compare>
 #include <cstdint>
 #include <map>
@@ -32,6 +33,28 @@ struct CellKey {
   std::string Name() const;
 };
 
+// A pass's counters: one slot per contract counter, in
+// results::AllCounters() order, NaN where the pass has none. A flat array
+// rather than a map by name: a verdict looks up each pass's counters many
+// times over.
+class CounterValues {
+ public:
+  CounterValues();
+  // The counter's value; NaN when absent or not a contract counter.
+  double Get(std::string_view name) const;
+  // The slot of a contract counter, to set; throws std::out_of_range for a
+  // name outside the contract.
+  double& operator[](std::string_view name);
+  // The slot at `index` in results::AllCounters().
+  double& at(size_t index) { return values_.at(index); }
+  double at(size_t index) const { return values_.at(index); }
+  // Makes the counter absent again.
+  void erase(std::string_view name) { (*this)[name] = NAN; }
+
+ private:
+  std::vector<double> values_;
+};
+
 // One measured pass. Counters its entry does not carry are NaN.
 struct Pass {
   CellKey cell;
@@ -39,8 +62,7 @@ struct Pass {
   std::string file;  // The input file it came from.
   bool error = false;
   std::string error_message;
-  // Counter name (results::Counter::name) -> value.
-  std::map<std::string_view, double> counters;
+  CounterValues counters;
   // The backend's own counts per read (results::kEntryBackendCounters), by
   // key ("data_blocks_read", "L6.filter_probes"); empty when it gave none.
   std::map<std::string, double> backend_counters;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <span>
 
 #include "report/verdict/efficiency.h"
 
@@ -64,13 +65,14 @@ std::map<CellKey, CellStats> SummarizeCells(const std::vector<Pass>& passes) {
     // Summarize leaves out what is not finite, and a counter with no
     // finite value is not kept: most counters are on no pass of a cell.
     std::vector<double> v;
-    for (const results::Counter& c : results::AllCounters()) {
+    const std::span<const results::Counter> all = results::AllCounters();
+    for (size_t i = 0; i < all.size(); ++i) {
       v.clear();
       for (const Pass* p : list) {
-        const double x = p->Get(c);
+        const double x = p->counters.at(i);
         if (std::isfinite(x)) v.push_back(x);
       }
-      if (!v.empty()) s.counters[c.name] = Summarize(v);
+      if (!v.empty()) s.counters[all[i].name] = Summarize(v);
     }
     out.emplace(cell, std::move(s));
   }

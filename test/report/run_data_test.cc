@@ -3,7 +3,9 @@
 #include "report/run_data.h"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <fstream>
+#include <stdexcept>
 
 #include "test/crafted_profile.h"
 #include "test/report/results_builder.h"
@@ -35,6 +37,55 @@ TEST_CASE("a built results document parses into every pass",
   CHECK(rs->Bool("flatbench.backend.lmdb.sanity_passed") == true);
   CHECK(rs->settings.at("arena")["block_bytes"] == "4096");
   CHECK(rs->Context("num_cpus") == "32");
+}
+
+TEST_CASE("a pass holds each counter its entry carries, NaN for the rest",
+          "[report][results]") {
+  json doc = ResultsBuilder().Build();
+  const std::string name = "lmdb/storage/hit/cold/threads:8/rep:3";
+  const json& e = testing::Entry(doc, name);
+  Result<ResultSet> rs = ParseResultsDocument(doc, "r.json");
+  REQUIRE(rs.ok());
+  const Pass* pass = nullptr;
+  for (const Pass& p : rs->passes) {
+    if (p.Name() == name) pass = &p;
+  }
+  REQUIRE(pass != nullptr);
+  int carried = 0;
+  for (const results::Counter& c : results::AllCounters()) {
+    CAPTURE(c.name);
+    auto it = e.find(std::string(c.name));
+    if (it == e.end()) {
+      CHECK(std::isnan(pass->Get(c)));
+    } else {
+      ++carried;
+      CHECK(pass->Get(c) == it->get<double>());
+    }
+  }
+  CHECK(carried > 20);
+}
+
+TEST_CASE("counter values are kept by the counter's place in the contract",
+          "[report][results]") {
+  const auto all = results::AllCounters();
+  for (size_t i = 0; i < all.size(); ++i) {
+    CAPTURE(all[i].name);
+    CHECK(results::CounterIndex(all[i].name) == i);
+  }
+  CHECK_FALSE(results::CounterIndex("no_such_counter").has_value());
+  CHECK_FALSE(results::CounterIndex("").has_value());
+
+  CounterValues v;
+  for (const auto& c : all) CHECK(std::isnan(v.Get(c.name)));
+  v[results::kReadsPerS.name] = 5;
+  v[results::kLatP99Ns.name] = 7;
+  CHECK(v.Get(results::kReadsPerS.name) == 5);
+  CHECK(v.at(*results::CounterIndex(results::kLatP99Ns.name)) == 7);
+  v.erase(results::kReadsPerS.name);
+  CHECK(std::isnan(v.Get(results::kReadsPerS.name)));
+  CHECK(v.Get(results::kLatP99Ns.name) == 7);
+  CHECK(std::isnan(v.Get("no_such_counter")));
+  CHECK_THROWS_AS(v["no_such_counter"], std::out_of_range);
 }
 
 TEST_CASE("google-benchmark aggregate rows are ignored", "[report][results]") {
