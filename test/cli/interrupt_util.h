@@ -181,9 +181,10 @@ inline void Gen(const std::string& dir, const std::string& backends) {
 }
 
 inline const std::string& SharedDataset() {
-  static TempDir* tmp = new TempDir();  // Outlives every case.
+  // Removed at the process's exit, after every case.
+  static TempDir tmp;
   static const std::string dir = [] {
-    const std::string d = *tmp / "data";
+    const std::string d = tmp / "data";
     Gen(d, "arena");  // Every build has it (the sanitizer trees only it).
     return d;
   }();

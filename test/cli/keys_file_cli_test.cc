@@ -27,9 +27,10 @@ namespace {
 
 // A dataset of 200 accounts in the arena, made once per process.
 const std::string& SmallDataset() {
-  static TempDir* tmp = new TempDir();  // Outlives every case.
+  // Removed at the process's exit, after every case.
+  static TempDir tmp;
   static const std::string dir = [] {
-    const std::string d = *tmp / "ds";
+    const std::string d = tmp / "ds";
     REQUIRE(RunFlatbench("gen --scale custom --accounts 200 "
                          "--slots-per-account 1 --backends arena --quiet "
                          "--dir " +

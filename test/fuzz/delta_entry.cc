@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <system_error>
 
 #include "arena/backend.h"
 #include "arena/delta.h"
@@ -23,6 +24,16 @@ using Model = std::map<std::string, std::string>;
 struct Base {
   std::string dir;
   Model models[kNumTables];
+};
+
+// Removes the base's folder when the process exits (the corpus test and
+// the fuzzer both end with exit()), so that no run leaves one behind.
+struct RemovedAtExit {
+  std::string dir;
+  ~RemovedAtExit() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
 };
 
 BuilderOptions Options() {
@@ -54,6 +65,7 @@ const Base& TheBase() {
         std::string(tmp != nullptr ? tmp : "/tmp") + "/delta-fuzz-XXXXXX";
     if (mkdtemp(tmpl.data()) == nullptr) __builtin_trap();
     b->dir = tmpl;
+    static const RemovedAtExit removed{b->dir};
     for (int t = 0; t < kNumTables; ++t) {
       const size_t width = KeySize(static_cast<Table>(t));
       for (int i = 0; i < 16; ++i) {
