@@ -444,7 +444,8 @@ Status ReadEntry(const json& b, const std::string& file, Pass* pass) {
   }
   // The entry's members by counter, in one walk over its keys rather than a
   // search of the object for each contract counter; then the counters in
-  // contract order, so the first problem reported is the same either way.
+  // contract order, so the problem reported first does not depend on the
+  // order of the entry's keys.
   const std::span<const r::Counter> all = r::AllCounters();
   std::vector<const json*> member(all.size(), nullptr);
   for (auto it = b.begin(); it != b.end(); ++it) {
