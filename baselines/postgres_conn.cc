@@ -3,9 +3,12 @@
 #include <cstring>
 #include <vector>
 
+#include "baselines/postgres_libpq.h"
+
 namespace flatbench::baselines {
 
 Result<PgConn> PgConnect(const PostgresServer& server) {
+  FLATBENCH_RETURN_IF_ERROR(LoadLibpq());
   auto params = server.ConnParams();
   std::vector<const char*> keys, values;
   for (const auto& [k, v] : params) {

@@ -8,6 +8,7 @@
 #include "cli/command.h"
 #include "cli/exit.h"
 #include "cli/flags.h"
+#include "cli/test_hooks.h"
 #include "common/files.h"
 #include "datagen/age.h"
 #include "datagen/dataset_dir.h"
@@ -78,6 +79,8 @@ Status RunAge(const AgeArgs& a) {
   o.progress = !a.quiet;
   o.stop = CatchStopSignals();
   o.can_age = backends::CheckWritable;
+  o.checkpoint_after = AgeCheckpointAtHook();
+  o.hold_after = AgeHoldAtHook();
   FLATBENCH_ASSIGN_OR_RETURN(auto done, datagen::Age(o, backends::NewWriter));
   PrintUpkeep(done);
   return Status::Ok();

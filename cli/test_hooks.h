@@ -25,4 +25,13 @@ bool CorruptExpectationsHook();
 // FLATBENCH_TEST_CORRUPT_WRITING_CHECKS=1.
 bool CorruptWritingChecksHook();
 
+// age: a checkpoint after this block, as well as every second (0: none).
+// FLATBENCH_TEST_AGE_CHECKPOINT_AT.
+uint64_t AgeCheckpointAtHook();
+
+// age: after this block it holds, until a stop signal, with no checkpoint
+// of its own, so a test can kill it at a known block (0: never).
+// FLATBENCH_TEST_AGE_HOLD_AT.
+uint64_t AgeHoldAtHook();
+
 }  // namespace flatbench::cli

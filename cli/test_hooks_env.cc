@@ -25,5 +25,9 @@ bool CorruptExpectationsHook() {
 bool CorruptWritingChecksHook() {
   return Number("FLATBENCH_TEST_CORRUPT_WRITING_CHECKS") != 0;
 }
+uint64_t AgeCheckpointAtHook() {
+  return Number("FLATBENCH_TEST_AGE_CHECKPOINT_AT");
+}
+uint64_t AgeHoldAtHook() { return Number("FLATBENCH_TEST_AGE_HOLD_AT"); }
 
 }  // namespace flatbench::cli

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "common/files.h"
 #include "datagen/age_files.h"
@@ -148,9 +149,11 @@ class StoreAging {
               .WithContext("age " + store_ + " block " + std::to_string(b)));
       if (steady_at_ == 0) NoteSteady(b + 1);
       progress.Update(b + 1 - from, n - from);
-      if (Clock::now() - last_checkpoint_ > std::chrono::seconds(1)) {
+      if (Clock::now() - last_checkpoint_ > std::chrono::seconds(1) ||
+          b + 1 == o_.checkpoint_after) {
         FLATBENCH_RETURN_IF_ERROR(Checkpoint());
       }
+      if (b + 1 == o_.hold_after) HoldForTest(b + 1);
     }
     FLATBENCH_RETURN_IF_ERROR(writer_->Finish().WithContext("age " + store_));
     progress.Finish(n - from);
@@ -198,6 +201,18 @@ class StoreAging {
     std::fprintf(stderr, "age %s: steady state at block %llu: %s\n",
                  store_.c_str(), static_cast<unsigned long long>(block),
                  s.what.c_str());
+  }
+
+  // AgeOptions::hold_after: the next block's stop check ends the run.
+  void HoldForTest(uint64_t block) const {
+    if (o_.stop == nullptr) return;
+    std::fprintf(stderr,
+                 "age %s: holding after block %llu until a stop signal "
+                 "(test hook)\n",
+                 store_.c_str(), static_cast<unsigned long long>(block));
+    while (*o_.stop == 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
   }
 
   double Elapsed() const {

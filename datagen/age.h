@@ -56,6 +56,13 @@ struct AgeOptions {
   // Whether a store can be aged at all (it has a writer); asked of every
   // store before anything is written. Null: every store can.
   std::function<Status(const std::string& store)> can_age;
+  // Cues for a test (cli/test_hooks.h), by the stream's block count; 0:
+  // none. A checkpoint also after block `checkpoint_after` (they otherwise
+  // come every second), and, after block `hold_after`, a hold until a stop
+  // signal (needs `stop`), with no checkpoint of its own: a kill there
+  // finds the blocks applied since the last checkpoint in the arena's log.
+  uint64_t checkpoint_after = 0;
+  uint64_t hold_after = 0;
 };
 
 // One store's upkeep over the blocks this run applied.

@@ -2,6 +2,7 @@
 // Runs the flatbench binary (path from $FLATBENCH_BIN) through the shell and
 // captures its exit code, stdout and stderr, for end-to-end CLI tests.
 
+#include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
 
@@ -30,20 +31,34 @@ inline std::string FlatbenchBin() {
 }
 
 // Starts the flatbench binary with `args` (no shell) and returns its pid
-// without waiting, or -1 when it could not be started.
-inline pid_t SpawnFlatbench(const std::vector<std::string>& args) {
+// without waiting, or -1 when it could not be started. Each of `env`
+// ("NAME=value") is added to its environment; with `err`, its stderr goes
+// to that file.
+inline pid_t SpawnFlatbench(const std::vector<std::string>& args,
+                            const std::vector<std::string>& env = {},
+                            const std::string& err = "") {
   const std::string bin = FlatbenchBin();
   std::vector<std::string> words = {bin};
   words.insert(words.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& w : words) argv.push_back(w.data());
   argv.push_back(nullptr);
-  pid_t pid = -1;
-  if (::posix_spawn(&pid, bin.c_str(), nullptr, nullptr, argv.data(),
-                    environ) != 0) {
-    return -1;
+  std::vector<std::string> env_words(env);
+  std::vector<char*> envp;
+  for (auto& w : env_words) envp.push_back(w.data());
+  for (char** e = environ; *e != nullptr; ++e) envp.push_back(*e);
+  envp.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  ::posix_spawn_file_actions_init(&fa);
+  if (!err.empty()) {
+    ::posix_spawn_file_actions_addopen(&fa, 2, err.c_str(),
+                                       O_WRONLY | O_CREAT | O_TRUNC, 0644);
   }
-  return pid;
+  pid_t pid = -1;
+  const int rc =
+      ::posix_spawn(&pid, bin.c_str(), &fa, nullptr, argv.data(), envp.data());
+  ::posix_spawn_file_actions_destroy(&fa);
+  return rc == 0 ? pid : -1;
 }
 
 // `args` is appended to the binary's path as shell words; each of `env`

@@ -1,7 +1,9 @@
 // A kill -9 of `age` between two merges: the arena's unmerged blocks are in
 // its log beside the store, the rerun reads them back and says how many,
 // and the store ends byte-identical to gen --blocks N. A damaged log is
-// refused with 65 naming it, the store left as it was.
+// refused with 65 naming it, the store left as it was. Run against
+// flatbench_test: its hooks (cli/test_hooks.h) make age checkpoint and
+// then hold at known blocks, where the test kills it.
 #include <signal.h>
 #include <sys/wait.h>
 
@@ -23,10 +25,14 @@ using flatbench::testing::WaitUntil;
 
 namespace {
 
-// A stream long enough that age is still running when it is killed (its
-// checkpoints come every second), with merges far apart.
+// The stream age is killed in, with no merge before its end. The hooks:
+// a checkpoint after kCheckpointAt blocks, then a hold after kHoldAt, so
+// the log holds blocks past the durable count (unless a checkpoint of
+// age's own, every second, came between them).
 constexpr char kStream[] = " --changes-per-block 40 --merge-every 100000";
-constexpr uint64_t kBlocks = 15000;
+constexpr uint64_t kBlocks = 1200;
+constexpr uint64_t kCheckpointAt = 300;
+constexpr uint64_t kHoldAt = 600;
 
 uint64_t DurableBlocks(const std::string& aging) {
   try {
@@ -48,8 +54,8 @@ void GenAged(const std::string& dir, uint64_t blocks) {
 }
 
 // A tiny arena dataset that age was aging towards kBlocks, killed (-9)
-// after its first checkpoint, before any merge. Made once per process: each
-// section edits a copy of it.
+// where it holds, before any merge. Made once per process: each section
+// edits a copy of it.
 struct KilledAge {
   std::string dir;
   uint64_t at = 0;  // Blocks the checkpoint calls durable.
@@ -63,20 +69,38 @@ const KilledAge& KilledOnce() {
     KilledAge k;
     k.dir = tmp / "ds";
     GenAged(k.dir, 0);
+    const std::string err = tmp / "age.err";
     const pid_t pid = flatbench::testing::SpawnFlatbench(
         {"age", "--dir", k.dir, "--blocks", std::to_string(kBlocks), "--quiet",
-         "--changes-per-block", "40", "--merge-every", "100000"});
+         "--changes-per-block", "40", "--merge-every", "100000"},
+        {"FLATBENCH_TEST_AGE_CHECKPOINT_AT=" + std::to_string(kCheckpointAt),
+         "FLATBENCH_TEST_AGE_HOLD_AT=" + std::to_string(kHoldAt)},
+        err);
     REQUIRE(pid > 0);
-    const std::string aging = k.dir + "/arena.aging";
-    const bool durable = WaitUntil([&] { return DurableBlocks(aging) > 0; });
-    REQUIRE(::kill(pid, SIGKILL) == 0);
+    const std::string held = "age arena: holding after block " +
+                             std::to_string(kHoldAt) + " until a stop signal";
     int status = 0;
-    REQUIRE(::waitpid(pid, &status, 0) == pid);
-    REQUIRE(durable);
+    bool exited = false;  // Ended without holding: no hook, or an error.
+    const bool holding = WaitUntil(
+        [&] {
+          if (ReadAll(err).find(held) != std::string::npos) return true;
+          exited = ::waitpid(pid, &status, WNOHANG) == pid;
+          return exited;
+        },
+        std::chrono::seconds(120));
+    if (!exited) {
+      REQUIRE(::kill(pid, SIGKILL) == 0);
+      REQUIRE(::waitpid(pid, &status, 0) == pid);
+    }
+    INFO(ReadAll(err));
+    REQUIRE_FALSE(exited);
+    REQUIRE(holding);
     REQUIRE(WIFSIGNALED(status));
+    const std::string aging = k.dir + "/arena.aging";
     k.at = DurableBlocks(aging);
     CAPTURE(k.at);
-    REQUIRE(k.at < kBlocks);
+    REQUIRE(k.at >= kCheckpointAt);
+    REQUIRE(k.at <= kHoldAt);
     // No merge ran: every block the record calls durable is in the log.
     REQUIRE(std::filesystem::exists(k.dir + "/arena.log"));
     return k;
@@ -107,6 +131,7 @@ TEST_CASE("age killed between merges recovers its blocks from the log") {
     REQUIRE(live.ok());
     const uint64_t logged = live.value()->blocks();
     CHECK(logged >= at);
+    CHECK(logged <= kHoldAt);
     const std::string fresh = tmp / "fresh";
     GenAged(fresh, logged);
     auto want = flatbench::arena::ArenaBackend::Open(fresh + "/arena", {});
