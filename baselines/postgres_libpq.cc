@@ -1,4 +1,4 @@
-// libpq loaded on first use. Linked as usual, libpq and the twenty
+// libpq loaded on first use. Linked as usual, libpq and the 21
 // libraries it needs (Kerberos, LDAP, GnuTLS and theirs) are mapped and
 // relocated at the start of every flatbench process, and of every child a
 // benchmark starts, although only the PostgreSQL backend calls them: about
